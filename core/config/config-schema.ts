@@ -1,0 +1,197 @@
+import { z } from 'zod';
+
+/**
+ * Numbers and booleans in the config may come from `${VAR}` interpolation, which yields
+ * strings; these helpers accept the string spelling too, so `port: ${PORT:-3000}` works.
+ */
+const integer = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
+    z
+      .number({ error: 'expected an integer' })
+      .int({ error: 'expected an integer' })
+      .min(minimum, { error: `expected at least ${minimum}` })
+      .max(maximum, { error: `expected at most ${maximum}` }),
+  );
+
+const nonNegativeNumber = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value),
+  z.number({ error: 'expected a number' }).min(0, { error: 'expected a number of 0 or more' }),
+);
+
+const boolean = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  z.boolean({ error: 'expected true or false' }),
+);
+
+const httpUrl = z
+  .string({ error: 'expected a URL' })
+  .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), { error: 'expected a URL' });
+
+const name = z
+  .string({ error: 'expected a string' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'expected letters, digits, ".", "_" or "-"' });
+
+const ipOrCidr = z.string({ error: 'expected an IP address or CIDR range' }).min(1);
+
+const serverSchema = z.strictObject({
+  host: z.string({ error: 'expected a host name or address' }).min(1).default('127.0.0.1'),
+  port: integer(0, 65535).default(3000),
+  trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
+  body_limit_mb: integer(1, 1024).default(32),
+  shutdown_grace_ms: integer(0, 600_000).default(10_000),
+});
+
+const storageSchema = z
+  .strictObject({
+    driver: z.enum(['sqlite', 'memory', 'redis'], { error: 'expected one of sqlite, memory, redis' }).default('sqlite'),
+    path: z.string({ error: 'expected a file path' }).min(1).optional(),
+    url: z
+      .string({ error: 'expected a redis:// URL' })
+      .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), { error: 'expected a redis:// URL' })
+      .optional(),
+    key_prefix: z.string({ error: 'expected a string' }).default('model-gateway:'),
+    data_dir: z.string({ error: 'expected a directory path' }).min(1).default('./data'),
+    access_time_flush_ms: integer(100, 3_600_000).default(10_000),
+  })
+  .superRefine((storage, context) => {
+    if (storage.driver === 'redis' && storage.url === undefined) {
+      context.addIssue({ code: 'custom', path: ['url'], message: 'required when driver is redis' });
+    }
+    if (storage.driver !== 'redis' && storage.url !== undefined) {
+      context.addIssue({ code: 'custom', path: ['url'], message: 'only used when driver is redis' });
+    }
+    if (storage.driver !== 'sqlite' && storage.path !== undefined) {
+      context.addIssue({ code: 'custom', path: ['path'], message: 'only used when driver is sqlite' });
+    }
+  });
+
+const securitySchema = z.strictObject({
+  encryption_key: z.string({ error: 'expected a string' }).default(''),
+  key_reveal_per_minute: integer(1, 100_000).default(30),
+  max_tokens_per_user: integer(1, 1_000_000).default(1000),
+});
+
+const userSchema = z.strictObject({
+  id: integer(1),
+  username: z
+    .string({ error: 'expected a string' })
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'expected 1 to 64 letters, digits, ".", "_" or "-"' }),
+  login_token: z.string({ error: 'expected a string' }).default(''),
+});
+
+const groupSchema = z.strictObject({ ratio: nonNegativeNumber.default(1) });
+
+const priceSchema = z
+  .strictObject({
+    input_per_mtok: nonNegativeNumber.optional(),
+    output_per_mtok: nonNegativeNumber.optional(),
+    cached_input_per_mtok: nonNegativeNumber.optional(),
+    per_call: nonNegativeNumber.optional(),
+    per_image: nonNegativeNumber.optional(),
+    per_second: nonNegativeNumber.optional(),
+    resolution_multipliers: z.record(z.string(), nonNegativeNumber).optional(),
+    per_1k_chars: nonNegativeNumber.optional(),
+    per_minute: nonNegativeNumber.optional(),
+  })
+  .refine((price) => Object.keys(price).some((key) => key !== 'resolution_multipliers'), {
+    error: 'expected at least one price key',
+  });
+
+const timeoutsSchema = z.strictObject({
+  connect_ms: integer(1).default(10_000),
+  first_byte_ms: integer(1).default(120_000),
+  idle_ms: integer(1).default(60_000),
+});
+
+const providerSchema = z
+  .strictObject({
+    name,
+    plugin: z.string({ error: 'expected a plugin name, path or package' }).min(1, { error: 'must not be empty' }),
+    base_url: httpUrl,
+    api_key: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }).optional(),
+    api_keys: z.array(z.string().min(1, { error: 'must not be empty' })).min(1).optional(),
+    models: z.array(z.string().min(1), { error: 'expected a list of model names or patterns' }).min(1, {
+      error: 'expected at least one model',
+    }),
+    model_map: z.record(z.string(), z.string()).default({}),
+    groups: z.array(name).min(1).default(['default']),
+    priority: integer(-1_000_000, 1_000_000).default(0),
+    weight: integer(0, 1_000_000).default(1),
+    timeouts: timeoutsSchema.default({ connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 60_000 }),
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {
+    error: 'set api_key or api_keys, not both',
+    path: ['api_keys'],
+  });
+
+/** The operator's config file, as DESIGN.md §5 lays it out. Unknown keys are errors. */
+export const gatewayConfigSchema = z
+  .strictObject({
+    server: serverSchema.default(serverSchema.parse({})),
+    storage: storageSchema.default(storageSchema.parse({})),
+    security: securitySchema.default(securitySchema.parse({})),
+    users: z.array(userSchema).default([]),
+    groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
+    auto_groups: z.array(name).default([]),
+    pricing: z.record(z.string(), priceSchema).default({}),
+    providers: z.array(providerSchema).default([]),
+  })
+  .superRefine((config, context) => {
+    const groupNames = new Set(Object.keys(config.groups));
+    if (!groupNames.has('default')) {
+      context.addIssue({ code: 'custom', path: ['groups'], message: 'expected a "default" group, used by tokens that name no group' });
+    }
+    if (groupNames.has('auto')) {
+      context.addIssue({ code: 'custom', path: ['groups', 'auto'], message: '"auto" is reserved for tokens that walk auto_groups' });
+    }
+    config.auto_groups.forEach((group, index) => {
+      if (!groupNames.has(group)) {
+        context.addIssue({ code: 'custom', path: ['auto_groups', index], message: `unknown group "${group}"; define it under groups` });
+      }
+    });
+    const seenProviders = new Set<string>();
+    config.providers.forEach((provider, index) => {
+      if (seenProviders.has(provider.name)) {
+        context.addIssue({ code: 'custom', path: ['providers', index, 'name'], message: `duplicate provider name "${provider.name}"` });
+      }
+      seenProviders.add(provider.name);
+      provider.groups.forEach((group, groupIndex) => {
+        if (!groupNames.has(group)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['providers', index, 'groups', groupIndex],
+            message: `unknown group "${group}"; define it under groups`,
+          });
+        }
+      });
+    });
+    const seenIds = new Set<number>();
+    const seenNames = new Set<string>();
+    config.users.forEach((user, index) => {
+      if (seenIds.has(user.id)) context.addIssue({ code: 'custom', path: ['users', index, 'id'], message: `duplicate user id ${user.id}` });
+      if (seenNames.has(user.username)) {
+        context.addIssue({ code: 'custom', path: ['users', index, 'username'], message: `duplicate username "${user.username}"` });
+      }
+      seenIds.add(user.id);
+      seenNames.add(user.username);
+    });
+    if (config.storage.driver === 'redis' && config.security.encryption_key === '') {
+      context.addIssue({
+        code: 'custom',
+        path: ['security', 'encryption_key'],
+        message: 'required with the redis driver, because every gateway instance must share it',
+      });
+    }
+    if (config.security.encryption_key !== '' && config.security.encryption_key.length < 32) {
+      context.addIssue({ code: 'custom', path: ['security', 'encryption_key'], message: 'expected at least 32 characters' });
+    }
+  });
+
+/** The validated config every part of the gateway reads. */
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+/** One channel entry under `providers`. */
+export type ProviderConfig = GatewayConfig['providers'][number];
+/** One price entry under `pricing`. */
+export type PriceConfig = GatewayConfig['pricing'][string];

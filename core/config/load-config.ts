@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, formatYamlPath, type ConfigProblem } from './config-error.js';
+import { gatewayConfigSchema, type GatewayConfig } from './config-schema.js';
+import { interpolateEnvironment } from './interpolate-environment.js';
+import { valueAtPath } from '../validation/value-at-path.js';
+
+/** A validated config and the file it came from (plugin paths resolve against it). */
+export interface LoadedConfig {
+  config: GatewayConfig;
+  file: string;
+}
+
+/** Reads, interpolates and validates a config file; throws {@link ConfigError} listing every problem. */
+export function loadConfigFile(file: string, environment: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(file, [{ path: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+  }
+  return { config: parseConfigText(text, file, environment), file };
+}
+
+/** Parses config text; `file` only names the source in errors. */
+export function parseConfigText(text: string, file: string, environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  if (document.errors.length > 0) {
+    throw new ConfigError(
+      file,
+      document.errors.map((error) => ({
+        path: '',
+        message: `invalid YAML: ${error.message.split('\n')[0]}`,
+        line: error.linePos?.[0].line,
+      })),
+    );
+  }
+  const raw: unknown = document.toJS() ?? {};
+  const problems: ConfigProblem[] = [];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(file, [{ path: '', message: 'expected a mapping of settings at the top level' }]);
+  }
+  const interpolated = interpolateEnvironment(raw, environment, (path, message) =>
+    problems.push({ path: formatYamlPath(path), message, line: lineOf(document, lineCounter, path) }),
+  );
+  const result = gatewayConfigSchema.safeParse(interpolated);
+  if (!result.success) {
+    // A variable that was unset already explains what is wrong with its value.
+    const reported = new Set(problems.map((problem) => problem.path));
+    problems.push(...toProblems(result.error, interpolated, document, lineCounter).filter((problem) => !reported.has(problem.path)));
+  }
+  if (problems.length > 0) throw new ConfigError(file, problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  return result.data as GatewayConfig;
+}
+
+function toProblems(error: z.ZodError, input: unknown, document: Document, lineCounter: LineCounter): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = [...issue.path, key];
+        problems.push({ path: formatYamlPath(path), message: 'unknown key', line: lineOf(document, lineCounter, path) });
+      }
+      continue;
+    }
+    problems.push({
+      path: formatYamlPath(issue.path),
+      message: issue.code === 'invalid_type' && valueAtPath(input, issue.path) === undefined ? 'required' : issue.message,
+      line: lineOf(document, lineCounter, issue.path),
+    });
+  }
+  return problems;
+}
+
+/** The line of the deepest node along `path` that exists in the document. */
+function lineOf(document: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  const segments = path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
+  for (let length = segments.length; length > 0; length -= 1) {
+    const node = document.getIn(segments.slice(0, length), true);
+    if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
+    if (length === segments.length) {
+      const parent = document.getIn(segments.slice(0, length - 1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === segments[length - 1]);
+        if (pair && isNode(pair.key) && pair.key.range) return lineCounter.linePos(pair.key.range[0]).line;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import type { FastifyBaseLogger } from 'fastify';
+import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import type { GatewayConfig } from '../config/config-schema.js';
+import { KeyCipher } from '../security/key-cipher.js';
+import { deriveSecretKeys, loadOrCreateSecret } from '../security/secret-keys.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import { AccessTimeRecorder } from '../tokens/access-time-recorder.js';
+import { TokenAuthenticator } from '../tokens/token-authenticator.js';
+import { StoreTokenRepository } from '../tokens/token-repository.js';
+import { TokenService } from '../tokens/token-service.js';
+import { StoreUserRepository } from '../users/user-repository.js';
+import { UserService } from '../users/user-service.js';
+import { InjectionTokens, systemClock, type Clock } from './injection-tokens.js';
+
+/** What the composition root hands the container. */
+export interface ContainerParts {
+  config: GatewayConfig;
+  configFile: string;
+  logger: FastifyBaseLogger;
+  backend: StoreBackend;
+  clock?: Clock;
+}
+
+/**
+ * One child container per app instance: values for what is built outside (config, logger,
+ * store), container-scoped classes for the services, so two apps in one process share nothing.
+ */
+export function createGatewayContainer(parts: ContainerParts): { container: DependencyContainer; generatedSecretFile?: string } {
+  const container = rootContainer.createChildContainer();
+  const secret = loadOrCreateSecret(parts.config.security.encryption_key, parts.config.storage.data_dir);
+  container.register(InjectionTokens.config, { useValue: parts.config });
+  container.register(InjectionTokens.configFile, { useValue: parts.configFile });
+  container.register(InjectionTokens.logger, { useValue: parts.logger });
+  container.register(InjectionTokens.clock, { useValue: parts.clock ?? systemClock });
+  container.register(InjectionTokens.storeBackend, { useValue: parts.backend });
+  container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(deriveSecretKeys(secret.secret)) });
+  const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
+  container.register(InjectionTokens.tokenRepository, { useClass: StoreTokenRepository }, scoped);
+  container.register(InjectionTokens.userRepository, { useClass: StoreUserRepository }, scoped);
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService]) {
+    container.register(service as never, { useClass: service as never }, scoped);
+  }
+  return { container, generatedSecretFile: secret.generatedFile };
+}

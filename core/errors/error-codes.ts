@@ -1,0 +1,27 @@
+import { GatewayError, type GatewayErrorOptions } from './gateway-error.js';
+
+/** 400: the client sent something the gateway cannot accept; the message says what to change. */
+export const invalidRequest = (message: string, options?: GatewayErrorOptions) =>
+  new GatewayError(400, 'invalid_request', message, options);
+
+/** 401: missing, unknown, disabled or expired credentials. */
+export const unauthorized = (message: string, code = 'invalid_api_key') => new GatewayError(401, code, message);
+
+/** 402: the token's quota cannot pay for the request. */
+export const insufficientQuota = (message: string) => new GatewayError(402, 'insufficient_quota', message);
+
+/** 403: the credentials are valid but not allowed here (client IP, model). */
+export const forbidden = (message: string, code = 'access_denied') => new GatewayError(403, code, message);
+
+/** 404: the addressed thing does not exist for this caller. */
+export const notFound = (message: string, code = 'not_found') => new GatewayError(404, code, message);
+
+/** 429: slow down; `retryAfterSeconds` goes out as `Retry-After`. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new GatewayError(429, 'rate_limit_exceeded', message, {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+
+/** 503: a dependency the gateway needs (storage) is not answering. */
+export const unavailable = (message: string, cause?: unknown) =>
+  new GatewayError(503, 'service_unavailable', message, { cause });

@@ -1,0 +1,38 @@
+const brand = Symbol.for('model-gateway.error');
+
+/** Options shared by every {@link GatewayError}. */
+export interface GatewayErrorOptions {
+  /** The request field the error is about, when there is one (`param` in the OpenAI shape). */
+  param?: string;
+  /** What caused this error; kept for logs, never sent to a client. */
+  cause?: unknown;
+  /** Extra response headers, such as `retry-after`. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one error type the gateway throws on purpose. It carries a stable `code`, an HTTP
+ * status and a message safe to show a client; each surface formats it in its own dialect.
+ * Branded with a global symbol so a plugin bundling its own copy of core is still recognized.
+ */
+export class GatewayError extends Error {
+  readonly [brand] = true;
+  readonly code: string;
+  readonly statusCode: number;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, code: string, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.statusCode = statusCode;
+    this.code = code;
+    this.param = options.param;
+    this.headers = options.headers ?? {};
+  }
+
+  /** True for any gateway error, whichever copy of core made it. */
+  static is(value: unknown): value is GatewayError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}

@@ -1,0 +1,34 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The two keys derived from the operator's one secret. */
+export interface SecretKeys {
+  /** AES-256-GCM key for API keys at rest. */
+  encryption: Buffer;
+  /** HMAC-SHA256 key for looking API keys up without storing them in clear. */
+  lookup: Buffer;
+}
+
+/** Derives independent encryption and lookup keys from one secret with HKDF-SHA256. */
+export function deriveSecretKeys(secret: string): SecretKeys {
+  const derive = (purpose: string) =>
+    Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('model-gateway'), Buffer.from(purpose), 32));
+  return { encryption: derive('api-key-encryption'), lookup: derive('api-key-lookup') };
+}
+
+/**
+ * The configured secret, or, when none is configured, the one kept in `<dataDirectory>/encryption.key`,
+ * generated (mode 0600) on first start. Losing that file makes stored API keys unreadable.
+ */
+export function loadOrCreateSecret(configured: string, dataDirectory: string): { secret: string; generatedFile?: string } {
+  if (configured !== '') return { secret: configured };
+  const directory = resolve(dataDirectory);
+  const file = join(directory, 'encryption.key');
+  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim() };
+  mkdirSync(directory, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { secret, generatedFile: file };
+}

@@ -1,0 +1,105 @@
+import { EventEmitter } from 'node:events';
+import Keyv from 'keyv';
+import type { QuotaBalance, StoreBackend, WindowHit } from './store-backend.js';
+
+/** Everything in this process's memory: for tests and throwaway single-process runs. */
+export class MemoryStoreBackend implements StoreBackend {
+  readonly driver = 'memory';
+  readonly #keyvs = new Map<string, Keyv>();
+  readonly #counters = new Map<string, number>();
+  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  readonly #sets = new Map<string, Set<string>>();
+  readonly #balances = new Map<string, QuotaBalance>();
+  readonly #messages = new EventEmitter();
+  #closed = false;
+
+  keyv<Value>(namespace: string): Keyv<Value> {
+    let keyv = this.#keyvs.get(namespace);
+    if (keyv === undefined) {
+      keyv = new Keyv({ namespace, throwOnErrors: true });
+      this.#keyvs.set(namespace, keyv);
+    }
+    return keyv as Keyv<Value>;
+  }
+
+  async increment(key: string, by = 1): Promise<number> {
+    this.#assertOpen();
+    const value = (this.#counters.get(key) ?? 0) + by;
+    this.#counters.set(key, value);
+    return value;
+  }
+
+  async hitWindow(key: string, windowMilliseconds: number): Promise<WindowHit> {
+    this.#assertOpen();
+    const now = Date.now();
+    let window = this.#windows.get(key);
+    if (window === undefined || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowMilliseconds };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetInMilliseconds: window.resetAt - now };
+  }
+
+  async addToSet(key: string, members: readonly string[]): Promise<void> {
+    this.#assertOpen();
+    let set = this.#sets.get(key);
+    if (set === undefined) this.#sets.set(key, (set = new Set()));
+    for (const member of members) set.add(member);
+  }
+
+  async removeFromSet(key: string, members: readonly string[]): Promise<number> {
+    this.#assertOpen();
+    const set = this.#sets.get(key);
+    if (set === undefined) return 0;
+    let removed = 0;
+    for (const member of members) if (set.delete(member)) removed += 1;
+    return removed;
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    this.#assertOpen();
+    return [...(this.#sets.get(key) ?? [])];
+  }
+
+  async readBalances(accounts: readonly string[]): Promise<Map<string, QuotaBalance>> {
+    this.#assertOpen();
+    const result = new Map<string, QuotaBalance>();
+    for (const account of accounts) {
+      const balance = this.#balances.get(account);
+      if (balance !== undefined) result.set(account, { ...balance });
+    }
+    return result;
+  }
+
+  async writeRemaining(account: string, remain: number): Promise<void> {
+    this.#assertOpen();
+    this.#balances.set(account, { remain, used: this.#balances.get(account)?.used ?? 0 });
+  }
+
+  async deleteBalance(account: string): Promise<void> {
+    this.#assertOpen();
+    this.#balances.delete(account);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.#messages.emit(channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    this.#messages.on(channel, handler);
+  }
+
+  async ping(): Promise<void> {
+    this.#assertOpen();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#messages.removeAllListeners();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the memory store is closed');
+  }
+}

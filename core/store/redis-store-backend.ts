@@ -1,0 +1,131 @@
+import KeyvRedis from '@keyv/redis';
+import { createClient, type RedisClientType } from '@redis/client';
+import Keyv from 'keyv';
+import type { QuotaBalance, StoreBackend, WindowHit } from './store-backend.js';
+
+const hitWindowScript = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+const writeRemainingScript = `
+redis.call('HSET', KEYS[1], 'remain', ARGV[1])
+redis.call('HSETNX', KEYS[1], 'used', 0)
+return 1`;
+
+/**
+ * Several gateway processes, on one machine or many, share one Redis. Every key carries
+ * the configured prefix, so one Redis can hold several deployments (and each test run its
+ * own). Commands fail at once while Redis is unreachable instead of queueing, so quota
+ * fails closed and `/readyz` can tell.
+ */
+export class RedisStoreBackend implements StoreBackend {
+  readonly driver = 'redis';
+  readonly #client: RedisClientType;
+  readonly #subscriber: RedisClientType;
+  readonly #prefix: string;
+  readonly #keyvs = new Map<string, Keyv>();
+  #subscriberConnected: Promise<unknown> | undefined;
+
+  private constructor(client: RedisClientType, prefix: string) {
+    this.#client = client;
+    this.#subscriber = client.duplicate();
+    this.#subscriber.on('error', () => {});
+    this.#prefix = prefix;
+  }
+
+  /** Connects to Redis at `url`; rejects when it does not answer within `connectTimeoutMilliseconds`. */
+  static async open(url: string, prefix: string, connectTimeoutMilliseconds = 5000): Promise<RedisStoreBackend> {
+    const client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: connectTimeoutMilliseconds, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+    }) as RedisClientType;
+    // node-redis emits an error event for every failed reconnect; the failures surface on
+    // the commands themselves and through ping(), so the event itself needs no handling.
+    client.on('error', () => {});
+    await client.connect();
+    return new RedisStoreBackend(client, prefix);
+  }
+
+  #key(key: string): string {
+    return `${this.#prefix}${key}`;
+  }
+
+  keyv<Value>(namespace: string): Keyv<Value> {
+    let keyv = this.#keyvs.get(namespace);
+    if (keyv === undefined) {
+      const adapter = new KeyvRedis(this.#client, { namespace: this.#key(namespace), throwOnErrors: true, throwOnConnectError: true });
+      keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true });
+      this.#keyvs.set(namespace, keyv);
+    }
+    return keyv as Keyv<Value>;
+  }
+
+  async increment(key: string, by = 1): Promise<number> {
+    return Number(await this.#client.incrBy(this.#key(`counter:${key}`), by));
+  }
+
+  async hitWindow(key: string, windowMilliseconds: number): Promise<WindowHit> {
+    const [count, ttl] = (await this.#client.eval(hitWindowScript, {
+      keys: [this.#key(`window:${key}`)],
+      arguments: [String(windowMilliseconds)],
+    })) as [number, number];
+    return { count: Number(count), resetInMilliseconds: Number(ttl) };
+  }
+
+  async addToSet(key: string, members: readonly string[]): Promise<void> {
+    if (members.length > 0) await this.#client.sAdd(this.#key(`set:${key}`), [...members]);
+  }
+
+  async removeFromSet(key: string, members: readonly string[]): Promise<number> {
+    if (members.length === 0) return 0;
+    return Number(await this.#client.sRem(this.#key(`set:${key}`), [...members]));
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    return this.#client.sMembers(this.#key(`set:${key}`));
+  }
+
+  async readBalances(accounts: readonly string[]): Promise<Map<string, QuotaBalance>> {
+    const multi = this.#client.multi();
+    for (const account of accounts) multi.hmGet(this.#key(`balance:${account}`), ['remain', 'used']);
+    const replies = (await multi.exec()) as unknown as Array<Array<string | null>>;
+    const result = new Map<string, QuotaBalance>();
+    accounts.forEach((account, index) => {
+      const [remain, used] = replies[index] ?? [];
+      if (remain !== null && remain !== undefined) result.set(account, { remain: Number(remain), used: Number(used ?? 0) });
+    });
+    return result;
+  }
+
+  async writeRemaining(account: string, remain: number): Promise<void> {
+    await this.#client.eval(writeRemainingScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(remain)] });
+  }
+
+  async deleteBalance(account: string): Promise<void> {
+    await this.#client.del(this.#key(`balance:${account}`));
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#client.publish(this.#key(`channel:${channel}`), message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    this.#subscriberConnected ??= this.#subscriber.connect();
+    await this.#subscriberConnected;
+    await this.#subscriber.subscribe(this.#key(`channel:${channel}`), (message) => handler(message));
+  }
+
+  async ping(): Promise<void> {
+    if (!this.#client.isReady) throw new Error('redis is not connected');
+    await this.#client.ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.#subscriber.isOpen) await this.#subscriber.close();
+    if (this.#client.isOpen) await this.#client.close();
+  }
+}

@@ -1,0 +1,128 @@
+import { inject, injectable } from 'tsyringe';
+import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
+import { forbidden, insufficientQuota, unauthorized } from '../errors/error-codes.js';
+import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-list.js';
+import { constantTimeEquals, type KeyCipher } from '../security/key-cipher.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import { AccessTimeRecorder } from './access-time-recorder.js';
+import { isExhausted, isExpired, TokenStatus, type TokenView } from './token-record.js';
+import type { TokenRepository } from './token-repository.js';
+import { tokenInvalidationChannel } from './token-invalidation.js';
+
+/** A token that passed authentication, as the pipeline sees it. */
+export interface AuthenticatedToken {
+  readonly token: TokenView;
+  /** Parsed `allow_ips`, empty when every address is allowed. */
+  readonly allowRanges: readonly IpRange[];
+}
+
+interface CacheEntry {
+  authenticated: AuthenticatedToken;
+  key: string;
+  loadedAt: number;
+}
+
+const keyShape = /^[0-9A-Za-z]{48}$/;
+const cacheLifetimeMilliseconds = 60_000;
+
+/**
+ * Checks API keys on the model routes. Lookups come from an in-memory cache, dropped for a
+ * token when any process announces it changed (see {@link tokenInvalidationChannel}); entries
+ * also age out after a minute in case an announcement was missed.
+ */
+@injectable()
+export class TokenAuthenticator {
+  readonly #tokens: TokenRepository;
+  readonly #cipher: KeyCipher;
+  readonly #backend: StoreBackend;
+  readonly #accessTimes: AccessTimeRecorder;
+  readonly #clock: Clock;
+  readonly #byKeyHash = new Map<string, CacheEntry>();
+  readonly #keyHashById = new Map<number, string>();
+
+  constructor(
+    @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
+    @inject(InjectionTokens.keyCipher) cipher: KeyCipher,
+    @inject(InjectionTokens.storeBackend) backend: StoreBackend,
+    @inject(AccessTimeRecorder) accessTimes: AccessTimeRecorder,
+    @inject(InjectionTokens.clock) clock: Clock,
+  ) {
+    this.#tokens = tokens;
+    this.#cipher = cipher;
+    this.#backend = backend;
+    this.#accessTimes = accessTimes;
+    this.#clock = clock;
+  }
+
+  /** Starts listening for invalidations from other processes. */
+  async start(): Promise<void> {
+    await this.#backend.subscribe(tokenInvalidationChannel, (message) => this.forget(Number(message)));
+  }
+
+  /** Drops a token from the cache. */
+  forget(tokenId: number): void {
+    const keyHash = this.#keyHashById.get(tokenId);
+    if (keyHash === undefined) return;
+    this.#byKeyHash.delete(keyHash);
+    this.#keyHashById.delete(tokenId);
+  }
+
+  /**
+   * Authenticates `sk-<key>` (the prefix is optional) from `clientIp`. Throws 401 for an
+   * unknown, disabled or expired key, 402 when the quota is spent, 403 for an address
+   * outside `allow_ips`. Expired and spent tokens are stored with status 3 or 4.
+   */
+  async authenticate(presented: string, clientIp: string): Promise<AuthenticatedToken> {
+    const key = presented.startsWith('sk-') ? presented.slice(3) : presented;
+    if (!keyShape.test(key)) throw unauthorized('invalid API key: expected "sk-" followed by 48 letters and digits');
+    const entry = await this.#lookup(key);
+    if (entry === undefined) throw unauthorized('invalid API key: no token has this key');
+    const { token } = entry.authenticated;
+    const nowSeconds = Math.floor(this.#clock.now() / 1000);
+    if (token.status === TokenStatus.disabled) throw unauthorized('this API key is disabled; enable the token to use it', 'token_disabled');
+    if (token.status === TokenStatus.expired || isExpired(token, nowSeconds)) {
+      await this.#persistStatus(token, TokenStatus.expired);
+      throw unauthorized('this API key has expired; extend expired_time and enable the token', 'token_expired');
+    }
+    if (token.status === TokenStatus.exhausted || isExhausted(token)) {
+      await this.#persistStatus(token, TokenStatus.exhausted);
+      throw insufficientQuota('this API key has no quota left; raise remain_quota or set unlimited_quota');
+    }
+    const { allowRanges } = entry.authenticated;
+    if (allowRanges.length > 0 && !ipInRanges(clientIp, allowRanges)) {
+      throw forbidden(`this API key may not be used from ${clientIp}; add it to the token's allow_ips`);
+    }
+    this.#accessTimes.touch(token.id, nowSeconds);
+    return entry.authenticated;
+  }
+
+  async #lookup(key: string): Promise<CacheEntry | undefined> {
+    const keyHash = this.#cipher.lookupHash(key);
+    const cached = this.#byKeyHash.get(keyHash);
+    if (cached !== undefined && this.#clock.now() - cached.loadedAt < cacheLifetimeMilliseconds) {
+      return constantTimeEquals(cached.key, key) ? cached : undefined;
+    }
+    const id = await this.#tokens.findIdByKeyHash(keyHash);
+    const token = id === undefined ? undefined : await this.#tokens.get(id);
+    if (token === undefined) return undefined;
+    const storedKey = this.#cipher.decrypt(token.sealed_key);
+    if (!constantTimeEquals(storedKey, key)) return undefined;
+    const entry: CacheEntry = {
+      authenticated: { token, allowRanges: token.allow_ips.map(parseIpRange).filter((range): range is IpRange => range !== undefined) },
+      key: storedKey,
+      loadedAt: this.#clock.now(),
+    };
+    this.#byKeyHash.set(keyHash, entry);
+    this.#keyHashById.set(token.id, keyHash);
+    return entry;
+  }
+
+  async #persistStatus(token: TokenView, status: 3 | 4): Promise<void> {
+    if (token.status === status) return;
+    const current = await this.#tokens.get(token.id);
+    if (current === undefined || current.status !== TokenStatus.enabled) return;
+    const { remain_quota, used_quota, accessed_time, ...record } = current;
+    await this.#tokens.update({ ...record, status });
+    await this.#backend.publish(tokenInvalidationChannel, String(token.id));
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { GatewayError } from '../core/errors/gateway-error.js';
+import { dialectOf, formatError } from './error-dialects.js';
+
+/** Turns fastify's own client errors into gateway errors that say what to change. */
+function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError(413, 'body_too_large', `the request body is larger than the ${bodyLimitMegabytes} MB limit`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError(415, 'unsupported_media_type', 'unsupported Content-Type; send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError(400, 'invalid_json', 'the body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new GatewayError(400, 'invalid_json', `the body is not valid JSON: ${error.message}`);
+    default:
+      if (error instanceof SyntaxError || error.statusCode === 400) {
+        return new GatewayError(400, 'invalid_request', `the request could not be read: ${error.message}`);
+      }
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return new GatewayError(error.statusCode, 'invalid_request', error.message);
+      }
+      return new GatewayError(500, 'internal_error', 'the gateway failed to handle the request; it has been logged', { cause: error });
+  }
+}
+
+/** One error handler and one not-found handler for the whole app, answering in each route's dialect. */
+export const errorHandlerPlugin = fastifyPlugin(
+  async (app: FastifyInstance, options: { bodyLimitMegabytes: number }) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const gatewayError = GatewayError.is(error) ? error : fromFastifyError(error, options.bodyLimitMegabytes);
+      if (gatewayError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      reply.code(gatewayError.statusCode).headers(gatewayError.headers).send(formatError(dialectOf(request), gatewayError));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
+      reply.code(404).send(formatError(dialectOf(request), error));
+    });
+  },
+  { name: 'error-handler' },
+);
