@@ -1,7 +1,6 @@
-import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from './di/dependency-injection.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { healthPlugin } from '../plugins/health.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';

@@ -33,7 +33,7 @@ export function parseConfigText(text: string, file: string, environment: NodeJS.
       document.errors.map((error) => ({
         path: '',
         message: `invalid YAML: ${error.message.split('\n')[0]}`,
-        line: error.linePos?.[0].line,
+        line: lineCounter.linePos(error.pos[0]).line,
       })),
     );
   }

@@ -1,6 +1,5 @@
-import 'reflect-metadata';
 import type { FastifyBaseLogger } from 'fastify';
-import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, Lifecycle, type DependencyContainer } from './dependency-injection.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { KeyCipher } from '../security/key-cipher.js';
 import { deriveSecretKeys, loadOrCreateSecret } from '../security/secret-keys.js';

@@ -1,4 +1,4 @@
-import type { InjectionToken } from 'tsyringe';
+import type { InjectionToken } from './dependency-injection.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { KeyCipher } from '../security/key-cipher.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable } from '../di/dependency-injection.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { TokenRepository } from './token-repository.js';

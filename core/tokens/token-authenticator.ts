@@ -1,4 +1,4 @@
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import { forbidden, insufficientQuota, unauthorized } from '../errors/error-codes.js';
 import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-list.js';

@@ -1,5 +1,5 @@
 import type Keyv from 'keyv';
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import type { TokenRecord, TokenView } from './token-record.js';

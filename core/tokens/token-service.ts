@@ -1,4 +1,4 @@
-import { inject, injectable } from 'tsyringe';
+import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { invalidRequest, notFound, rateLimited } from '../errors/error-codes.js';

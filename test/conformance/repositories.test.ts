@@ -1,0 +1,103 @@
+import t from 'tap';
+import { createStoreBackend } from '../../core/store/create-store-backend.js';
+import { TokenStatus, type TokenRecord } from '../../core/tokens/token-record.js';
+import { StoreTokenRepository } from '../../core/tokens/token-repository.js';
+import { StoreUserRepository } from '../../core/users/user-repository.js';
+import { storageDrivers, storageFor } from '../helpers/test-config.js';
+
+const record = (id: number, userId: number): TokenRecord => ({
+  id,
+  user_id: userId,
+  name: `token ${id}`,
+  sealed_key: `sealed-${id}`,
+  key_hash: `hash-${id}`,
+  status: TokenStatus.enabled,
+  unlimited_quota: false,
+  model_limits_enabled: false,
+  model_limits: [],
+  allow_ips: [],
+  group: '',
+  cross_group_retry: false,
+  expired_time: -1,
+  created_time: 1_700_000_000,
+});
+
+for (const driver of storageDrivers) {
+  t.test(`repositories on the ${driver} driver`, async (t) => {
+    const backend = await createStoreBackend(storageFor(t, driver));
+    t.teardown(() => backend.close());
+    const tokens = new StoreTokenRepository(backend);
+    const users = new StoreUserRepository(backend);
+
+    t.test('a token is found by id, by key hash and among its owner\'s ids, with its balance', async (t) => {
+      const id = await tokens.nextId();
+      await tokens.insert(record(id, 7), 1234);
+      t.match(await tokens.get(id), { id, user_id: 7, remain_quota: 1234, used_quota: 0, accessed_time: 1_700_000_000 });
+      t.equal(await tokens.findIdByKeyHash(`hash-${id}`), id);
+      t.same(await tokens.idsOfUser(7), [id]);
+      t.same(await tokens.idsOfUser(8), []);
+    });
+
+    t.test('an update replaces the record and, when given, the remaining quota', async (t) => {
+      const id = await tokens.nextId();
+      await tokens.insert(record(id, 9), 10);
+      await tokens.update({ ...record(id, 9), name: 'renamed', status: TokenStatus.disabled });
+      t.match(await tokens.get(id), { name: 'renamed', status: 2, remain_quota: 10 });
+      await tokens.update(record(id, 9), 99);
+      t.match(await tokens.get(id), { remain_quota: 99, status: 1 });
+    });
+
+    t.test('getMany returns existing tokens in the order asked', async (t) => {
+      const first = await tokens.nextId();
+      const second = await tokens.nextId();
+      await tokens.insert(record(first, 11), 1);
+      await tokens.insert(record(second, 11), 2);
+      t.same(
+        (await tokens.getMany([second, 999_999, first])).map((token) => token.id),
+        [second, first],
+      );
+    });
+
+    t.test('a deleted token leaves no record, index, ownership or balance', async (t) => {
+      const id = await tokens.nextId();
+      await tokens.insert(record(id, 12), 5);
+      await tokens.delete(record(id, 12));
+      t.equal(await tokens.get(id), undefined);
+      t.equal(await tokens.findIdByKeyHash(`hash-${id}`), undefined);
+      t.same(await tokens.idsOfUser(12), []);
+      t.equal((await backend.readBalances([`token:${id}`])).size, 0);
+    });
+
+    t.test('access times are written in one batch and read back', async (t) => {
+      const id = await tokens.nextId();
+      await tokens.insert(record(id, 13), 0);
+      await tokens.recordAccessTimes(new Map([[id, 1_800_000_000]]));
+      t.equal((await tokens.get(id))?.accessed_time, 1_800_000_000);
+    });
+
+    t.test('token ids are unique under concurrent creation', async (t) => {
+      const ids = await Promise.all(Array.from({ length: 40 }, () => tokens.nextId()));
+      t.equal(new Set(ids).size, 40);
+    });
+
+    t.test('a user is found by id, username and login-token hash; a rotated hash no longer finds it', async (t) => {
+      const id = await users.nextId();
+      await users.save({ id, username: 'alice', role: 'user', login_token_hash: 'h1', created_time: 1 });
+      t.match(await users.get(id), { username: 'alice' });
+      t.match(await users.findByUsername('alice'), { id });
+      t.match(await users.findByLoginTokenHash('h1'), { id });
+      await users.save({ id, username: 'alice', role: 'user', login_token_hash: 'h2', created_time: 1 });
+      t.equal(await users.findByLoginTokenHash('h1'), undefined);
+      t.match(await users.findByLoginTokenHash('h2'), { id });
+      t.equal(await users.count(), 1);
+    });
+
+    t.test('nextId skips ids taken by users written with explicit ids', async (t) => {
+      const taken = (await users.nextId()) + 1;
+      await users.save({ id: taken, username: 'bob', role: 'admin', login_token_hash: 'hb', created_time: 1 });
+      const next = await users.nextId();
+      t.not(next, taken);
+      t.equal(await users.get(next), undefined);
+    });
+  });
+}

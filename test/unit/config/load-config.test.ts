@@ -1,0 +1,136 @@
+import t from 'tap';
+import { ConfigError } from '../../../core/config/config-error.js';
+import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
+
+const problemsOf = (text: string, environment: NodeJS.ProcessEnv = {}) => {
+  try {
+    parseConfigText(text, 'gateway.yaml', environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected the config to be refused');
+};
+
+const provider = (extra = '') => `
+providers:
+  - name: gx-main
+    plugin: gx
+    base_url: http://127.0.0.1:8080
+    api_key: upstream-key
+    models: [gx-2.5-pro]
+${extra}`;
+
+t.test('an empty file gives the documented defaults', async (t) => {
+  const config = parseConfigText('', 'gateway.yaml', {});
+  t.equal(config.server.host, '127.0.0.1');
+  t.equal(config.server.port, 3000);
+  t.equal(config.storage.driver, 'sqlite');
+  t.equal(config.storage.data_dir, './data');
+  t.same(config.groups, { default: { ratio: 1 } });
+  t.same(config.providers, []);
+});
+
+t.test('the shipped config/gateway.yaml is valid without any environment', async (t) => {
+  const { config } = loadConfigFile('config/gateway.yaml', {});
+  t.equal(config.storage.driver, 'sqlite');
+  t.equal(config.users[0]?.login_token, '');
+});
+
+t.test('${VAR} and ${VAR:-default} are read from the environment, and numbers may come as strings', async (t) => {
+  const config = parseConfigText('server: { port: "${PORT}", host: "${HOST:-0.0.0.0}" }\n' + provider().replace('upstream-key', '${KEY}'), 'gateway.yaml', {
+    PORT: '8080',
+    KEY: 'from-environment',
+  });
+  t.equal(config.server.port, 8080);
+  t.equal(config.server.host, '0.0.0.0');
+  t.equal(config.providers[0]?.api_key, 'from-environment');
+});
+
+t.test('$$ stands for a literal dollar sign', async (t) => {
+  const config = parseConfigText(provider().replace('upstream-key', 'pa$$word'), 'gateway.yaml', {});
+  t.equal(config.providers[0]?.api_key, 'pa$word');
+});
+
+t.test('an environment value cannot inject YAML structure', async (t) => {
+  const config = parseConfigText(provider().replace('upstream-key', '${KEY}'), 'gateway.yaml', { KEY: 'x\nserver: { port: 1 }' });
+  t.equal(config.providers[0]?.api_key, 'x\nserver: { port: 1 }');
+  t.equal(config.server.port, 3000);
+});
+
+t.test('an unset variable without a default is an error naming its path and variable', async (t) => {
+  const error = problemsOf(provider().replace('upstream-key', '${GX_API_KEY}'));
+  t.match(error.message, /providers\[0\]\.api_key: environment variable GX_API_KEY is not set \(line 6\)/);
+});
+
+t.test('unknown keys are errors at their YAML path', async (t) => {
+  const error = problemsOf('server:\n  port: 3000\n  colour: blue\n');
+  t.same(error.problems, [{ path: 'server.colour', message: 'unknown key', line: 3 }]);
+});
+
+t.test('a wrong type names the YAML path: providers[1].base_url: expected a URL', async (t) => {
+  const error = problemsOf(`${provider()}  - name: second
+    plugin: gx
+    base_url: not-a-url
+    models: [m]
+`);
+  t.match(error.message, /providers\[1\]\.base_url: expected a URL \(line 10\)/);
+});
+
+t.test('every problem is listed, in file order', async (t) => {
+  const error = problemsOf('server:\n  port: abc\nstorage:\n  driver: postgres\n');
+  t.same(
+    error.problems.map((problem) => problem.path),
+    ['server.port', 'storage.driver'],
+  );
+  t.match(error.problems[0]?.message, /expected an integer/);
+  t.match(error.problems[1]?.message, /expected one of sqlite, memory, redis/);
+});
+
+t.test('a missing required key is reported as required', async (t) => {
+  const error = problemsOf('providers:\n  - name: a\n    plugin: gx\n    models: [m]\n');
+  t.same(error.problems, [{ path: 'providers[0].base_url', message: 'required', line: 2 }]);
+});
+
+t.test('secret values never appear in errors', async (t) => {
+  const error = problemsOf(`${provider().replace('upstream-key', 'sk-super-secret-value')}    weight: lots\n`);
+  t.notMatch(error.message, /super-secret/);
+  t.match(error.message, /providers\[0\]\.weight/);
+});
+
+t.test('the redis driver needs a url and a shared encryption key', async (t) => {
+  const error = problemsOf('storage: { driver: redis }\n');
+  t.match(error.message, /storage\.url: required when driver is redis/);
+  const second = problemsOf('storage: { driver: redis, url: "redis://127.0.0.1:6379" }\n');
+  t.match(second.message, /security\.encryption_key: required with the redis driver/);
+});
+
+t.test('groups must include default, and references to groups must exist', async (t) => {
+  const error = problemsOf(`groups: { vip: { ratio: 1 } }\nauto_groups: [gold]\n`);
+  t.match(error.message, /groups: expected a "default" group/);
+  t.match(error.message, /auto_groups\[0\]: unknown group "gold"/);
+});
+
+t.test('duplicate provider names and users are refused', async (t) => {
+  const error = problemsOf(`${provider()}  - name: gx-main
+    plugin: gx
+    base_url: http://127.0.0.1:8081
+    models: [m]
+users:
+  - { id: 1, username: a, login_token: x }
+  - { id: 1, username: a, login_token: y }
+`);
+  t.match(error.message, /providers\[1\]\.name: duplicate provider name "gx-main"/);
+  t.match(error.message, /users\[1\]\.id: duplicate user id 1/);
+  t.match(error.message, /users\[1\]\.username: duplicate username "a"/);
+});
+
+t.test('invalid YAML is reported with its line', async (t) => {
+  const error = problemsOf('server:\n  port: [1, 2\n');
+  t.match(error.message, /invalid YAML/);
+  t.ok(error.problems[0]?.line !== undefined);
+});
+
+t.test('a missing file is a clear error', async (t) => {
+  t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT\)/ });
+});
