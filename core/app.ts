@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { healthPlugin } from '../plugins/health.js';
+import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
 import { modelAuthPlugin } from '../plugins/model-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
@@ -47,8 +48,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // A client's own request id is kept when it is a plain token; anything else is replaced.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
   });
   const { container, generatedSecretFile } = createGatewayContainer({
     config,
@@ -73,6 +78,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   }
 
   await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+  await app.register(jsonBodyParserPlugin);
   await app.register(healthPlugin, { backend });
   await app.register(managementPlugin, { container });
   await app.register(modelAuthPlugin, { container });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { unauthorized } from '../core/errors/error-codes.js';
 import { readApiKey } from '../core/pipeline/steps/read-api-key.js';
 import { TokenAuthenticator, type AuthenticatedToken } from '../core/tokens/token-authenticator.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '../../core/di/dependency-injection.js';
 import { unauthorized } from '../../core/errors/error-codes.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
 import { UserService } from '../../core/users/user-service.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from '../../core/di/dependency-injection.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { TokenService, type TokenPage } from '../../core/tokens/token-service.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
