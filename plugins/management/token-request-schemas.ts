@@ -30,7 +30,14 @@ const tokenFields = {
   unlimited_quota: z.boolean({ error: 'expected true or false' }).optional(),
   model_limits_enabled: z.boolean({ error: 'expected true or false' }).optional(),
   model_limits: z
-    .array(z.string({ error: 'expected a model name' }).min(1, { error: 'must not be empty' }).max(200, { error: 'at most 200 characters' }), {
+    .array(
+      z
+        .string({ error: 'expected a model name' })
+        .min(1, { error: 'must not be empty' })
+        .max(200, { error: 'at most 200 characters' })
+        // The token object lists model_limits comma-separated, so a comma would split a name in two.
+        .refine((model) => !model.includes(','), { error: 'a model name cannot contain a comma; give each model as its own array item' }),
+      {
       error: 'expected an array of model names',
     })
     .max(1000, { error: 'at most 1000 models' })
