@@ -67,7 +67,10 @@ const storageSchema = z
   });
 
 const securitySchema = z.strictObject({
-  encryption_key: z.string({ error: 'expected a string' }).default(''),
+  encryption_key: z
+    .string({ error: 'expected a string' })
+    .refine((key) => key === '' || key.length >= 32, { error: 'expected at least 32 characters (or empty to generate one)' })
+    .default(''),
   key_reveal_per_minute: integer(1, 100_000).default(30),
   max_tokens_per_user: integer(1, 1_000_000).default(1000),
 });
@@ -110,16 +113,19 @@ const providerSchema = z
     plugin: z.string({ error: 'expected a plugin name, path or package' }).min(1, { error: 'must not be empty' }),
     base_url: httpUrl,
     api_key: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }).optional(),
-    api_keys: z.array(z.string().min(1, { error: 'must not be empty' })).min(1).optional(),
+    api_keys: z
+      .array(z.string({ error: 'expected a key' }).min(1, { error: 'must not be empty' }), { error: 'expected a list of keys' })
+      .min(1, { error: 'expected at least one key' })
+      .optional(),
     models: z.array(z.string().min(1), { error: 'expected a list of model names or patterns' }).min(1, {
       error: 'expected at least one model',
     }),
-    model_map: z.record(z.string(), z.string()).default({}),
+    model_map: z.record(z.string(), z.string({ error: 'expected a model name' }), { error: 'expected a mapping of client model to upstream model' }).default({}),
     groups: z.array(name).min(1).default(['default']),
     priority: integer(-1_000_000, 1_000_000).default(0),
     weight: integer(0, 1_000_000).default(1),
     timeouts: timeoutsSchema.default({ connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 60_000 }),
-    options: z.record(z.string(), z.unknown()).default({}),
+    options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
   })
   .refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {
     error: 'set api_key or api_keys, not both',
@@ -183,9 +189,6 @@ export const gatewayConfigSchema = z
         path: ['security', 'encryption_key'],
         message: 'required with the redis driver, because every gateway instance must share it',
       });
-    }
-    if (config.security.encryption_key !== '' && config.security.encryption_key.length < 32) {
-      context.addIssue({ code: 'custom', path: ['security', 'encryption_key'], message: 'expected at least 32 characters' });
     }
   });
 

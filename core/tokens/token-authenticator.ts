@@ -39,6 +39,8 @@ export class TokenAuthenticator {
   readonly #clock: Clock;
   readonly #byKeyHash = new Map<string, CacheEntry>();
   readonly #keyHashById = new Map<number, string>();
+  /** Counts invalidations, so a lookup that raced with one does not cache what it read. */
+  #invalidations = 0;
 
   constructor(
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
@@ -61,6 +63,7 @@ export class TokenAuthenticator {
 
   /** Drops a token from the cache. */
   forget(tokenId: number): void {
+    this.#invalidations += 1;
     const keyHash = this.#keyHashById.get(tokenId);
     if (keyHash === undefined) return;
     this.#byKeyHash.delete(keyHash);
@@ -102,6 +105,7 @@ export class TokenAuthenticator {
     if (cached !== undefined && this.#clock.now() - cached.loadedAt < cacheLifetimeMilliseconds) {
       return constantTimeEquals(cached.key, key) ? cached : undefined;
     }
+    const invalidationsBefore = this.#invalidations;
     const id = await this.#tokens.findIdByKeyHash(keyHash);
     const token = id === undefined ? undefined : await this.#tokens.get(id);
     if (token === undefined) return undefined;
@@ -112,8 +116,10 @@ export class TokenAuthenticator {
       key: storedKey,
       loadedAt: this.#clock.now(),
     };
-    this.#byKeyHash.set(keyHash, entry);
-    this.#keyHashById.set(token.id, keyHash);
+    if (this.#invalidations === invalidationsBefore) {
+      this.#byKeyHash.set(keyHash, entry);
+      this.#keyHashById.set(token.id, keyHash);
+    }
     return entry;
   }
 

@@ -7,6 +7,7 @@ import type { KeyCipher } from '../security/key-cipher.js';
 import { randomAlphanumeric } from '../security/random-string.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { compileKeySearchPattern } from './key-search-pattern.js';
+import { TokenAuthenticator } from './token-authenticator.js';
 import { isExhausted, isExpired, TokenStatus, type TokenRecord, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
@@ -60,6 +61,7 @@ export class TokenService {
   readonly #cipher: KeyCipher;
   readonly #config: GatewayConfig;
   readonly #clock: Clock;
+  readonly #authenticator: TokenAuthenticator;
 
   constructor(
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
@@ -67,12 +69,14 @@ export class TokenService {
     @inject(InjectionTokens.keyCipher) cipher: KeyCipher,
     @inject(InjectionTokens.config) config: GatewayConfig,
     @inject(InjectionTokens.clock) clock: Clock,
+    @inject(TokenAuthenticator) authenticator: TokenAuthenticator,
   ) {
     this.#tokens = tokens;
     this.#backend = backend;
     this.#cipher = cipher;
     this.#config = config;
     this.#clock = clock;
+    this.#authenticator = authenticator;
   }
 
   #nowSeconds(): number {
@@ -240,6 +244,8 @@ export class TokenService {
   }
 
   async #announce(id: number): Promise<void> {
+    // This process forgets at once; on Redis its own announcement comes back only after a round trip.
+    this.#authenticator.forget(id);
     await this.#backend.publish(tokenInvalidationChannel, String(id));
   }
 }

@@ -1,0 +1,370 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+import { runCli } from '../../core/cli.js';
+import { loadConfigFile } from '../../core/config/load-config.js';
+import { buildTestApp } from '../helpers/build-test-app.js';
+import { testEncryptionKey } from '../helpers/test-config.js';
+
+/** Runs the CLI in this process and keeps what it wrote. */
+async function cli(argv: string[]): Promise<{ code: number; out: string; error: string }> {
+  let out = '';
+  let error = '';
+  const code = await runCli(argv, { out: (text) => (out += text), error: (text) => (error += text) });
+  return { code, out, error };
+}
+
+/** A valid config on a sqlite file in `directory`, listening on a free port. */
+function validConfig(directory: string): string {
+  return `server:
+  host: 127.0.0.1
+  port: 0
+  shutdown_grace_ms: 5000
+storage:
+  driver: sqlite
+  path: ${join(directory, 'gateway.sqlite')}
+  data_dir: ${directory}
+security:
+  encryption_key: ${testEncryptionKey}
+groups:
+  default: { ratio: 1 }
+providers:
+  - name: gx-main
+    plugin: gx
+    base_url: http://127.0.0.1:9/gx
+    api_key: upstream-secret
+    models: [gx-2.5-pro, "gx-3*"]
+`;
+}
+
+function writeConfig(t: Test, text: (directory: string) => string): { directory: string; file: string } {
+  const directory = t.testdir({});
+  const file = join(directory, 'gateway.yaml');
+  writeFileSync(file, text(directory));
+  return { directory, file };
+}
+
+/** The 1-based line of the first line of `text` that contains `needle`. */
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+
+t.test('config check', async (t) => {
+  t.test('a valid file exits 0 and says OK', async (t) => {
+    const { file } = writeConfig(t, validConfig);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0);
+    t.equal(result.out, `${file}: OK\n`);
+    t.equal(result.error, '');
+  });
+
+  t.test('the shipped config/gateway.yaml passes', async (t) => {
+    const result = await cli(['config', 'check', '--config', 'config/gateway.yaml']);
+    t.equal(result.code, 0);
+    t.match(result.out, /OK/);
+  });
+
+  t.test('an invalid file exits 1 and lists every problem by YAML path, never a secret value', async (t) => {
+    const previous = process.env.MG_CLI_TEST_PORT;
+    process.env.MG_CLI_TEST_PORT = 'envsecretvalue321';
+    t.teardown(() => {
+      if (previous === undefined) delete process.env.MG_CLI_TEST_PORT;
+      else process.env.MG_CLI_TEST_PORT = previous;
+    });
+    const text = `server:
+  port: \${MG_CLI_TEST_PORT}
+  bogus: 1
+security:
+  encryption_key: shortsecretvalue789
+users:
+  - { id: 1, username: admin, login_token: "\${MG_CLI_TEST_UNSET_VARIABLE}" }
+providers:
+  - name: gx-main
+    plugin: gx
+    base_url: not a url
+    api_key: supersecretvalue123
+    models: [gx-2.5-pro]
+  - name: gx-second
+    plugin: gx
+    base_url: http://127.0.0.1:9/gx
+    api_keys: supersecretvalue456
+    models: [gx-2.5-pro]
+`;
+    const { file } = writeConfig(t, () => text);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.equal(result.out, '', 'nothing on standard output');
+    const lines = result.error.trimEnd().split('\n');
+    t.equal(lines[0], `${file}: 6 problems`);
+    t.same(lines.slice(1), [
+      `server.port: expected an integer (line ${lineOf(text, 'port:')})`,
+      `server.bogus: unknown key (line ${lineOf(text, 'bogus:')})`,
+      `security.encryption_key: expected at least 32 characters (or empty to generate one) (line ${lineOf(text, 'encryption_key:')})`,
+      `users[0].login_token: environment variable MG_CLI_TEST_UNSET_VARIABLE is not set (line ${lineOf(text, 'login_token')})`,
+      `providers[0].base_url: expected a URL (line ${lineOf(text, 'not a url')})`,
+      `providers[1].api_keys: expected a list of keys (line ${lineOf(text, 'api_keys:')})`,
+    ]);
+    for (const secret of ['supersecretvalue123', 'supersecretvalue456', 'shortsecretvalue789', 'envsecretvalue321', 'upstream']) {
+      t.notOk(result.error.includes(secret), `"${secret}" is not shown`);
+    }
+  });
+
+  t.test('a short encryption key is named by its path, not shown', async (t) => {
+    const text = validConfig('/tmp/unused').replace(testEncryptionKey, 'shortsecretvalue789');
+    const { file } = writeConfig(t, () => text);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.equal(result.error, `${file}: 1 problem\nsecurity.encryption_key: expected at least 32 characters (or empty to generate one) (line ${lineOf(text, 'encryption_key:')})\n`);
+  });
+
+  t.test('a YAML syntax error next to a secret does not echo the secret', async (t) => {
+    const text = `providers:
+  - name: gx-main
+    api_key: "supersecretvalue123
+    models: [gx-2.5-pro
+`;
+    const { file } = writeConfig(t, () => text);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.match(result.error, /invalid YAML/);
+    t.notOk(result.error.includes('supersecretvalue123'), 'the secret is not shown');
+  });
+
+  t.test('a missing file exits 1 and says it cannot be read', async (t) => {
+    const directory = t.testdir({});
+    const result = await cli(['config', 'check', '--config', join(directory, 'absent.yaml')]);
+    t.equal(result.code, 1);
+    t.match(result.error, /cannot read the file \(ENOENT\)/);
+  });
+});
+
+t.test('users create prints a login token once that signs in to an app on the same store', async (t) => {
+  const { file } = writeConfig(t, validConfig);
+  const created = await cli(['users', 'create', 'carol', '--config', file]);
+  t.equal(created.code, 0);
+  t.equal(created.error, '');
+  const tokens = created.out.match(/mgu_[0-9A-Za-z]{43}/g) ?? [];
+  t.equal(tokens.length, 1, 'the token is printed exactly once');
+  t.match(created.out, /created user carol \(id \d+\)/);
+  const loginToken = tokens[0] as string;
+
+  const duplicate = await cli(['users', 'create', 'carol', '--config', file]);
+  t.equal(duplicate.code, 1, 'a taken username exits 1');
+  t.match(duplicate.error, /"carol" is taken/);
+  t.notMatch(duplicate.out, /mgu_/, 'and prints no token');
+
+  const invalid = await cli(['users', 'create', 'no spaces!', '--config', file]);
+  t.equal(invalid.code, 1, 'an invalid username exits 1');
+  t.match(invalid.error, /username/);
+
+  const gateway = await buildTestApp(t, 'sqlite', {}, { config: loadConfigFile(file).config });
+  const listed = await gateway.asUser(loginToken, { method: 'GET', url: '/api/token/' });
+  t.equal(listed.statusCode, 200);
+  t.equal(listed.json().success, true, 'the printed token authenticates');
+  t.notMatch(gateway.logLines.join(''), 'created the first admin user', 'the store already has a user, so no admin is generated');
+});
+
+t.test('usage errors and help', async (t) => {
+  const help = await cli(['--help']);
+  t.equal(help.code, 0, '--help exits 0');
+  t.match(help.out, /^Usage: model-gateway/);
+
+  const unknown = await cli(['frobnicate']);
+  t.equal(unknown.code, 2, 'an unknown command exits 2');
+  t.match(unknown.error, /unknown command "frobnicate"/);
+  t.match(unknown.error, /Usage:/);
+
+  const bare = await cli([]);
+  t.equal(bare.code, 2, 'no command exits 2 with the usage');
+  t.match(bare.out, /Usage:/);
+
+  const option = await cli(['config', 'check', '--bogus']);
+  t.equal(option.code, 2, 'an unknown option exits 2');
+
+  const incomplete = await cli(['users', 'create']);
+  t.equal(incomplete.code, 2, 'users create without a name exits 2');
+});
+
+t.test('start refuses an invalid config with exit 1 before listening', async (t) => {
+  const { file } = writeConfig(t, () => 'server: { port: 99999 }\n');
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.match(result.error, /server\.port: expected at most 65535/);
+});
+
+/**
+ * The TypeScript loader tap runs this file with (tap 21: @tapjs/typescript, a ts-node ESM
+ * loader), so the child runs `core/main.ts` as this test runs its sources, with no build.
+ * tap passes it as `--import=<file url>` in execArgv; the other entries there (coverage
+ * bookkeeping, mocks) belong to the test process and are left out, as is NODE_OPTIONS.
+ */
+function typescriptLoader(): string {
+  const fromTap = process.execArgv.find((argument) => /@tapjs[\\/]typescript/.test(argument));
+  if (fromTap !== undefined) return fromTap.replace(/^--import=/, '');
+  return import.meta.resolve('@tapjs/typescript/import');
+}
+
+/** The gateway as its own process, with its stdout lines. */
+interface Server {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first log line whose message matches. */
+  waitForLog(
+    pattern: RegExp,
+    options?: { timeoutMilliseconds?: number; where?: (entry: Record<string, unknown>) => boolean },
+  ): Promise<{ msg: string } & Record<string, unknown>>;
+}
+
+function startServer(t: Test, configFile: string): Server {
+  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
+  delete environment.NODE_OPTIONS;
+  const main = fileURLToPath(new URL('../../core/main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: environment,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let partial = '';
+  let stderr = '';
+  const waiters: Array<() => void> = [];
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts.filter((line) => line !== ''));
+    for (const waiter of waiters) waiter();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const parsed = () =>
+    lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { msg: string } & Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+  return {
+    child,
+    lines,
+    exited,
+    waitForLog(pattern, { timeoutMilliseconds = 20_000, where = () => true } = {}) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = parsed().find((entry) => pattern.test(entry.msg) && where(entry));
+          if (found === undefined) return false;
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`no log line matching ${pattern} in time; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`)),
+          timeoutMilliseconds,
+        );
+        if (check()) return;
+        waiters.push(check);
+        void exited.then(() => setImmediate(() => check() || reject(new Error(`exited without ${pattern}; stderr:\n${stderr}`))));
+      });
+    },
+  };
+}
+
+/** One HTTP request on its own connection; resolves with the status and body. */
+function httpRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | number> } = {},
+): { sent: ReturnType<typeof request>; response: Promise<{ status: number; body: string }> } {
+  const sent = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    sent.on('error', reject);
+    sent.on('response', (incoming) => {
+      let body = '';
+      incoming.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body }));
+    });
+  });
+  return { sent, response };
+}
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  const { sent, response } = httpRequest(url);
+  sent.end();
+  return response;
+}
+
+/** Resolves with the error code of a TCP connect, or 'connected'. */
+function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+t.test('start serves until SIGTERM, finishes the request in flight, refuses new connections and exits 0', async (t) => {
+  const { directory, file } = writeConfig(t, validConfig);
+  const server = startServer(t, file);
+  const listening = await server.waitForLog(/^Server listening at /);
+  const address = /(http:\/\/127\.0\.0\.1:(\d+))/.exec(listening.msg);
+  t.ok(address, `listens on a free port: ${listening.msg}`);
+  const base = (address as RegExpExecArray)[1] as string;
+  const port = Number((address as RegExpExecArray)[2]);
+
+  const health = await get(`${base}/healthz`);
+  t.equal(health.status, 200, '/healthz answers 200');
+  t.same(JSON.parse(health.body), { status: 'ok' });
+  const ready = await get(`${base}/readyz`);
+  t.equal(ready.status, 200, '/readyz answers 200');
+  t.same(JSON.parse(ready.body), { status: 'ready', storage: 'sqlite' });
+
+  // A request in flight: its headers are read (the login token checked), its body not yet sent.
+  const loginToken = readFileSync(join(directory, 'admin-login-token'), 'utf8').trim();
+  const body = JSON.stringify({ name: 'made while stopping', remain_quota: 5 });
+  const inFlight = httpRequest(`${base}/api/token/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${loginToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  inFlight.sent.flushHeaders();
+  inFlight.sent.write(body.slice(0, 5));
+  await server.waitForLog(/^incoming request$/, {
+    where: (entry) => (entry.req as { url?: string } | undefined)?.url === '/api/token/',
+  });
+
+  server.child.kill('SIGTERM');
+  await server.waitForLog(/^stopping/);
+  const deadline = Date.now() + 3000;
+  let connection = await tryConnect(port);
+  while (connection === 'connected' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    connection = await tryConnect(port);
+  }
+  t.equal(connection, 'ECONNREFUSED', 'new connections are refused while the request in flight finishes');
+  t.equal(server.child.exitCode, null, 'the process is still running for the request in flight');
+
+  inFlight.sent.end(body.slice(5));
+  const finished = await inFlight.response;
+  t.equal(finished.status, 200, 'the request in flight completes');
+  t.same(JSON.parse(finished.body), { success: true, message: '' });
+
+  let exitTimer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([server.exited, new Promise((resolve) => (exitTimer = setTimeout(() => resolve('timeout'), 5000)))]);
+  clearTimeout(exitTimer);
+  t.equal(code, 0, 'the process exits 0 within a few seconds');
+  const stopped = await server.waitForLog(/^stopped$/, { timeoutMilliseconds: 1000 });
+  t.ok(stopped, 'and logs "stopped"');
+  t.equal(await tryConnect(port), 'ECONNREFUSED', 'nothing listens afterwards');
+  t.notOk(server.lines.join('\n').includes(loginToken), 'the login token never appears in the log');
+
+  const restarted = await buildTestApp(t, 'sqlite', {}, { config: loadConfigFile(file).config });
+  const listed = await restarted.asUser(loginToken, { method: 'GET', url: '/api/token/' });
+  t.equal(listed.json().data.items[0]?.name, 'made while stopping', 'what the request in flight wrote was kept');
+});
