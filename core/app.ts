@@ -13,6 +13,7 @@ import { InjectionTokens, type Clock } from './di/injection-tokens.js';
 import { createLogger } from './logging/create-logger.js';
 import { ModelCatalog } from './routing/model-catalog.js';
 import { createStoreBackend } from './store/create-store-backend.js';
+import { guardStoreBackend } from './store/guard-store-backend.js';
 import type { StoreBackend } from './store/store-backend.js';
 import { AccessTimeRecorder } from './tokens/access-time-recorder.js';
 import { UserService } from './users/user-service.js';
@@ -41,7 +42,8 @@ export interface BuildAppOptions {
  */
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? (createLogger() as unknown as FastifyBaseLogger);
-  const backend = options.backend ?? (await createStoreBackend(config.storage));
+  const openedBackend = options.backend ?? (await createStoreBackend(config.storage));
+  const backend = guardStoreBackend(openedBackend);
   const app = Fastify({
     loggerInstance: logger,
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,

@@ -58,7 +58,10 @@ export class RedisStoreBackend implements StoreBackend {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
       const adapter = new KeyvRedis(this.#client, { namespace: this.#key(namespace), throwOnErrors: true, throwOnConnectError: true });
-      keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true });
+      // Failures reach callers as rejections (throwOnErrors); the error events would only
+      // duplicate them, and an unheard error event would crash the process.
+      adapter.on('error', () => {});
+      keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
@@ -125,7 +128,20 @@ export class RedisStoreBackend implements StoreBackend {
   }
 
   async close(): Promise<void> {
-    if (this.#subscriber.isOpen) await this.#subscriber.close();
-    if (this.#client.isOpen) await this.#client.close();
+    await Promise.all([this.#subscriber, this.#client].map(closeClient));
+  }
+}
+
+/** Closes gracefully when connected; a client still trying to reconnect is destroyed instead. */
+async function closeClient(client: RedisClientType): Promise<void> {
+  if (!client.isOpen) return;
+  if (!client.isReady) {
+    client.destroy();
+    return;
+  }
+  try {
+    await client.close();
+  } catch {
+    client.destroy();
   }
 }

@@ -23,6 +23,7 @@ export class SqliteStoreBackend implements StoreBackend {
   private constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'records', busyTimeout: 5000 });
+    // Failures reach callers as rejections; an unheard error event would crash the process.
     this.#adapter.on('error', () => {});
     this.#ready = this.#migrate();
   }
@@ -53,7 +54,7 @@ export class SqliteStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: this.#adapter, namespace, throwOnErrors: true });
+      keyv = new Keyv({ store: this.#adapter, namespace, throwOnErrors: true, emitErrors: false });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
