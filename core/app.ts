@@ -9,7 +9,7 @@ import { modelAuthPlugin } from '../plugins/model-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createGatewayContainer } from './di/create-container.js';
-import { InjectionTokens, type Clock } from './di/injection-tokens.js';
+import type { Clock } from './di/injection-tokens.js';
 import { createLogger } from './logging/create-logger.js';
 import { ModelCatalog } from './routing/model-catalog.js';
 import { createStoreBackend } from './store/create-store-backend.js';
@@ -74,16 +74,22 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   if (generatedSecretFile !== undefined) logger.warn({ file: generatedSecretFile }, 'generated an encryption key; back this file up with the data');
 
-  const bootstrap = await container.resolve(UserService).bootstrap(config.users, config.storage.data_dir);
-  if (bootstrap.generatedTokenFile !== undefined) {
-    logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
+  try {
+    const bootstrap = await container.resolve(UserService).bootstrap(config.users, config.storage.data_dir);
+    if (bootstrap.generatedTokenFile !== undefined) {
+      logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
+    }
+    await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+    await app.register(jsonBodyParserPlugin);
+    await app.register(healthPlugin, { backend });
+    await app.register(managementPlugin, { container });
+    await app.register(modelAuthPlugin, { container });
+    await app.register(modelListRoutes, { catalog: new ModelCatalog(config), startedAt: Math.floor(Date.now() / 1000) });
+    await app.ready();
+  } catch (error) {
+    // A failed start must not leave the store's connections open.
+    await app.close();
+    throw error;
   }
-
-  await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
-  await app.register(jsonBodyParserPlugin);
-  await app.register(healthPlugin, { backend });
-  await app.register(managementPlugin, { container });
-  await app.register(modelAuthPlugin, { container });
-  await app.register(modelListRoutes, { catalog: new ModelCatalog(container.resolve(InjectionTokens.config)), startedAt: Math.floor(Date.now() / 1000) });
   return app;
 }

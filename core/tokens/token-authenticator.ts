@@ -5,7 +5,7 @@ import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-lis
 import { constantTimeEquals, type KeyCipher } from '../security/key-cipher.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { AccessTimeRecorder } from './access-time-recorder.js';
-import { isExhausted, isExpired, TokenStatus, type TokenView } from './token-record.js';
+import { isExhausted, isExpired, recordOf, TokenStatus, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
 
@@ -127,8 +127,7 @@ export class TokenAuthenticator {
     if (token.status === status) return;
     const current = await this.#tokens.get(token.id);
     if (current === undefined || current.status !== TokenStatus.enabled) return;
-    const { remain_quota, used_quota, accessed_time, ...record } = current;
-    await this.#tokens.update({ ...record, status });
+    await this.#tokens.update({ ...recordOf(current), status });
     await this.#backend.publish(tokenInvalidationChannel, String(token.id));
   }
 }

@@ -39,3 +39,9 @@ export function isExpired(token: Pick<TokenRecord, 'expired_time'>, nowSeconds: 
 export function isExhausted(token: Pick<TokenView, 'unlimited_quota' | 'remain_quota'>): boolean {
   return !token.unlimited_quota && token.remain_quota <= 0;
 }
+
+/** The stored part of a view: what {@link TokenRecord} holds, without balance and access time. */
+export function recordOf(view: TokenView): TokenRecord {
+  const { remain_quota: _remain, used_quota: _used, accessed_time: _accessed, ...record } = view;
+  return record;
+}

@@ -8,7 +8,7 @@ import { randomAlphanumeric } from '../security/random-string.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { compileKeySearchPattern } from './key-search-pattern.js';
 import { TokenAuthenticator } from './token-authenticator.js';
-import { isExhausted, isExpired, TokenStatus, type TokenRecord, type TokenView } from './token-record.js';
+import { isExhausted, isExpired, recordOf, TokenStatus, type TokenRecord, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
 
@@ -174,10 +174,9 @@ export class TokenService {
       }
       next.status = update.status;
     }
-    const { remain_quota, used_quota, accessed_time, ...record } = next;
-    await this.#tokens.update(record, statusOnly || update.remain_quota === undefined ? undefined : remain_quota);
-    await this.#announce(record.id);
-    return statusOnly || update.remain_quota === undefined ? (await this.#tokens.get(record.id)) ?? next : next;
+    await this.#tokens.update(recordOf(next), statusOnly || update.remain_quota === undefined ? undefined : next.remain_quota);
+    await this.#announce(next.id);
+    return next;
   }
 
   /** Deletes one of the user's tokens. */

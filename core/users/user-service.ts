@@ -62,7 +62,7 @@ export class UserService {
       if (entry.login_token === '') continue;
       const holder = await this.#users.findByUsername(entry.username);
       if (holder !== undefined && holder.id !== entry.id) {
-        throw new Error(`users[${index}].username: "${entry.username}" already belongs to user ${holder.id} in the store`);
+        throw invalidRequest(`users[${index}].username: "${entry.username}" already belongs to user ${holder.id} in the store; rename one of them`);
       }
       const existing = await this.#users.get(entry.id);
       await this.#users.save({
