@@ -66,7 +66,15 @@ const storageSchema = z
     }
   });
 
+const mediaSchema = z.strictObject({
+  max_bytes: integer(1, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
+  timeout_ms: integer(1, 600_000).default(15_000),
+  allow_private_networks: boolean.default(false),
+  allow_hosts: z.array(z.string({ error: 'expected a host name, address or CIDR range' }).min(1), { error: 'expected a list of hosts' }).default([]),
+});
+
 const securitySchema = z.strictObject({
+  media: mediaSchema.default(mediaSchema.parse({})),
   encryption_key: z
     .string({ error: 'expected a string' })
     .refine((key) => key === '' || key.length >= 32, { error: 'expected at least 32 characters (or empty to generate one)' })
@@ -105,6 +113,24 @@ const timeoutsSchema = z.strictObject({
   connect_ms: integer(1).default(10_000),
   first_byte_ms: integer(1).default(120_000),
   idle_ms: integer(1).default(60_000),
+  total_ms: integer(1).default(600_000),
+});
+
+const routingSchema = z.strictObject({
+  max_attempts: integer(1, 20).default(3),
+  circuit_breaker: z
+    .strictObject({ failure_threshold: integer(1, 1000).default(5), cooldown_ms: integer(1, 3_600_000).default(30_000) })
+    .default({ failure_threshold: 5, cooldown_ms: 30_000 }),
+});
+
+const billingSchema = z.strictObject({
+  allow_free_models: boolean.default(false),
+  estimated_output_tokens: integer(1, 10_000_000).default(4096),
+});
+
+const streamingSchema = z.strictObject({
+  keepalive_ms: integer(100, 600_000).default(15_000),
+  max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
 });
 
 const providerSchema = z
@@ -124,7 +150,7 @@ const providerSchema = z
     groups: z.array(name).min(1).default(['default']),
     priority: integer(-1_000_000, 1_000_000).default(0),
     weight: integer(0, 1_000_000).default(1),
-    timeouts: timeoutsSchema.default({ connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 60_000 }),
+    timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
     options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
   })
   .refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {
@@ -142,6 +168,9 @@ export const gatewayConfigSchema = z
     groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
     auto_groups: z.array(name).default([]),
     pricing: z.record(z.string(), priceSchema).default({}),
+    billing: billingSchema.default(billingSchema.parse({})),
+    routing: routingSchema.default(routingSchema.parse({})),
+    streaming: streamingSchema.default(streamingSchema.parse({})),
     providers: z.array(providerSchema).default([]),
   })
   .superRefine((config, context) => {

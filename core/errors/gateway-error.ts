@@ -8,6 +8,11 @@ export interface GatewayErrorOptions {
   cause?: unknown;
   /** Extra response headers, such as `retry-after`. */
   headers?: Record<string, string>;
+  /**
+   * For failures of an upstream call: true when another channel may succeed where this one
+   * failed (connect errors, timeouts, 429, 5xx, an error frame before any content).
+   */
+  retryable?: boolean;
 }
 
 /**
@@ -21,6 +26,7 @@ export class GatewayError extends Error {
   readonly statusCode: number;
   readonly param: string | undefined;
   readonly headers: Record<string, string>;
+  readonly retryable: boolean;
 
   constructor(statusCode: number, code: string, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -29,6 +35,7 @@ export class GatewayError extends Error {
     this.code = code;
     this.param = options.param;
     this.headers = options.headers ?? {};
+    this.retryable = options.retryable ?? false;
   }
 
   /** True for any gateway error, whichever copy of core made it. */

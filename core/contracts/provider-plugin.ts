@@ -1,0 +1,177 @@
+import type { z } from 'zod';
+import type { StreamDecoder } from './stream-decoder.js';
+import type { Usage } from './usage.js';
+import type { OperationRequests } from './operation-requests.js';
+
+/** The operations a provider can implement; each has the standard client format of its route. */
+export type OperationName = keyof OperationRequests;
+
+/** Per-channel upstream timeouts, from the channel's `timeouts` in the config. */
+export interface ChannelTimeouts {
+  /** Establishing the connection. */
+  connectMilliseconds: number;
+  /** From sending the request to the response headers. */
+  firstByteMilliseconds: number;
+  /** The longest silence between two body chunks. */
+  idleMilliseconds: number;
+  /** The whole call, body included. */
+  totalMilliseconds: number;
+}
+
+/** The channel a call goes to: one `providers[]` entry of the config. */
+export interface ChannelContext {
+  name: string;
+  /** The upstream origin and optional prefix, without a trailing slash. */
+  baseUrl: string;
+  /** This call's key; rotated when the channel has several. */
+  apiKey: string;
+  timeouts: ChannelTimeouts;
+}
+
+/** One call of an operation on one channel. */
+export interface OperationCall<Request, Options = unknown> {
+  /** The validated client request, in the route's standard format. */
+  request: Request;
+  /** The model the client asked for. */
+  model: string;
+  /** The model to ask the upstream for, after the channel's `model_map`. */
+  upstreamModel: string;
+  /** Whether the client asked for a stream. */
+  stream: boolean;
+  channel: ChannelContext;
+  /** The channel's `options`, as the plugin's schema parsed them. */
+  options: Options;
+  /** Aborted when the client goes away or the call times out; pass it to every upstream request. */
+  signal: AbortSignal;
+  /** The gateway's id for the client request, for logs and fallback response ids. */
+  requestId: string;
+}
+
+/** A complete answer in the client's format. */
+export interface JsonResult {
+  kind: 'json';
+  /** The client-format body. A string is sent as it is (already serialized JSON). */
+  body: unknown;
+  usage: Usage;
+  /** Defaults to 200. */
+  status?: number;
+}
+
+/** A streamed answer: the unread upstream body and a decoder that translates it frame by frame. */
+export interface StreamResult {
+  kind: 'stream';
+  body: UpstreamBody;
+  decoder: StreamDecoder;
+  /** How the upstream body is framed; `sse` is the only framing so far. */
+  framing: 'sse';
+}
+
+/** What an operation handler returns. */
+export type OperationResult = JsonResult | StreamResult;
+
+/** Implements one operation; throws a {@link GatewayError} (retryable or not) when it fails. */
+export type OperationHandler<Request, Options = unknown> = (call: OperationCall<Request, Options>) => Promise<OperationResult>;
+
+/** What a provider instance offers: a handler per operation it implements. */
+export interface Provider<Options = unknown> {
+  operations: { [Name in OperationName]?: OperationHandler<OperationRequests[Name], Options> };
+  /** Called once when the gateway stops. */
+  close?(): Promise<void>;
+}
+
+/** A readable upstream body. Always consume it: read it, or `dump()` it. */
+export interface UpstreamBody extends AsyncIterable<Uint8Array> {
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  dump(): Promise<void>;
+}
+
+/** An upstream response whose headers have arrived. */
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: UpstreamBody;
+}
+
+/** One upstream request. */
+export interface UpstreamRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  signal: AbortSignal;
+  timeouts: ChannelTimeouts;
+}
+
+/** The gateway's shared upstream client. Connect errors and timeouts reject with a retryable gateway error. */
+export interface UpstreamHttp {
+  request(request: UpstreamRequest): Promise<UpstreamResponse>;
+}
+
+/** Media fetched from a client-given URL or data URI. */
+export interface FetchedMedia {
+  mimeType: string;
+  data: Buffer;
+}
+
+/** Options of one media fetch. */
+export interface MediaFetchOptions {
+  /** Accepted MIME types (lower case); anything else is a 400. */
+  allowedMimeTypes?: readonly string[];
+  /** Defaults to the gateway's configured cap. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetches client-given media through the SSRF guard: http(s) only, every resolved address
+ * checked against private, loopback, link-local and metadata ranges, size and time capped.
+ * `data:` URIs are decoded without any fetch. Refusals are 400s that say what to change.
+ */
+export interface MediaFetcher {
+  fetch(url: string, options?: MediaFetchOptions): Promise<FetchedMedia>;
+}
+
+/** A namespaced key-value store lent to a plugin. */
+export interface KeyValueStore {
+  get<Value>(key: string): Promise<Value | undefined>;
+  set<Value>(key: string, value: Value, ttlMilliseconds?: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** The logger lent to a plugin. */
+export interface ProviderLogger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+/** What core lends a plugin. No fastify, no dependency injection. */
+export interface ProviderHost {
+  http: UpstreamHttp;
+  media: MediaFetcher;
+  logger: ProviderLogger;
+  /** A key-value store under the given namespace, private to this plugin. */
+  keyValueStore(namespace: string): KeyValueStore;
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/**
+ * What a provider module default-exports. Checked when the gateway starts; `options`
+ * validates each channel's `options` block.
+ */
+export interface ProviderPlugin<Options = unknown> {
+  /** The contract version this plugin implements; 1. */
+  readonly apiVersion: 1;
+  /** The family name, e.g. `gx`. */
+  readonly name: string;
+  readonly options: z.ZodType<Options>;
+  create(options: Options, host: ProviderHost): Provider<Options> | Promise<Provider<Options>>;
+}
+
+/** Identity helper that types a plugin definition. */
+export function defineProvider<Options>(plugin: ProviderPlugin<Options>): ProviderPlugin<Options> {
+  return plugin;
+}

@@ -1,0 +1,42 @@
+import type { GatewayError } from '../errors/gateway-error.js';
+import type { Usage } from './usage.js';
+
+/** One server-sent event as the splitter reads it off the upstream. */
+export interface SseFrame {
+  /** The `event:` field, when the upstream sends one. */
+  event?: string;
+  /** The `data:` lines joined with `\n`. */
+  data: string;
+  /** The `id:` field, when present. */
+  id?: string;
+}
+
+/** Something a decoder wants the client to receive, or the core to know. */
+export type StreamOutput =
+  | {
+      type: 'event';
+      /** The event's payload, already serialized (JSON text). */
+      data: string;
+      /** The SSE `event:` name, for dialects that use one. */
+      event?: string;
+      /**
+       * True when the event carries model output. Until the first such event the core may
+       * still fail over to another channel; events before it are held back.
+       */
+      content: boolean;
+    }
+  /** The usage so far; the last one reported wins. */
+  | { type: 'usage'; usage: Usage }
+  /** The upstream reported an error in-band. Before any content it is a retryable failure. */
+  | { type: 'error'; error: GatewayError };
+
+/**
+ * Translates an upstream stream frame by frame. Pure and synchronous: no I/O, no timers,
+ * so it is unit-tested from recorded fixtures and the stream loop stays fast.
+ */
+export interface StreamDecoder {
+  /** Outputs for one upstream frame (possibly none). */
+  push(frame: SseFrame): StreamOutput[];
+  /** Outputs after the upstream ended: closing events, final usage. */
+  end(): StreamOutput[];
+}

@@ -1,0 +1,40 @@
+/** Token counts by modality. */
+export interface ModalityTokens {
+  text?: number;
+  audio?: number;
+  image?: number;
+  video?: number;
+}
+
+/**
+ * What one request used, in one structure for every operation. Billing reads it; `source`
+ * says whether the upstream reported it or the gateway estimated it, so billing never
+ * guesses silently.
+ */
+export interface Usage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  /** The part of `inputTokens` served from the upstream's cache. */
+  cachedInputTokens: number;
+  /** Completion tokens, reasoning included. */
+  outputTokens: number;
+  /** The part of `outputTokens` spent on reasoning. */
+  reasoningTokens: number;
+  inputModalities?: ModalityTokens;
+  outputModalities?: ModalityTokens;
+  /** Images produced. */
+  images?: number;
+  /** Seconds of media produced. */
+  seconds?: number;
+  /** Characters of input (speech synthesis). */
+  characters?: number;
+  /** Minutes of audio consumed (transcription). */
+  minutes?: number;
+  /** Where the numbers came from. */
+  source: 'upstream' | 'estimated';
+}
+
+/** A usage with every count at zero. */
+export function emptyUsage(source: Usage['source'] = 'upstream'): Usage {
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source };
+}
