@@ -1,8 +1,36 @@
 /**
- * The public entry of Model Gateway's core: what a provider plugin may import. Providers
- * import nothing else from the gateway. The provider contract and its host helpers join
- * this entry with the request pipeline.
+ * The public entry of Model Gateway's core: everything a provider plugin may import, and
+ * the only module it imports from the gateway.
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
 export { forbidden, insufficientQuota, invalidRequest, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
+export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
+export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
+export {
+  defineProvider,
+  type ChannelContext,
+  type ChannelTimeouts,
+  type FetchedMedia,
+  type JsonResult,
+  type KeyValueStore,
+  type MediaFetcher,
+  type MediaFetchOptions,
+  type OperationCall,
+  type OperationHandler,
+  type OperationName,
+  type OperationResult,
+  type Provider,
+  type ProviderHost,
+  type ProviderLogger,
+  type ProviderPlugin,
+  type StreamResult,
+  type UpstreamBody,
+  type UpstreamHttp,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './contracts/provider-plugin.js';
+export type { OperationRequests } from './contracts/operation-requests.js';
+export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
+export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
+export { readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';

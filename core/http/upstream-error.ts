@@ -1,0 +1,55 @@
+import type { UpstreamResponse } from '../contracts/provider-plugin.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { redactSecrets } from '../logging/create-logger.js';
+
+const excerptLimit = 64 * 1024;
+
+/** Reads at most 64 KiB of a body as text and discards the rest. */
+export async function readBodyExcerpt(response: UpstreamResponse): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      if (size < excerptLimit) chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+    }
+  } catch {
+    // A body that breaks off still leaves what was read as the excerpt.
+  }
+  return Buffer.concat(chunks).subarray(0, excerptLimit).toString('utf8');
+}
+
+/**
+ * The gateway error for an upstream's non-2xx answer, with the upstream's own message when
+ * `describe` finds one in the body. 429, 5xx, 408 and the channel's own auth failures
+ * (401, 403) or a missing model (404) are retryable on another channel; other 4xx are the
+ * client's mistake and are passed back as they are, never retried.
+ */
+export async function upstreamStatusError(
+  response: UpstreamResponse,
+  describe: (body: string) => string | undefined = () => undefined,
+): Promise<GatewayError> {
+  const excerpt = await readBodyExcerpt(response);
+  let detail: string | undefined;
+  try {
+    detail = describe(excerpt);
+  } catch {
+    detail = undefined;
+  }
+  const status = response.statusCode;
+  const message = redactSecrets(detail ?? `the upstream answered HTTP ${status}`);
+  const retryAfter = response.headers['retry-after'];
+  if (status === 429) {
+    return new GatewayError(429, 'upstream_rate_limited', `the upstream is rate limiting: ${message}`, {
+      retryable: true,
+      headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
+    });
+  }
+  if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
+  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
+  if (status === 401 || status === 403) {
+    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (HTTP ${status})`, { retryable: true });
+  }
+  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
+  return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
+}
