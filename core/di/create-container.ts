@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { container as rootContainer, Lifecycle, type DependencyContainer } from './dependency-injection.js';
+import { QuotaLedger } from '../billing/quota-ledger.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { KeyCipher } from '../security/key-cipher.js';
 import { deriveSecretKeys, loadOrCreateSecret } from '../security/secret-keys.js';
@@ -37,7 +38,7 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: StoreTokenRepository }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: StoreUserRepository }, scoped);
-  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService]) {
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, QuotaLedger]) {
     container.register(service as never, { useClass: service as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };

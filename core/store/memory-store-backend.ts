@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
-import type { QuotaBalance, StoreBackend, WindowHit } from './store-backend.js';
+import { assertQuotaUnits } from './quota-units.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -75,6 +76,36 @@ export class MemoryStoreBackend implements StoreBackend {
   async writeRemaining(account: string, remain: number): Promise<void> {
     this.#assertOpen();
     this.#balances.set(account, { remain, used: this.#balances.get(account)?.used ?? 0 });
+  }
+
+  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+    this.#assertOpen();
+    assertQuotaUnits('amount', amount);
+    const balance = this.#balances.get(account);
+    if (balance === undefined) return { granted: false, remain: 0 };
+    if (balance.remain < amount) return { granted: false, remain: balance.remain };
+    balance.remain -= amount;
+    return { granted: true, remain: balance.remain };
+  }
+
+  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+    this.#assertOpen();
+    assertQuotaUnits('reserved', reserved);
+    assertQuotaUnits('actual', actual);
+    const balance = this.#balances.get(account);
+    if (balance === undefined) return { remain: 0, used: 0, charged: 0 };
+    const available = balance.remain + reserved;
+    const charged = Math.max(0, Math.min(actual, available));
+    balance.remain = available - charged;
+    balance.used += charged;
+    return { ...balance, charged };
+  }
+
+  async addUsed(account: string, amount: number): Promise<void> {
+    this.#assertOpen();
+    assertQuotaUnits('amount', amount);
+    const balance = this.#balances.get(account);
+    if (balance !== undefined) balance.used += amount;
   }
 
   async deleteBalance(account: string): Promise<void> {

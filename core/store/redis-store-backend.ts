@@ -1,7 +1,8 @@
 import KeyvRedis from '@keyv/redis';
 import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
-import type { QuotaBalance, StoreBackend, WindowHit } from './store-backend.js';
+import { assertQuotaUnits } from './quota-units.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
 
 const hitWindowScript = `
 local count = redis.call('INCR', KEYS[1])
@@ -13,6 +14,29 @@ return {count, ttl}`;
 const writeRemainingScript = `
 redis.call('HSET', KEYS[1], 'remain', ARGV[1])
 redis.call('HSETNX', KEYS[1], 'used', 0)
+return 1`;
+
+// Amounts computed in Lua are formatted with %d before HINCRBY: Lua 5.1's own number-to-
+// string conversion prints large numbers in exponent form, which HINCRBY rejects. Redis
+// truncates returned Lua numbers to integers, which the amounts already are.
+const reserveScript = `
+local remain = redis.call('HGET', KEYS[1], 'remain')
+if not remain then return {0, 0} end
+if tonumber(remain) < tonumber(ARGV[1]) then return {0, tonumber(remain)} end
+return {1, redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', -tonumber(ARGV[1])))}`;
+
+const settleScript = `
+local balance = redis.call('HMGET', KEYS[1], 'remain', 'used')
+if not balance[1] then return {0, 0, 0} end
+local reserved = tonumber(ARGV[1])
+local charged = math.max(0, math.min(tonumber(ARGV[2]), tonumber(balance[1]) + reserved))
+local remain = redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', reserved - charged))
+local used = redis.call('HINCRBY', KEYS[1], 'used', string.format('%d', charged))
+return {remain, used, charged}`;
+
+const addUsedScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], 'used', ARGV[1])
 return 1`;
 
 /**
@@ -106,6 +130,30 @@ export class RedisStoreBackend implements StoreBackend {
 
   async writeRemaining(account: string, remain: number): Promise<void> {
     await this.#client.eval(writeRemainingScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(remain)] });
+  }
+
+  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+    assertQuotaUnits('amount', amount);
+    const [granted, remain] = (await this.#client.eval(reserveScript, {
+      keys: [this.#key(`balance:${account}`)],
+      arguments: [String(amount)],
+    })) as [number, number];
+    return { granted: Number(granted) === 1, remain: Number(remain) };
+  }
+
+  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+    assertQuotaUnits('reserved', reserved);
+    assertQuotaUnits('actual', actual);
+    const [remain, used, charged] = (await this.#client.eval(settleScript, {
+      keys: [this.#key(`balance:${account}`)],
+      arguments: [String(reserved), String(actual)],
+    })) as [number, number, number];
+    return { remain: Number(remain), used: Number(used), charged: Number(charged) };
+  }
+
+  async addUsed(account: string, amount: number): Promise<void> {
+    assertQuotaUnits('amount', amount);
+    await this.#client.eval(addUsedScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(amount)] });
   }
 
   async deleteBalance(account: string): Promise<void> {

@@ -3,9 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
-import type { QuotaBalance, StoreBackend, WindowHit } from './store-backend.js';
+import { assertQuotaUnits } from './quota-units.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
 
 type Row = Record<string, unknown>;
+
+/** Settlement rounds lost to concurrent writers before giving up; each lost round means another writer made progress. */
+const maximumSettleRounds = 1000;
 
 /**
  * The embedded default: one SQLite file, one connection shared by keyv and the primitives.
@@ -116,6 +120,53 @@ export class SqliteStoreBackend implements StoreBackend {
       account,
       remain,
     );
+  }
+
+  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+    assertQuotaUnits('amount', amount);
+    const rows = await this.#query('UPDATE balances SET remain = remain - ?2 WHERE account = ?1 AND remain >= ?2 RETURNING remain', account, amount);
+    if (rows[0] !== undefined) return { granted: true, remain: Number(rows[0].remain) };
+    // Refused: the balance is read again only to tell the caller what is left.
+    return { granted: false, remain: (await this.#remainOf(account)) ?? 0 };
+  }
+
+  /**
+   * RETURNING shows only the updated row, not the old one, so what a single UPDATE charged
+   * cannot be read back. Instead the charge is guessed (the full cost first) and the UPDATE
+   * applies only when the guess equals min(actual, remain + reserved) at that moment: each
+   * applied statement is still one atomic step, and a wrong guess changes nothing and is
+   * corrected from a fresh read.
+   */
+  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+    assertQuotaUnits('reserved', reserved);
+    assertQuotaUnits('actual', actual);
+    let charge = actual;
+    for (let round = 0; round < maximumSettleRounds; round += 1) {
+      const rows = await this.#query(
+        `UPDATE balances SET remain = remain + ?2 - ?4, used = used + ?4
+         WHERE account = ?1 AND max(0, min(?3, remain + ?2)) = ?4
+         RETURNING remain, used`,
+        account,
+        reserved,
+        actual,
+        charge,
+      );
+      if (rows[0] !== undefined) return { remain: Number(rows[0].remain), used: Number(rows[0].used), charged: charge };
+      const remain = await this.#remainOf(account);
+      if (remain === undefined) return { remain: 0, used: 0, charged: 0 };
+      charge = Math.max(0, Math.min(actual, remain + reserved));
+    }
+    throw new Error(`settling ${account} lost ${maximumSettleRounds} rounds to concurrent writers`);
+  }
+
+  async addUsed(account: string, amount: number): Promise<void> {
+    assertQuotaUnits('amount', amount);
+    await this.#query('UPDATE balances SET used = used + ?2 WHERE account = ?1', account, amount);
+  }
+
+  async #remainOf(account: string): Promise<number | undefined> {
+    const rows = await this.#query('SELECT remain FROM balances WHERE account = ?', account);
+    return rows[0] === undefined ? undefined : Number(rows[0].remain);
   }
 
   async deleteBalance(account: string): Promise<void> {

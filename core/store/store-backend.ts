@@ -8,6 +8,20 @@ export interface QuotaBalance {
   used: number;
 }
 
+/** The answer to a reservation: whether it was granted, and what the account has left. */
+export interface QuotaReservation {
+  /** True when the units were taken from the account. */
+  granted: boolean;
+  /** Units left after the reservation; when refused, what the account has (0 without a balance). */
+  remain: number;
+}
+
+/** An account's balance after a settlement, and what the settlement charged. */
+export interface QuotaSettlement extends QuotaBalance {
+  /** Units charged: the actual cost, or less when the account could not pay it all. */
+  charged: number;
+}
+
 /** The result of counting one hit in a fixed time window. */
 export interface WindowHit {
   /** Hits in the current window, this one included. */
@@ -44,6 +58,24 @@ export interface StoreBackend {
   readBalances(accounts: readonly string[]): Promise<Map<string, QuotaBalance>>;
   /** Sets an account's remaining units, keeping what it used (0 for a new account). */
   writeRemaining(account: string, remain: number): Promise<void>;
+  /**
+   * Atomically takes `amount` units from the account's remaining units, but only when it
+   * has at least that many; refuses (and changes nothing) otherwise or when the account
+   * has no balance. `amount` is a non-negative integer.
+   */
+  reserve(account: string, amount: number): Promise<QuotaReservation>;
+  /**
+   * Atomically gives back a reservation of `reserved` units and charges `actual` units:
+   * `charged = min(actual, remain + reserved)`, `remain += reserved - charged`,
+   * `used += charged`. The remaining units never go below 0. An account without a balance
+   * is left absent and reported as all zeros. Both amounts are non-negative integers.
+   */
+  settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement>;
+  /**
+   * Atomically adds `amount` units to what the account used, leaving its remaining units
+   * alone (unlimited tokens). An account without a balance is left absent.
+   */
+  addUsed(account: string, amount: number): Promise<void>;
   /** Removes an account's balance. */
   deleteBalance(account: string): Promise<void>;
   /** Sends a message to every process sharing this store, this one included. */

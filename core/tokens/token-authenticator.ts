@@ -5,7 +5,8 @@ import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-lis
 import { constantTimeEquals, type KeyCipher } from '../security/key-cipher.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { AccessTimeRecorder } from './access-time-recorder.js';
-import { isExhausted, isExpired, recordOf, TokenStatus, type TokenView } from './token-record.js';
+import { persistTokenStatus } from './persist-token-status.js';
+import { isExhausted, isExpired, TokenStatus, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
 
@@ -125,9 +126,6 @@ export class TokenAuthenticator {
 
   async #persistStatus(token: TokenView, status: 3 | 4): Promise<void> {
     if (token.status === status) return;
-    const current = await this.#tokens.get(token.id);
-    if (current === undefined || current.status !== TokenStatus.enabled) return;
-    await this.#tokens.update({ ...recordOf(current), status });
-    await this.#backend.publish(tokenInvalidationChannel, String(token.id));
+    await persistTokenStatus(this.#tokens, this.#backend, token.id, status);
   }
 }

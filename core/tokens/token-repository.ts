@@ -20,7 +20,8 @@ export interface TokenRepository {
   recordAccessTimes(times: ReadonlyMap<number, number>): Promise<void>;
 }
 
-const balanceAccount = (id: number) => `token:${id}`;
+/** The store account holding a token's balance. */
+export const tokenBalanceAccount = (id: number) => `token:${id}`;
 
 /** {@link TokenRepository} on any {@link StoreBackend}. */
 @injectable()
@@ -42,14 +43,14 @@ export class StoreTokenRepository implements TokenRepository {
   }
 
   async insert(record: TokenRecord, remainQuota: number): Promise<void> {
-    await this.#backend.writeRemaining(balanceAccount(record.id), remainQuota);
+    await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
     await this.#records.set(String(record.id), record);
     await this.#byKeyHash.set(record.key_hash, record.id);
     await this.#backend.addToSet(`user-tokens:${record.user_id}`, [String(record.id)]);
   }
 
   async update(record: TokenRecord, remainQuota?: number): Promise<void> {
-    if (remainQuota !== undefined) await this.#backend.writeRemaining(balanceAccount(record.id), remainQuota);
+    if (remainQuota !== undefined) await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
     await this.#records.set(String(record.id), record);
   }
 
@@ -58,7 +59,7 @@ export class StoreTokenRepository implements TokenRepository {
     await this.#byKeyHash.delete(record.key_hash);
     await this.#records.delete(String(record.id));
     await this.#accessTimes.delete(String(record.id));
-    await this.#backend.deleteBalance(balanceAccount(record.id));
+    await this.#backend.deleteBalance(tokenBalanceAccount(record.id));
   }
 
   async get(id: number): Promise<TokenView | undefined> {
@@ -71,12 +72,12 @@ export class StoreTokenRepository implements TokenRepository {
     const [records, accessTimes, balances] = await Promise.all([
       this.#records.getMany(keys),
       this.#accessTimes.getMany(keys),
-      this.#backend.readBalances(ids.map(balanceAccount)),
+      this.#backend.readBalances(ids.map(tokenBalanceAccount)),
     ]);
     const views: TokenView[] = [];
     records.forEach((record, index) => {
       if (record === undefined || record === null) return;
-      const balance = balances.get(balanceAccount(record.id));
+      const balance = balances.get(tokenBalanceAccount(record.id));
       views.push({
         ...record,
         remain_quota: balance?.remain ?? 0,

@@ -1,0 +1,52 @@
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { Usage } from '../contracts/usage.js';
+
+/**
+ * The parts of a chat-like request the estimate reads: OpenAI-style `messages`, or native
+ * `contents` (with `systemInstruction`), and the output limit under any of its names.
+ */
+export interface ChatLikeRequest {
+  messages?: unknown;
+  contents?: unknown;
+  systemInstruction?: unknown;
+  max_tokens?: unknown;
+  max_completion_tokens?: unknown;
+  generationConfig?: unknown;
+}
+
+const bytesPerToken = 4;
+
+const positiveInteger = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+
+/** The output limit the client set, if any: `max_completion_tokens`, `max_tokens` or `generationConfig.maxOutputTokens`. */
+function requestedOutputTokens(request: ChatLikeRequest): number | undefined {
+  const generationConfig = request.generationConfig;
+  const maxOutputTokens =
+    typeof generationConfig === 'object' && generationConfig !== null ? (generationConfig as { maxOutputTokens?: unknown }).maxOutputTokens : undefined;
+  return positiveInteger(request.max_completion_tokens) ?? positiveInteger(request.max_tokens) ?? positiveInteger(maxOutputTokens);
+}
+
+/**
+ * A cheap usage estimate to reserve quota by before a chat-like call, without a tokenizer:
+ * input tokens are a quarter of the UTF-8 bytes of the JSON of the messages (or of the
+ * native contents and system instruction, which native requests keep outside `contents`),
+ * rounded up; output tokens are `outputTokens` when given, else the limit the client set,
+ * else `billing.estimated_output_tokens`. Marked `estimated`. `body` is read as a
+ * {@link ChatLikeRequest}; other fields are ignored.
+ */
+export function estimateChatUsage(body: object, config: Pick<GatewayConfig, 'billing'>, outputTokens?: number): Usage {
+  // Any request object is accepted, so a route may pass a union of request shapes; the
+  // fields are read as {@link ChatLikeRequest} and checked at run time.
+  const request = body as ChatLikeRequest;
+  const input =
+    request.messages !== undefined ? request.messages : { systemInstruction: request.systemInstruction, contents: request.contents };
+  const inputBytes = Buffer.byteLength(JSON.stringify(input) ?? '', 'utf8');
+  return {
+    inputTokens: Math.ceil(inputBytes / bytesPerToken),
+    cachedInputTokens: 0,
+    outputTokens: outputTokens ?? requestedOutputTokens(request) ?? config.billing.estimated_output_tokens,
+    reasoningTokens: 0,
+    source: 'estimated',
+  };
+}

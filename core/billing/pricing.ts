@@ -1,0 +1,32 @@
+import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { lookUpPrice } from './price-lookup.js';
+
+export { costUnits, quotaUnitsPerUsd, usdOfUsage, type CostOptions } from './cost-of-usage.js';
+export { lookUpPrice } from './price-lookup.js';
+
+/** 400 `model_price_missing`: the model has no entry under `pricing` and free models are not allowed. */
+export function modelPriceMissing(model: string): GatewayError {
+  return new GatewayError(
+    400,
+    'model_price_missing',
+    `model "${model}" has no price; the operator must add "${model}" (or a pattern matching it) under pricing in the config, or set billing.allow_free_models`,
+    { param: 'model' },
+  );
+}
+
+/**
+ * The price `model` is billed at. Undefined means free, which only happens when
+ * `billing.allow_free_models` is true; otherwise a model without a price throws
+ * {@link modelPriceMissing}.
+ */
+export function priceOfModel(config: Pick<GatewayConfig, 'pricing' | 'billing'>, model: string): PriceConfig | undefined {
+  const price = lookUpPrice(config.pricing, model);
+  if (price === undefined && !config.billing.allow_free_models) throw modelPriceMissing(model);
+  return price;
+}
+
+/** The ratio of a routing group; a token without a group bills as `default`, and a group the config no longer defines at 1. */
+export function groupRatioOf(config: Pick<GatewayConfig, 'groups'>, group: string): number {
+  return config.groups[group === '' ? 'default' : group]?.ratio ?? 1;
+}

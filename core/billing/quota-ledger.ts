@@ -1,0 +1,126 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { inject, injectable } from '../di/dependency-injection.js';
+import { InjectionTokens } from '../di/injection-tokens.js';
+import { insufficientQuota } from '../errors/error-codes.js';
+import { assertQuotaUnits } from '../store/quota-units.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import { persistTokenStatus } from '../tokens/persist-token-status.js';
+import { isExhausted, TokenStatus, type TokenView } from '../tokens/token-record.js';
+import { tokenBalanceAccount, type TokenRepository } from '../tokens/token-repository.js';
+
+/**
+ * Quota held for one request. Exactly one of {@link settle} and {@link refund} takes effect:
+ * whichever is called first; every later call of either is a no-op.
+ */
+export interface Reservation {
+  /** The token the quota is held on. */
+  readonly tokenId: number;
+  /** Units held; 0 for an unlimited token. */
+  readonly units: number;
+  /**
+   * Charges the request's actual cost (a non-negative integer of units) and gives back the
+   * rest of the hold. A cost above the hold takes at most what the token has left.
+   */
+  settle(actualUnits: number): Promise<void>;
+  /** Gives back the whole hold, for a request that failed and delivered nothing. */
+  refund(): Promise<void>;
+}
+
+/**
+ * Reserves, settles and refunds token quota on the store's atomic balance primitives, so
+ * concurrent requests (in this process or any other sharing the store) never spend the same
+ * units twice and `remain_quota` never goes below 0. `used_quota` grows by exactly what is
+ * charged, so the two change together. A limited token whose remaining units reach 0 is
+ * stored with status 4 (exhausted); unlimited tokens hold nothing but still count usage.
+ */
+@injectable()
+export class QuotaLedger {
+  readonly #backend: StoreBackend;
+  readonly #tokens: TokenRepository;
+  readonly #logger: FastifyBaseLogger;
+  /** Open reservations per token in this process; see {@link #close}. */
+  readonly #openReservations = new Map<number, number>();
+
+  constructor(
+    @inject(InjectionTokens.storeBackend) backend: StoreBackend,
+    @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
+    @inject(InjectionTokens.logger) logger: FastifyBaseLogger,
+  ) {
+    this.#backend = backend;
+    this.#tokens = tokens;
+    this.#logger = logger;
+  }
+
+  /**
+   * Holds `units` (a non-negative integer) of the token's quota for one request. Throws 402
+   * `insufficient_quota` when the token has fewer units left; an unlimited token holds nothing.
+   */
+  async reserve(token: TokenView, units: number): Promise<Reservation> {
+    assertQuotaUnits('units', units);
+    if (token.unlimited_quota) {
+      return new LedgerReservation(token.id, 0, async (actualUnits) => {
+        if (actualUnits > 0) await this.#backend.addUsed(tokenBalanceAccount(token.id), actualUnits);
+      });
+    }
+    const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units);
+    if (!reserved.granted) {
+      throw insufficientQuota(
+        `this request needs ${units} quota units but the token has ${reserved.remain} left; raise remain_quota or set unlimited_quota`,
+      );
+    }
+    this.#openReservations.set(token.id, (this.#openReservations.get(token.id) ?? 0) + 1);
+    return new LedgerReservation(token.id, units, (actualUnits) => this.#close(token.id, units, actualUnits));
+  }
+
+  /** Settles a limited token's hold: `actualUnits` is 0 for a refund. */
+  async #close(tokenId: number, reserved: number, actualUnits: number): Promise<void> {
+    const remainingOpen = (this.#openReservations.get(tokenId) ?? 1) - 1;
+    if (remainingOpen > 0) this.#openReservations.set(tokenId, remainingOpen);
+    else this.#openReservations.delete(tokenId);
+    const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits);
+    if (settled.charged < actualUnits) {
+      this.#logger.warn(
+        { tokenId, actualUnits, chargedUnits: settled.charged },
+        'the request cost more than the token had left; charged what remained',
+      );
+    }
+    // Units held by another open request of this token read as 0 here but may come back
+    // when that request settles, so the last one to close decides. (Holds of other
+    // processes are not visible; they can only make this check early, never skip it.)
+    if (settled.remain > 0 || this.#openReservations.has(tokenId)) return;
+    try {
+      const stored = await persistTokenStatus(this.#tokens, this.#backend, tokenId, TokenStatus.exhausted, isExhausted);
+      if (stored) this.#logger.info({ tokenId }, 'the token has no quota left; stored it as exhausted');
+    } catch (error) {
+      // The charge itself went through; the next authentication stores the status instead.
+      this.#logger.error({ err: error, tokenId }, 'could not store the exhausted status of a token');
+    }
+  }
+}
+
+/** A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund. */
+class LedgerReservation implements Reservation {
+  readonly tokenId: number;
+  readonly units: number;
+  readonly #close: (actualUnits: number) => Promise<void>;
+  #closed = false;
+
+  constructor(tokenId: number, units: number, close: (actualUnits: number) => Promise<void>) {
+    this.tokenId = tokenId;
+    this.units = units;
+    this.#close = close;
+  }
+
+  async settle(actualUnits: number): Promise<void> {
+    assertQuotaUnits('actualUnits', actualUnits);
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#close(actualUnits);
+  }
+
+  async refund(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#close(0);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * A caller's abort signal combined with a time limit. `signal` aborts when either fires;
+ * `expired` tells the two apart afterwards.
+ *
+ * An explicit timer rather than `AbortSignal.timeout`: this one is cleared as soon as the
+ * work ends, instead of staying armed until it fires (600 s by default for upstream calls)
+ * or until the garbage collector gets to the signal.
+ */
+export class Deadline {
+  /** Aborts when the caller aborts or the time is up, whichever comes first. */
+  readonly signal: AbortSignal;
+  readonly milliseconds: number;
+  #expired = false;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(milliseconds: number, callerSignal?: AbortSignal) {
+    this.milliseconds = milliseconds;
+    const controller = new AbortController();
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      controller.abort(new DOMException(`the time limit of ${milliseconds} ms has passed`, 'TimeoutError'));
+    }, milliseconds);
+    this.#timer.unref();
+    this.signal = callerSignal === undefined ? controller.signal : AbortSignal.any([callerSignal, controller.signal]);
+  }
+
+  /** True once the time limit has passed; false when the caller aborted first or the work ended in time. */
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  /** Disarms the timer; call it once the work is done. */
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}

@@ -1,0 +1,157 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions } from '../contracts/provider-plugin.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { clientClosedRequest } from './client-closed-request.js';
+import { decodeDataUri, isDataUri } from './data-uri.js';
+import { Deadline } from './deadline.js';
+import { MediaAddressPolicy, type HostResolver } from './media-address-policy.js';
+import { invalidMediaUrl, mediaFetchFailed, mediaFetchTimeout, mediaTooLarge } from './media-errors.js';
+import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
+import { errorCode } from './map-undici-error.js';
+
+/** The `security.media` block of the config. */
+export type MediaSecurityConfig = GatewayConfig['security']['media'];
+
+/** Seams for tests. */
+export interface GuardedMediaFetcherOptions {
+  /** Resolves host names; defaults to the system resolver (`dns.lookup`). */
+  resolveHost?: HostResolver;
+}
+
+const maximumRedirects = 3;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const unresolvableCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+// Identifies the gateway honestly and carries nothing else: no credentials, no cookies, no client headers.
+const requestHeaders = { 'user-agent': 'model-gateway-media-fetcher/1', accept: '*/*', 'accept-encoding': 'identity' };
+
+type UndiciBody = Dispatcher.ResponseData['body'];
+
+/** Drops a body without reading it; the connection is closed. */
+function discard(body: UndiciBody): void {
+  body.on('error', () => undefined).destroy();
+}
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+function parseMediaUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch (error) {
+    throw invalidMediaUrl('the media URL is not a valid URL', error);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidMediaUrl(`the media URL uses ${url.protocol}, which the gateway does not fetch`);
+  if (url.username !== '' || url.password !== '') throw invalidMediaUrl('the media URL carries a user name or password, which the gateway does not send');
+  return url;
+}
+
+/**
+ * The {@link MediaFetcher} every fetch of a client-given URL goes through (DESIGN.md §7).
+ * `data:` URIs are decoded locally. Other URLs must be http(s); their host is resolved by the
+ * guard itself, on a dedicated undici agent whose connections use that resolution, and every
+ * address must be public unless `security.media` allows it (see {@link MediaAddressPolicy}).
+ * Redirects are followed by hand, at most 3, each hop checked again. The body is capped at
+ * `max_bytes` (refused from its Content-Length, or as soon as the stream passes the cap) and
+ * the whole fetch at `timeout_ms`. Every refusal is a 400 that says what to change: the
+ * client chose the URL, so even a slow or failing host is the client's to fix.
+ */
+export class GuardedMediaFetcher implements MediaFetcher {
+  readonly #config: MediaSecurityConfig;
+  readonly #policy: MediaAddressPolicy;
+  readonly #agent: Agent;
+
+  constructor(config: MediaSecurityConfig, options: GuardedMediaFetcherOptions = {}) {
+    this.#config = config;
+    this.#policy = new MediaAddressPolicy(config, options.resolveHost);
+    this.#agent = new Agent({
+      pipelining: 1,
+      connections: 64,
+      keepAliveTimeout: 4_000,
+      headersTimeout: config.timeout_ms,
+      bodyTimeout: config.timeout_ms,
+      connect: { timeout: config.timeout_ms, lookup: this.#policy.lookup },
+    });
+  }
+
+  async fetch(url: string, options: MediaFetchOptions = {}): Promise<FetchedMedia> {
+    // A caller may lower the operator's cap, never raise it.
+    const maxBytes = Math.min(options.maxBytes ?? this.#config.max_bytes, this.#config.max_bytes);
+    const trimmed = url.trim();
+    if (isDataUri(trimmed)) {
+      const media = decodeDataUri(trimmed, maxBytes);
+      assertAcceptedMimeType(media.mimeType, options.allowedMimeTypes);
+      return media;
+    }
+    if (options.signal?.aborted === true) throw clientClosedRequest(options.signal.reason);
+    const deadline = new Deadline(this.#config.timeout_ms, options.signal);
+    try {
+      return await this.#fetchOverHttp(parseMediaUrl(trimmed), maxBytes, options.allowedMimeTypes, deadline.signal);
+    } catch (error) {
+      throw this.#failure(error, deadline, options.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** Closes the fetcher's connections once the fetches in flight have finished. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #fetchOverHttp(first: URL, maxBytes: number, accepted: readonly string[] | undefined, signal: AbortSignal): Promise<FetchedMedia> {
+    let url = first;
+    for (let redirects = 0; ; redirects++) {
+      this.#policy.assertUrlAllowed(url);
+      const response = await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal });
+      if (!redirectStatuses.has(response.statusCode)) return this.#readMedia(response, url, maxBytes, accepted);
+      discard(response.body);
+      const location = headerValue(response.headers.location);
+      if (location === undefined) throw mediaFetchFailed(`the media URL answered HTTP ${response.statusCode} without a Location`);
+      if (redirects === maximumRedirects) throw mediaFetchFailed(`the media URL redirected more than ${maximumRedirects} times`);
+      let next: string;
+      try {
+        next = new URL(location, url).href;
+      } catch (error) {
+        throw mediaFetchFailed('the media URL redirected to an invalid URL', error);
+      }
+      url = parseMediaUrl(next);
+    }
+  }
+
+  async #readMedia(response: Dispatcher.ResponseData, url: URL, maxBytes: number, accepted: readonly string[] | undefined): Promise<FetchedMedia> {
+    const { body, statusCode, headers } = response;
+    const declared = mimeTypeFromContentType(headerValue(headers['content-type']));
+    try {
+      if (statusCode < 200 || statusCode >= 300) throw mediaFetchFailed(`the media URL answered HTTP ${statusCode}`);
+      // Refused from the headers when they already say enough, before any byte is read.
+      if (declared !== undefined) assertAcceptedMimeType(declared, accepted);
+      if (Number(headerValue(headers['content-length'])) > maxBytes) throw mediaTooLarge(maxBytes);
+    } catch (error) {
+      discard(body);
+      throw error;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw mediaTooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+    const data = Buffer.concat(chunks, size);
+    const mimeType = declared ?? mimeTypeFromPath(url.pathname) ?? sniffMimeType(data) ?? 'application/octet-stream';
+    assertAcceptedMimeType(mimeType, accepted);
+    return { mimeType, data };
+  }
+
+  #failure(error: unknown, deadline: Deadline, callerSignal: AbortSignal | undefined): unknown {
+    if (callerSignal?.aborted === true) return clientClosedRequest(callerSignal.reason);
+    if (GatewayError.is(error)) return error;
+    const code = errorCode(error);
+    if (deadline.expired || (code !== undefined && timeoutCodes.has(code))) return mediaFetchTimeout(this.#config.timeout_ms, error);
+    if (code === undefined || code === 'UND_ERR_INVALID_ARG') return error;
+    if (unresolvableCodes.has(code)) return mediaFetchFailed("the media URL's host name could not be resolved", error);
+    return mediaFetchFailed(`could not fetch the media URL (${code})`, error);
+  }
+}

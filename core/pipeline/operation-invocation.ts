@@ -1,0 +1,29 @@
+import type { OperationName } from '../contracts/provider-plugin.js';
+import type { Usage } from '../contracts/usage.js';
+import type { ProviderLogger } from '../contracts/provider-plugin.js';
+import type { StreamEncoder } from '../streaming/stream-encoder.js';
+import type { TokenView } from '../tokens/token-record.js';
+import type { Readable } from 'node:stream';
+
+/** One client request to a model operation, as a route hands it to the runner. */
+export interface OperationInvocation {
+  operation: OperationName;
+  /** The validated client request. */
+  request: unknown;
+  model: string;
+  stream: boolean;
+  token: TokenView;
+  requestId: string;
+  /** Aborted when the client disconnects. */
+  clientSignal: AbortSignal;
+  logger: ProviderLogger;
+  /** How to write a stream to this client; required when `stream` is true. */
+  encoder?: StreamEncoder;
+  /** The usage to reserve for; the runner estimates it by default. */
+  estimate: Usage;
+}
+
+/** What the route sends back. */
+export type InvocationOutcome =
+  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'stream'; contentType: string; readable: Readable };

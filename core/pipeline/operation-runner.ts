@@ -1,0 +1,205 @@
+import { costUnits, groupRatioOf, priceOfModel } from '../billing/pricing.js';
+import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
+import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
+import type { OperationHandler, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
+import type { Usage } from '../contracts/usage.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { Channel } from '../routing/channel.js';
+import type { CircuitBreaker } from '../routing/circuit-breaker.js';
+import type { ModelCatalog } from '../routing/model-catalog.js';
+import { planAttempts, type Attempt } from '../routing/plan-attempts.js';
+import { SseSplitter } from '../streaming/sse-splitter.js';
+import { StreamPump, type StreamOutcome } from '../streaming/stream-pump.js';
+import { authorizeModel } from './steps/authorize-model.js';
+import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+
+/** One try, for the request's log line. */
+interface AttemptRecord {
+  channel: string;
+  group: string;
+  outcome: 'success' | 'failed' | 'refused' | 'aborted';
+  status?: number;
+  code?: string;
+  milliseconds: number;
+}
+
+const clientClosed = () => new GatewayError(499, 'client_closed_request', 'the client closed the request');
+
+/**
+ * Runs the pipeline after auth for one model request: model limits, price, reserve, then
+ * channel attempts in routing order until one answers. Before the first byte reaches the
+ * client, a retryable failure (connect error, timeout, 429, 5xx, an error frame before any
+ * content) moves on to the next channel; a client error (other 4xx) does not. Settlement
+ * happens exactly once: from the upstream's usage, or the whole reservation is refunded when
+ * nothing was delivered.
+ */
+export class OperationRunner {
+  constructor(
+    private readonly channels: readonly Channel[],
+    private readonly breaker: CircuitBreaker,
+    private readonly catalog: ModelCatalog,
+    private readonly ledger: QuotaLedger,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
+    const { token, model, operation } = invocation;
+    authorizeModel(token, model);
+    const price = priceOfModel(this.config, model);
+    const groups = this.catalog.groupsOf(token.group);
+    const attempts = planAttempts(
+      this.channels,
+      { model, operation, groups, crossGroupRetry: token.group === 'auto' && token.cross_group_retry, maxAttempts: this.config.routing.max_attempts },
+      this.breaker,
+    );
+    // Planning first: a model no channel serves is refused before any quota is touched.
+    const first = attempts.next();
+    const reservation = await this.ledger.reserve(token, this.#cost(price, invocation.estimate, groups[0] ?? 'default'));
+    const records: AttemptRecord[] = [];
+    let lastError: GatewayError | undefined;
+    try {
+      for (let step = first; step.done !== true; step = attempts.next()) {
+        const outcome = await this.#attempt(step.value, invocation, price, reservation, records);
+        if (outcome.kind === 'answered') {
+          this.#log(invocation, records, undefined);
+          return outcome.result;
+        }
+        lastError = outcome.error;
+        if (!outcome.error.retryable || invocation.clientSignal.aborted) break;
+      }
+    } catch (error) {
+      lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
+    }
+    await reservation.refund();
+    const failure = invocation.clientSignal.aborted ? clientClosed() : (lastError ?? new GatewayError(502, 'upstream_error', 'no channel answered'));
+    this.#log(invocation, records, failure);
+    throw failure;
+  }
+
+  async #attempt(
+    attempt: Attempt,
+    invocation: OperationInvocation,
+    price: PriceConfig | undefined,
+    reservation: Reservation,
+    records: AttemptRecord[],
+  ): Promise<{ kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError }> {
+    const { channel, group } = attempt;
+    const started = Date.now();
+    const upstreamAbort = new AbortController();
+    const onClientAbort = () => upstreamAbort.abort();
+    invocation.clientSignal.addEventListener('abort', onClientAbort, { once: true });
+    const record = (outcome: AttemptRecord['outcome'], error?: GatewayError) =>
+      records.push({ channel: channel.name, group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - started });
+    const fail = (error: unknown) => {
+      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      const gatewayError = GatewayError.is(error)
+        ? error
+        : new GatewayError(502, 'upstream_error', `the channel failed: ${(error as Error).message}`, { cause: error, retryable: true });
+      if (invocation.clientSignal.aborted) {
+        this.breaker.release(channel.name);
+        record('aborted', gatewayError);
+        return { kind: 'failed' as const, error: clientClosed() };
+      }
+      if (gatewayError.retryable) {
+        this.breaker.recordFailure(channel.name);
+        record('failed', gatewayError);
+      } else {
+        // The channel answered; the request itself was refused. That is no mark against the channel.
+        this.breaker.recordSuccess(channel.name);
+        record('refused', gatewayError);
+      }
+      return { kind: 'failed' as const, error: gatewayError };
+    };
+
+    let result: OperationResult;
+    try {
+      const handler = channel.provider.operations[invocation.operation] as OperationHandler<unknown>;
+      result = await handler({
+        request: invocation.request,
+        model: invocation.model,
+        upstreamModel: channel.upstreamModel(invocation.model),
+        stream: invocation.stream,
+        channel: channel.context(),
+        options: channel.options,
+        signal: upstreamAbort.signal,
+        requestId: invocation.requestId,
+      });
+    } catch (error) {
+      return fail(error);
+    }
+
+    const settleFrom = async (usage: Usage) => reservation.settle(this.#cost(price, usage, group));
+    if (result.kind === 'json') {
+      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      this.breaker.recordSuccess(channel.name);
+      record('success');
+      await settleFrom(result.usage);
+      return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body } };
+    }
+    return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, () => {
+      this.breaker.recordSuccess(channel.name);
+      record('success');
+    });
+  }
+
+  async #startStream(
+    result: StreamResult,
+    invocation: OperationInvocation,
+    upstreamAbort: AbortController,
+    onClientAbort: () => void,
+    settleFrom: (usage: Usage) => Promise<void>,
+    fail: (error: unknown) => { kind: 'failed'; error: GatewayError },
+    succeed: () => void,
+  ): Promise<{ kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError }> {
+    const encoder = invocation.encoder;
+    if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
+    const pump = new StreamPump({
+      body: result.body,
+      splitter: new SseSplitter({ maxEventBytes: this.config.streaming.max_event_bytes }),
+      decoder: result.decoder,
+      encoder,
+      keepaliveMilliseconds: this.config.streaming.keepalive_ms,
+      abortUpstream: () => upstreamAbort.abort(),
+      clientGone: () => invocation.clientSignal.aborted,
+      onFinish: (outcome) => {
+        invocation.clientSignal.removeEventListener('abort', onClientAbort);
+        void settleFrom(this.#streamUsage(outcome, invocation)).catch((error: unknown) =>
+          invocation.logger.error({ err: error }, 'could not settle a streamed request'),
+        );
+      },
+    });
+    let primed;
+    try {
+      primed = await pump.prime();
+    } catch (error) {
+      pump.abandon();
+      return fail(error);
+    }
+    if (primed.kind === 'error') {
+      pump.abandon();
+      return fail(primed.error);
+    }
+    succeed();
+    return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable: pump.readable() } };
+  }
+
+  #cost(price: PriceConfig | undefined, usage: Usage, group: string): number {
+    return costUnits(price, usage, groupRatioOf(this.config, group));
+  }
+
+  /**
+   * The usage to bill a stream by: the upstream's last report (gx reports cumulative usage on
+   * every chunk, so an aborted stream still has its usage so far), else an estimate of the
+   * prompt plus what was sent, flagged as estimated.
+   */
+  #streamUsage(outcome: StreamOutcome, invocation: OperationInvocation): Usage {
+    if (outcome.usage !== undefined) return outcome.usage;
+    return { ...invocation.estimate, outputTokens: Math.ceil(outcome.outputBytes / 4), reasoningTokens: 0, source: 'estimated' };
+  }
+
+  #log(invocation: OperationInvocation, attempts: AttemptRecord[], failure: GatewayError | undefined): void {
+    const line = { model: invocation.model, operation: invocation.operation, stream: invocation.stream, token: invocation.token.id, attempts };
+    if (failure === undefined) invocation.logger.info(line, 'model request answered');
+    else invocation.logger.warn({ ...line, status: failure.statusCode, code: failure.code }, 'model request failed');
+  }
+}

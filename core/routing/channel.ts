@@ -1,0 +1,65 @@
+import type { ProviderConfig } from '../config/config-schema.js';
+import type { ChannelContext, ChannelTimeouts, OperationName, Provider } from '../contracts/provider-plugin.js';
+import type { LoadedChannel } from '../loader/load-provider-plugins.js';
+import { matchesModelPattern } from './model-pattern.js';
+
+/** A channel as routing uses it: one loaded `providers[]` entry, built once at start. */
+export class Channel {
+  readonly name: string;
+  readonly config: ProviderConfig;
+  readonly provider: Provider;
+  readonly options: unknown;
+  readonly groups: ReadonlySet<string>;
+  readonly timeouts: ChannelTimeouts;
+  readonly #baseUrl: string;
+  readonly #keys: readonly string[];
+  readonly #exactModels: ReadonlySet<string>;
+  readonly #patterns: readonly string[];
+  #nextKey = 0;
+
+  constructor(loaded: LoadedChannel) {
+    const { config } = loaded;
+    this.name = config.name;
+    this.config = config;
+    this.provider = loaded.provider;
+    this.options = loaded.options;
+    this.groups = new Set(config.groups);
+    this.#baseUrl = config.base_url.replace(/\/+$/, '');
+    this.#keys = config.api_keys ?? (config.api_key === undefined ? [''] : [config.api_key]);
+    const entries = [...config.models, ...Object.keys(config.model_map)];
+    this.#exactModels = new Set(entries.filter((entry) => !entry.includes('*')));
+    this.#patterns = entries.filter((entry) => entry.includes('*'));
+    this.timeouts = {
+      connectMilliseconds: config.timeouts.connect_ms,
+      firstByteMilliseconds: config.timeouts.first_byte_ms,
+      idleMilliseconds: config.timeouts.idle_ms,
+      totalMilliseconds: config.timeouts.total_ms,
+    };
+  }
+
+  get priority(): number {
+    return this.config.priority;
+  }
+
+  get weight(): number {
+    return this.config.weight;
+  }
+
+  /** True when the channel lists the model (exactly, by pattern, or as a `model_map` key) and implements the operation. */
+  serves(model: string, operation: OperationName): boolean {
+    if (this.provider.operations[operation] === undefined) return false;
+    return this.#exactModels.has(model) || this.#patterns.some((pattern) => matchesModelPattern(pattern, model));
+  }
+
+  /** The model to ask this upstream for. */
+  upstreamModel(model: string): string {
+    return this.config.model_map[model] ?? model;
+  }
+
+  /** The context of one call: keys rotate round-robin when the channel has several. */
+  context(): ChannelContext {
+    const apiKey = this.#keys[this.#nextKey % this.#keys.length] ?? '';
+    this.#nextKey = (this.#nextKey + 1) % this.#keys.length;
+    return { name: this.name, baseUrl: this.#baseUrl, apiKey, timeouts: this.timeouts };
+  }
+}

@@ -1,0 +1,89 @@
+import type { OperationName } from '../contracts/provider-plugin.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { Channel } from './channel.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+
+/** One planned try: the channel and the group it is billed under. */
+export interface Attempt {
+  channel: Channel;
+  group: string;
+}
+
+/** What a request may try. */
+export interface AttemptRequest {
+  model: string;
+  operation: OperationName;
+  /** The token's groups in order: one group, or the `auto_groups` walk. */
+  groups: readonly string[];
+  /** With `auto`: whether retries may move on to the next group once a group is exhausted. */
+  crossGroupRetry: boolean;
+  maxAttempts: number;
+}
+
+/** Orders a tier by weighted random choice without replacement; all-zero weights count equally. */
+function weightedOrder(channels: Channel[], random: () => number): Channel[] {
+  const pool = channels.map((channel) => ({ channel, weight: channel.weight }));
+  if (pool.every((entry) => entry.weight === 0)) for (const entry of pool) entry.weight = 1;
+  const ordered: Channel[] = [];
+  while (pool.length > 0) {
+    const total = pool.reduce((sum, entry) => sum + entry.weight, 0);
+    let pick = random() * total;
+    let index = pool.findIndex((entry) => (pick -= entry.weight) < 0);
+    if (index === -1) index = pool.length - 1;
+    ordered.push((pool.splice(index, 1)[0] as { channel: Channel }).channel);
+  }
+  return ordered;
+}
+
+/**
+ * The channels a request tries, in order, lazily: within a group, priority tiers from the
+ * highest, weighted random inside a tier; the first group that serves the model, then (with
+ * `crossGroupRetry`) the next ones. A channel is never tried twice, and a channel whose
+ * circuit is open is passed over. Throws 404 when no channel serves the model, 503 when
+ * every channel that does is cooling down.
+ */
+export function* planAttempts(
+  channels: readonly Channel[],
+  request: AttemptRequest,
+  breaker: CircuitBreaker,
+  random: () => number = Math.random,
+): Generator<Attempt> {
+  const tried = new Set<Channel>();
+  let served = false;
+  let attempts = 0;
+  let shortestCooldown = Number.POSITIVE_INFINITY;
+  for (const group of request.groups) {
+    const candidates = channels.filter((channel) => channel.groups.has(group) && channel.serves(request.model, request.operation));
+    if (candidates.length === 0) continue;
+    const priorities = [...new Set(candidates.map((channel) => channel.priority))].sort((a, b) => b - a);
+    for (const priority of priorities) {
+      const tier = weightedOrder(
+        candidates.filter((channel) => channel.priority === priority),
+        random,
+      );
+      for (const channel of tier) {
+        if (tried.has(channel)) continue;
+        served = true;
+        if (!breaker.tryAcquire(channel.name)) {
+          shortestCooldown = Math.min(shortestCooldown, breaker.retryInMilliseconds(channel.name));
+          continue;
+        }
+        tried.add(channel);
+        attempts += 1;
+        yield { channel, group };
+        if (attempts >= request.maxAttempts) return;
+      }
+    }
+    if (!request.crossGroupRetry) break;
+  }
+  if (attempts > 0) return;
+  if (!served) {
+    throw new GatewayError(404, 'model_not_found', `no channel serves model "${request.model}" for this API key's group (${request.groups.join(', ') || 'none'})`, {
+      param: 'model',
+    });
+  }
+  const seconds = Math.max(1, Math.ceil(shortestCooldown / 1000));
+  throw new GatewayError(503, 'no_available_channel', `every channel for model "${request.model}" is cooling down after failures; retry in ${seconds} s`, {
+    headers: { 'retry-after': String(seconds) },
+  });
+}

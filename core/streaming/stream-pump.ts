@@ -1,0 +1,195 @@
+import { Readable } from 'node:stream';
+import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
+import type { Usage } from '../contracts/usage.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { StreamEncoder } from './stream-encoder.js';
+
+/** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */
+export interface FrameSplitter {
+  push(chunk: Uint8Array): SseFrame[];
+  end(): SseFrame[];
+}
+
+/** How a pumped stream ended, for settlement. */
+export interface StreamOutcome {
+  /** The last usage the upstream reported, if any. */
+  usage: Usage | undefined;
+  /** Bytes of event data sent to the client, for estimating output when no usage came. */
+  outputBytes: number;
+  /** Set when the stream failed after it had started. */
+  error: GatewayError | undefined;
+  /** True when the client went away before the end. */
+  aborted: boolean;
+}
+
+/** What priming found before anything was sent to the client. */
+export type PrimeResult = { kind: 'content' } | { kind: 'ended' } | { kind: 'error'; error: GatewayError };
+
+/** The parts of one streamed response. */
+export interface StreamPumpParts {
+  body: UpstreamBody;
+  splitter: FrameSplitter;
+  decoder: StreamDecoder;
+  encoder: StreamEncoder;
+  keepaliveMilliseconds: number;
+  /** Aborts the upstream request (client gone, or the stream is abandoned). */
+  abortUpstream: () => void;
+  /** Whether the client has gone away. */
+  clientGone: () => boolean;
+  /** Called exactly once, when the stream is over for any reason. */
+  onFinish: (outcome: StreamOutcome) => void;
+}
+
+const asGatewayError = (error: unknown): GatewayError =>
+  GatewayError.is(error) ? error : new GatewayError(502, 'upstream_stream_failed', `the upstream stream failed: ${(error as Error).message}`, { cause: error });
+
+/**
+ * The one read loop of a streamed response. `prime()` reads until the first event that
+ * carries content, so an upstream failure before that can still fail over to another
+ * channel; `readable()` then hands the client what was held back and everything after,
+ * translating each upstream chunk synchronously, honouring backpressure and sending
+ * keepalives while the upstream is idle.
+ */
+export class StreamPump {
+  readonly #parts: StreamPumpParts;
+  readonly #iterator: AsyncIterator<Uint8Array>;
+  readonly #held: string[] = [];
+  #usage: Usage | undefined;
+  #outputBytes = 0;
+  #contentSeen = false;
+  #finished = false;
+  /** An in-band error that arrived in the same chunk as the first content: sent right after it. */
+  #errorAfterHeld: GatewayError | undefined;
+
+  constructor(parts: StreamPumpParts) {
+    this.#parts = parts;
+    this.#iterator = parts.body[Symbol.asyncIterator]();
+  }
+
+  /** Reads until content, an in-band error before content, or the end of the upstream. Nothing is sent yet. */
+  async prime(): Promise<PrimeResult> {
+    for (;;) {
+      const next = await this.#iterator.next();
+      if (next.done === true) {
+        this.#held.push(...this.#flushEnd());
+        return { kind: 'ended' };
+      }
+      const error = this.#translateFrames(this.#parts.splitter.push(next.value), this.#held);
+      if (error !== undefined && !this.#contentSeen) return { kind: 'error', error };
+      if (error !== undefined) {
+        this.#errorAfterHeld = error;
+        return { kind: 'content' };
+      }
+      if (this.#contentSeen) return { kind: 'content' };
+    }
+  }
+
+  /** Abandons a primed stream that will not be sent (failover): the upstream is aborted and its body released. */
+  abandon(): void {
+    this.#finished = true;
+    this.#parts.abortUpstream();
+    void this.#iterator.return?.().catch(() => {});
+  }
+
+  /** The client-facing stream: the held-back start, then the rest as it arrives. */
+  readable(): Readable {
+    let resumeReading: (() => void) | undefined;
+    let lastWrite = Date.now();
+    const parts = this.#parts;
+    const readable = new Readable({
+      read() {
+        resumeReading?.();
+        resumeReading = undefined;
+      },
+      destroy: (error, callback) => {
+        if (!this.#finished) parts.abortUpstream();
+        callback(error);
+      },
+    });
+    const write = async (text: string) => {
+      if (text === '') return;
+      lastWrite = Date.now();
+      if (!readable.push(text)) await new Promise<void>((resolve) => (resumeReading = resolve));
+    };
+    const keepalive = parts.encoder.keepalive;
+    const timer =
+      keepalive === undefined
+        ? undefined
+        : setInterval(() => {
+            if (Date.now() - lastWrite >= parts.keepaliveMilliseconds && !readable.destroyed) {
+              lastWrite = Date.now();
+              readable.push(keepalive);
+            }
+          }, Math.max(50, Math.floor(parts.keepaliveMilliseconds / 2)));
+    timer?.unref();
+
+    const run = async () => {
+      let failure: GatewayError | undefined;
+      try {
+        await write(parts.encoder.start() + this.#held.join(''));
+        this.#held.length = 0;
+        if (this.#errorAfterHeld !== undefined) throw this.#errorAfterHeld;
+        for (;;) {
+          const next = await this.#iterator.next();
+          if (next.done === true) break;
+          const outputs: string[] = [];
+          const error = this.#translateFrames(parts.splitter.push(next.value), outputs);
+          await write(outputs.join(''));
+          if (error !== undefined) throw error;
+        }
+        await write(this.#flushEnd().join(''));
+      } catch (error) {
+        failure = asGatewayError(error);
+        if (!parts.clientGone() && !readable.destroyed) await write(parts.encoder.error(failure)).catch(() => {});
+      } finally {
+        if (timer !== undefined) clearInterval(timer);
+        if (!readable.destroyed) readable.push(null);
+        this.#finish(failure, parts.clientGone());
+      }
+    };
+    void run();
+    return readable;
+  }
+
+  /** Settles a stream that ended during priming, or that is answered without reading further. */
+  finishWithoutStreaming(error?: GatewayError): void {
+    this.#finish(error, this.#parts.clientGone());
+  }
+
+  /** Text written at the end: what the decoder closes with, and the encoder's end. */
+  #flushEnd(): string[] {
+    const texts: string[] = [];
+    this.#translateFrames(this.#parts.splitter.end(), texts);
+    this.#apply(this.#parts.decoder.end(), texts);
+    texts.push(this.#parts.encoder.end());
+    return texts;
+  }
+
+  #translateFrames(frames: SseFrame[], texts: string[]): GatewayError | undefined {
+    for (const frame of frames) {
+      const error = this.#apply(this.#parts.decoder.push(frame), texts);
+      if (error !== undefined) return error;
+    }
+    return undefined;
+  }
+
+  #apply(outputs: StreamOutput[], texts: string[]): GatewayError | undefined {
+    for (const output of outputs) {
+      if (output.type === 'usage') this.#usage = output.usage;
+      else if (output.type === 'error') return output.error;
+      else {
+        if (output.content) this.#contentSeen = true;
+        this.#outputBytes += output.data.length;
+        texts.push(this.#parts.encoder.event(output));
+      }
+    }
+    return undefined;
+  }
+
+  #finish(error: GatewayError | undefined, aborted: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#parts.onFinish({ usage: this.#usage, outputBytes: this.#outputBytes, error, aborted });
+  }
+}

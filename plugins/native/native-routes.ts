@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { estimateChatUsage } from '../../core/billing/estimate-chat-usage.js';
+import type { GatewayConfig } from '../../core/config/config-schema.js';
+import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../core/contracts/native-requests.js';
+import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import { parseClientInput } from '../../core/validation/parse-client-input.js';
+import { clientAbortSignal } from '../client-abort-signal.js';
+import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
+
+const methods = {
+  generateContent: { operation: 'native.generate', schema: nativeGenerateRequestSchema, stream: false },
+  streamGenerateContent: { operation: 'native.generate', schema: nativeGenerateRequestSchema, stream: true },
+  embedContent: { operation: 'native.embed', schema: nativeEmbedRequestSchema, stream: false },
+  batchEmbedContents: { operation: 'native.batchEmbed', schema: nativeBatchEmbedRequestSchema, stream: false },
+} as const satisfies Record<string, { operation: OperationName; schema: unknown; stream: boolean }>;
+
+/** The contents an embedding request embeds, for the estimate. */
+function embeddedContents(body: { requests?: Array<{ content: unknown }>; content?: unknown }): unknown[] {
+  return body.requests === undefined ? [body.content] : body.requests.map((entry) => entry.content);
+}
+
+/** `POST /v1beta/models/{model}:{generateContent, streamGenerateContent, embedContent, batchEmbedContents}`. */
+export async function nativeRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
+  app.post('/v1beta/models/:call', { config: { dialect: 'native' } }, async (request, reply) => {
+    const call = (request.params as { call: string }).call;
+    const separator = call.lastIndexOf(':');
+    const model = separator > 0 ? call.slice(0, separator).replace(/^models\//, '') : '';
+    const method = methods[call.slice(separator + 1) as keyof typeof methods];
+    if (separator <= 0 || method === undefined) {
+      throw new GatewayError(404, 'not_found', `unknown method in "${call}"; use {model}:generateContent, :streamGenerateContent, :embedContent or :batchEmbedContents`);
+    }
+    const body = parseClientInput(method.schema, request.body);
+    const alt = (request.query as { alt?: unknown }).alt;
+    const estimate =
+      method.operation === 'native.generate'
+        ? estimateChatUsage(body, options.config)
+        : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.config, 0);
+    const outcome = await options.runner.run({
+      operation: method.operation,
+      request: body,
+      model,
+      stream: method.stream,
+      token: (request.apiToken as AuthenticatedToken).token,
+      requestId: request.id,
+      clientSignal: clientAbortSignal(reply),
+      logger: request.log,
+      encoder: method.stream ? (alt === 'sse' ? nativeSseEncoder : createNativeJsonArrayEncoder()) : undefined,
+      estimate,
+    });
+    return sendInvocationOutcome(reply, outcome);
+  });
+}

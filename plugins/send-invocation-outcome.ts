@@ -1,0 +1,15 @@
+import type { FastifyReply } from 'fastify';
+import type { InvocationOutcome } from '../core/pipeline/operation-invocation.js';
+
+/** Sends what the runner produced: JSON as it is, a stream with the headers SSE needs to pass proxies unbuffered. */
+export function sendInvocationOutcome(reply: FastifyReply, outcome: InvocationOutcome): FastifyReply {
+  if (outcome.kind === 'json') {
+    reply.code(outcome.status);
+    if (typeof outcome.body === 'string') reply.type('application/json; charset=utf-8');
+    return reply.send(outcome.body);
+  }
+  return reply
+    .code(200)
+    .headers({ 'content-type': outcome.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', connection: 'keep-alive' })
+    .send(outcome.readable);
+}

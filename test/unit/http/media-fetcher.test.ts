@@ -1,0 +1,343 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t, { type Test } from 'tap';
+import { GatewayError } from '../../../core/errors/gateway-error.js';
+import type { HostResolver } from '../../../core/http/media-address-policy.js';
+import { GuardedMediaFetcher, type GuardedMediaFetcherOptions, type MediaSecurityConfig } from '../../../core/http/media-fetcher.js';
+
+const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+
+/** A loopback server that counts the connections it was offered and records request headers. */
+interface TestServer {
+  origin: string;
+  port: number;
+  connections: number;
+  requests: IncomingHttpHeaders[];
+}
+
+async function startServer(t: Test, handler: (request: IncomingMessage, response: ServerResponse, server: TestServer) => void): Promise<TestServer> {
+  const state: TestServer = { origin: '', port: 0, connections: 0, requests: [] };
+  const server = createServer((request, response) => {
+    state.requests.push(request.headers);
+    handler(request, response, state);
+  });
+  server.on('connection', () => state.connections++);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  state.port = (server.address() as AddressInfo).port;
+  state.origin = `http://127.0.0.1:${state.port}`;
+  return state;
+}
+
+function startFetcher(t: Test, config: Partial<MediaSecurityConfig> = {}, options: GuardedMediaFetcherOptions = {}): GuardedMediaFetcher {
+  const fetcher = new GuardedMediaFetcher({ max_bytes: 1_000_000, timeout_ms: 5_000, allow_private_networks: false, allow_hosts: [], ...config }, options);
+  t.teardown(() => fetcher.close());
+  return fetcher;
+}
+
+/** Records every connection undici starts, to prove a refusal came before any network traffic. */
+function watchConnectAttempts(t: Test): string[] {
+  const attempts: string[] = [];
+  const listener = (message: unknown) => attempts.push(String((message as { connectParams: { hostname: string } }).connectParams.hostname));
+  subscribe('undici:client:beforeConnect', listener);
+  t.teardown(() => unsubscribe('undici:client:beforeConnect', listener));
+  return attempts;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (GatewayError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+t.test('data URIs', async (t) => {
+  const fetcher = startFetcher(t, { max_bytes: 64 });
+
+  t.test('a base64 data URI is decoded with the MIME type it declares', async (t) => {
+    const media = await fetcher.fetch(`data:Image/PNG;base64,${png.toString('base64')}`);
+    t.equal(media.mimeType, 'image/png');
+    t.same(media.data, png);
+  });
+
+  t.test('a percent-encoded data URI is decoded byte by byte', async (t) => {
+    const media = await fetcher.fetch('data:text/plain;charset=utf-8,caf%C3%A9%20au%20lait');
+    t.equal(media.mimeType, 'text/plain');
+    t.equal(media.data.toString('utf8'), 'café au lait');
+  });
+
+  t.test('a data URI without a MIME type is sniffed', async (t) => {
+    t.equal((await fetcher.fetch(`data:;base64,${png.toString('base64')}`)).mimeType, 'image/png');
+  });
+
+  t.test('a data URI past the size cap is refused', async (t) => {
+    const error = await rejection(fetcher.fetch(`data:application/octet-stream;base64,${Buffer.alloc(65).toString('base64')}`));
+    t.equal(error.statusCode, 400);
+    t.equal(error.code, 'media_too_large');
+    t.match(error.message, /64 bytes/);
+  });
+
+  t.test('a malformed data URI is an invalid media URL', async (t) => {
+    t.equal((await rejection(fetcher.fetch('data:image/png;base64'))).code, 'invalid_media_url');
+    t.equal((await rejection(fetcher.fetch('data:image/png;base64,***'))).code, 'invalid_media_url');
+  });
+
+  t.test('a data URI whose MIME type is not accepted is refused with the accepted list', async (t) => {
+    const error = await rejection(fetcher.fetch('data:text/plain,hello', { allowedMimeTypes: ['image/png', 'image/jpeg'] }));
+    t.equal(error.code, 'unsupported_media_type');
+    t.match(error.message, 'text/plain');
+    t.match(error.message, 'image/png, image/jpeg');
+  });
+});
+
+t.test('schemes other than http and https are refused', async (t) => {
+  const fetcher = startFetcher(t);
+  for (const url of ['file:///etc/passwd', 'ftp://example.com/a.png', 'gopher://example.com/', 'not a url']) {
+    const error = await rejection(fetcher.fetch(url));
+    t.equal(error.statusCode, 400, url);
+    t.equal(error.code, 'invalid_media_url', url);
+  }
+});
+
+t.test('addresses that are not public are refused before any connection is made', async (t) => {
+  const server = await startServer(t, (_request, response) => response.end('secret'));
+  const attempts = watchConnectAttempts(t);
+  const fetcher = startFetcher(t);
+  const urls = [
+    `http://127.0.0.1:${server.port}/`,
+    `http://2130706433:${server.port}/`,
+    `http://[::1]:${server.port}/`,
+    `http://[::ffff:127.0.0.1]:${server.port}/`,
+    `http://[::ffff:10.0.0.1]/`,
+    'http://10.0.0.1/',
+    'http://172.16.5.4/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://0.0.0.0/',
+    'http://255.255.255.255/',
+    'http://224.0.0.1/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'http://[64:ff9b::a00:1]/',
+  ];
+  for (const url of urls) {
+    const error = await rejection(fetcher.fetch(url));
+    t.equal(error.statusCode, 400, url);
+    t.equal(error.code, 'media_url_not_allowed', url);
+  }
+  t.match((await rejection(fetcher.fetch('http://10.0.0.1/'))).message, /use a public http\(s\) URL, or send the media inline as a data: URI.*security\.media\.allow_hosts/);
+  t.same(attempts, [], 'undici never started a connection');
+  t.equal(server.connections, 0);
+});
+
+t.test('a host name that resolves to loopback is refused without connecting', async (t) => {
+  const server = await startServer(t, (_request, response) => response.end('secret'));
+  const fetcher = startFetcher(t);
+  const error = await rejection(fetcher.fetch(`http://localhost:${server.port}/image.png`));
+  t.equal(error.code, 'media_url_not_allowed');
+  t.notMatch(error.message, '127.0.0.1', 'the resolved address is not revealed to the client');
+  t.equal(server.connections, 0);
+});
+
+t.test('a name is refused when any of its addresses is private, even if another is allowed', async (t) => {
+  const server = await startServer(t, (_request, response) => response.end('secret'));
+  const resolveHost: HostResolver = async () => [
+    { address: '127.0.0.1', family: 4 },
+    { address: '10.20.30.40', family: 4 },
+  ];
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] }, { resolveHost });
+  const error = await rejection(fetcher.fetch(`http://mixed.test:${server.port}/`));
+  t.equal(error.code, 'media_url_not_allowed');
+  t.equal(server.connections, 0);
+});
+
+t.test('the connection goes to the address the guard checked', async (t) => {
+  const server = await startServer(t, (_request, response) => {
+    response.writeHead(200, { 'content-type': 'image/png' });
+    response.end(png);
+  });
+  const looked: string[] = [];
+  const resolveHost: HostResolver = async (hostname) => {
+    looked.push(hostname);
+    return [{ address: '127.0.0.1', family: 4 }];
+  };
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.0/8'] }, { resolveHost });
+  const attempts = watchConnectAttempts(t);
+  const media = await fetcher.fetch(`http://media.test:${server.port}/cat`);
+  t.equal(media.mimeType, 'image/png');
+  t.same(looked, ['media.test']);
+  t.same(attempts, ['media.test'], 'connection attempts are visible to the watcher used by the refusal tests');
+  t.equal(server.requests[0]?.host, `media.test:${server.port}`);
+});
+
+t.test('allow_private_networks opens local ranges but not cloud metadata', async (t) => {
+  const server = await startServer(t, (_request, response) => response.end('hello'));
+  const fetcher = startFetcher(t, { allow_private_networks: true });
+  t.equal((await fetcher.fetch(`http://localhost:${server.port}/note.txt`)).data.toString(), 'hello');
+  t.equal((await rejection(fetcher.fetch('http://169.254.169.254/latest/meta-data/'))).code, 'media_url_not_allowed');
+  t.equal((await rejection(fetcher.fetch('http://[fd00:ec2::254]/'))).code, 'media_url_not_allowed');
+});
+
+t.test('a fetch sends a plain user agent and no credentials', async (t) => {
+  const server = await startServer(t, (_request, response) => response.end('ok'));
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] });
+  await fetcher.fetch(`${server.origin}/a.txt`);
+  const headers = server.requests[0] ?? {};
+  t.match(headers['user-agent'], /^model-gateway-media-fetcher\//);
+  t.notOk(headers.authorization);
+  t.notOk(headers.cookie);
+  t.equal((await rejection(fetcher.fetch(`http://user:pass@127.0.0.1:${server.port}/`))).code, 'invalid_media_url');
+});
+
+t.test('redirects', async (t) => {
+  const resolveHost: HostResolver = async (hostname) => [{ address: hostname === 'internal.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
+  const server = await startServer(t, (request, response, state) => {
+    const targets: Record<string, string> = {
+      '/to-metadata': 'http://169.254.169.254/latest/meta-data/iam/',
+      '/to-internal': `http://internal.test:${state.port}/secret`,
+      '/to-loopback-v6': `http://[::1]:${state.port}/secret`,
+      '/hop': '/final.png',
+      '/loop': '/loop',
+    };
+    const target = targets[request.url ?? ''];
+    if (target !== undefined) {
+      response.writeHead(302, { location: target });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'image/png' });
+    response.end(png);
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] }, { resolveHost });
+
+  t.test('an allowed redirect is followed', async (t) => {
+    const media = await fetcher.fetch(`${server.origin}/hop`);
+    t.equal(media.mimeType, 'image/png');
+  });
+
+  t.test('a redirect from an allowed host to a denied one is refused', async (t) => {
+    const before = server.requests.length;
+    for (const path of ['/to-metadata', '/to-internal', '/to-loopback-v6']) {
+      t.equal((await rejection(fetcher.fetch(`${server.origin}${path}`))).code, 'media_url_not_allowed', path);
+    }
+    t.equal(server.requests.length - before, 3, 'only the redirecting requests reached a server');
+  });
+
+  t.test('more than 3 redirects are refused', async (t) => {
+    const before = server.requests.length;
+    const error = await rejection(fetcher.fetch(`${server.origin}/loop`));
+    t.equal(error.code, 'media_fetch_failed');
+    t.match(error.message, /more than 3 times/);
+    t.equal(server.requests.length - before, 4);
+  });
+});
+
+t.test('size cap', async (t) => {
+  const server = await startServer(t, (request, response) => {
+    if (request.url === '/declared') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5000' });
+      response.end(Buffer.alloc(5000));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/octet-stream' });
+    const timer = setInterval(() => response.write(Buffer.alloc(400)), 5);
+    response.on('close', () => clearInterval(timer));
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'], max_bytes: 1000 });
+
+  t.test('a declared Content-Length past the cap is refused up front', async (t) => {
+    const error = await rejection(fetcher.fetch(`${server.origin}/declared`));
+    t.equal(error.code, 'media_too_large');
+  });
+
+  t.test('an endless body is cut off as soon as it passes the cap', async (t) => {
+    const started = Date.now();
+    const error = await rejection(fetcher.fetch(`${server.origin}/endless`));
+    t.equal(error.code, 'media_too_large');
+    t.ok(Date.now() - started < 2_000);
+  });
+
+  t.test('a caller may lower the cap but not raise it', async (t) => {
+    t.equal((await rejection(fetcher.fetch(`${server.origin}/declared`, { maxBytes: 10_000 }))).code, 'media_too_large');
+  });
+});
+
+t.test('a URL that does not deliver in time is a 400 naming the limit', async (t) => {
+  const server = await startServer(t, () => {
+    // Never answers.
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'], timeout_ms: 200 });
+  const error = await rejection(fetcher.fetch(`${server.origin}/slow.png`));
+  t.equal(error.statusCode, 400);
+  t.equal(error.code, 'media_fetch_timeout');
+  t.match(error.message, /within 0.2 s/);
+});
+
+t.test('a caller abort is a 499', async (t) => {
+  const server = await startServer(t, () => {
+    // Never answers.
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  const error = await rejection(fetcher.fetch(`${server.origin}/slow.png`, { signal: controller.signal }));
+  t.equal(error.statusCode, 499);
+  t.equal(error.retryable, false);
+});
+
+t.test('MIME types', async (t) => {
+  const server = await startServer(t, (request, response) => {
+    if (request.url === '/page') response.writeHead(200, { 'content-type': 'Text/HTML; charset=UTF-8' });
+    else if (request.url === '/picture.webp') response.writeHead(200);
+    else if (request.url === '/typed') response.writeHead(200, { 'content-type': 'Image/PNG; name=cat' });
+    else response.writeHead(200, { 'content-type': 'application/octet-stream' });
+    response.end(request.url === '/page' ? '<html></html>' : png);
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] });
+
+  t.test('the Content-Type is used without its parameters, lower-cased', async (t) => {
+    t.equal((await fetcher.fetch(`${server.origin}/typed`)).mimeType, 'image/png');
+  });
+
+  t.test('without a Content-Type, the extension decides', async (t) => {
+    t.equal((await fetcher.fetch(`${server.origin}/picture.webp`)).mimeType, 'image/webp');
+  });
+
+  t.test('without either, the bytes are sniffed', async (t) => {
+    t.equal((await fetcher.fetch(`${server.origin}/blob`)).mimeType, 'image/png');
+  });
+
+  t.test('a type outside the accepted list is refused, naming both', async (t) => {
+    const error = await rejection(fetcher.fetch(`${server.origin}/page`, { allowedMimeTypes: ['image/png', 'image/webp'] }));
+    t.equal(error.statusCode, 400);
+    t.equal(error.code, 'unsupported_media_type');
+    t.match(error.message, 'text/html');
+    t.match(error.message, 'image/png, image/webp');
+  });
+
+  t.test('a family wildcard accepts every subtype', async (t) => {
+    t.equal((await fetcher.fetch(`${server.origin}/typed`, { allowedMimeTypes: ['image/*'] })).mimeType, 'image/png');
+  });
+});
+
+t.test('an error status is a 400 naming it', async (t) => {
+  const server = await startServer(t, (_request, response) => {
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('not here');
+  });
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'] });
+  const error = await rejection(fetcher.fetch(`${server.origin}/missing.png`));
+  t.equal(error.statusCode, 400);
+  t.equal(error.code, 'media_fetch_failed');
+  t.match(error.message, 'HTTP 404');
+});

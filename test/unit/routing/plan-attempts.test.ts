@@ -1,0 +1,103 @@
+import t from 'tap';
+import { gatewayConfigSchema, type ProviderConfig } from '../../../core/config/config-schema.js';
+import type { Provider } from '../../../core/contracts/provider-plugin.js';
+import { Channel } from '../../../core/routing/channel.js';
+import { CircuitBreaker } from '../../../core/routing/circuit-breaker.js';
+import { planAttempts, type AttemptRequest } from '../../../core/routing/plan-attempts.js';
+
+const chatOnly: Provider = { operations: { chat: async () => ({ kind: 'json', body: {}, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source: 'upstream' } }) } };
+
+const channel = (name: string, extra: Record<string, unknown> = {}, provider: Provider = chatOnly) =>
+  new Channel({
+    index: 0,
+    plugin: { apiVersion: 1, name: 'test', options: gatewayConfigSchema, create: () => provider } as never,
+    options: {},
+    provider,
+    config: gatewayConfigSchema.parse({
+      groups: { default: {}, vip: {} },
+      providers: [{ name, plugin: 'test', base_url: 'http://127.0.0.1:9', models: ['gx-*'], ...extra }],
+    }).providers[0] as ProviderConfig,
+  });
+
+const request = (extra: Partial<AttemptRequest> = {}): AttemptRequest => ({
+  model: 'gx-2.5-pro',
+  operation: 'chat',
+  groups: ['default'],
+  crossGroupRetry: false,
+  maxAttempts: 10,
+  ...extra,
+});
+
+const names = (attempts: Iterable<{ channel: Channel; group: string }>) => [...attempts].map((attempt) => `${attempt.group}/${attempt.channel.name}`);
+const breaker = () => new CircuitBreaker({ failureThreshold: 1, cooldownMilliseconds: 60_000 });
+
+t.test('priority tiers are tried from the highest, and no channel twice', async (t) => {
+  const channels = [channel('low', { priority: 0 }), channel('high', { priority: 10 }), channel('middle', { priority: 5 })];
+  t.same(names(planAttempts(channels, request(), breaker())), ['default/high', 'default/middle', 'default/low']);
+});
+
+t.test('inside a tier the order is a weighted random choice', async (t) => {
+  const channels = [channel('heavy', { weight: 9 }), channel('light', { weight: 1 })];
+  let heavyFirst = 0;
+  for (let run = 0; run < 2000; run += 1) {
+    const [first] = names(planAttempts(channels, request(), breaker()));
+    if (first === 'default/heavy') heavyFirst += 1;
+  }
+  t.ok(heavyFirst > 1650 && heavyFirst < 1950, `heavy first ${heavyFirst} of 2000 times, about 90%`);
+  t.same(names(planAttempts(channels, request(), breaker(), () => 0.95)), ['default/light', 'default/heavy']);
+});
+
+t.test('the attempts stop at max_attempts', async (t) => {
+  const channels = [channel('a'), channel('b'), channel('c')];
+  t.equal(names(planAttempts(channels, request({ maxAttempts: 2 }), breaker())).length, 2);
+});
+
+t.test('channels outside the group, without the model or without the operation are not tried', async (t) => {
+  const noChat: Provider = { operations: {} };
+  const channels = [channel('vip-only', { groups: ['vip'] }), channel('other-model', { models: ['gp-5.4'] }), channel('no-chat', {}, noChat), channel('good')];
+  t.same(names(planAttempts(channels, request(), breaker())), ['default/good']);
+});
+
+t.test('model_map keys and patterns make a channel serve a model', async (t) => {
+  const channels = [channel('mapped', { models: ['upstream-name'], model_map: { 'gx-alias': 'upstream-name' } })];
+  t.same(names(planAttempts(channels, request({ model: 'gx-alias' }), breaker())), ['default/mapped']);
+  t.equal(channels[0]?.upstreamModel('gx-alias'), 'upstream-name');
+});
+
+t.test('auto walks its groups in order and stays in the first group that serves the model without cross_group_retry', async (t) => {
+  const channels = [channel('vip-a', { groups: ['vip'] }), channel('default-a', { groups: ['default'] })];
+  t.same(names(planAttempts(channels, request({ groups: ['gold', 'default', 'vip'] }), breaker())), ['default/default-a']);
+  t.same(names(planAttempts(channels, request({ groups: ['gold', 'default', 'vip'], crossGroupRetry: true }), breaker())), [
+    'default/default-a',
+    'vip/vip-a',
+  ]);
+});
+
+t.test('a channel whose circuit is open is passed over', async (t) => {
+  const circuits = breaker();
+  circuits.recordFailure('a');
+  t.same(names(planAttempts([channel('a'), channel('b')], request(), circuits)), ['default/b']);
+});
+
+t.test('no channel for the model is a 404 that names the model', async (t) => {
+  t.throws(() => names(planAttempts([channel('a')], request({ model: 'unknown-model' }), breaker())), {
+    statusCode: 404,
+    code: 'model_not_found',
+    message: /unknown-model/,
+  });
+});
+
+t.test('when every channel for the model is cooling down the answer is 503 with Retry-After', async (t) => {
+  const circuits = breaker();
+  circuits.recordFailure('a');
+  t.throws(() => names(planAttempts([channel('a')], request(), circuits)), {
+    statusCode: 503,
+    code: 'no_available_channel',
+    headers: { 'retry-after': '60' },
+  });
+});
+
+t.test('api_keys rotate round-robin across calls', async (t) => {
+  const rotating = channel('keys', { api_keys: ['k1', 'k2', 'k3'] });
+  t.same([1, 2, 3, 4].map(() => rotating.context().apiKey), ['k1', 'k2', 'k3', 'k1']);
+});
