@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
+import { chatRoutes } from '../plugins/chat/chat-routes.js';
+import { nativeRoutes } from '../plugins/native/native-routes.js';
+import { QuotaLedger } from './billing/quota-ledger.js';
+import { GuardedMediaFetcher } from './http/media-fetcher.js';
+import { UndiciUpstreamHttp } from './http/upstream-client.js';
+import { createProviderHost } from './loader/create-provider-host.js';
+import { loadProviderPlugins } from './loader/load-provider-plugins.js';
+import { OperationRunner } from './pipeline/operation-runner.js';
+import { Channel } from './routing/channel.js';
+import { CircuitBreaker } from './routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
@@ -9,7 +19,7 @@ import { modelAuthPlugin } from '../plugins/model-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createGatewayContainer } from './di/create-container.js';
-import type { Clock } from './di/injection-tokens.js';
+import { InjectionTokens, type Clock } from './di/injection-tokens.js';
 import { createLogger } from './logging/create-logger.js';
 import { ModelCatalog } from './routing/model-catalog.js';
 import { createStoreBackend } from './store/create-store-backend.js';
@@ -84,7 +94,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(healthPlugin, { backend });
     await app.register(managementPlugin, { container });
     await app.register(modelAuthPlugin, { container });
-    await app.register(modelListRoutes, { catalog: new ModelCatalog(config), startedAt: Math.floor(Date.now() / 1000) });
+    const catalog = new ModelCatalog(config);
+    await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
+    const runner = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
+    await app.register(chatRoutes, { runner, config });
+    await app.register(nativeRoutes, { runner, config });
     await app.ready();
   } catch (error) {
     // A failed start must not leave the store's connections open.
@@ -92,4 +106,42 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     throw error;
   }
   return app;
+}
+
+/**
+ * Loads every channel's provider plugin (a bad plugin fails the start) and builds the runner
+ * the model routes share. The upstream client, media fetcher and providers close with the app.
+ */
+async function createOperationRunner(
+  app: FastifyInstance,
+  config: GatewayConfig,
+  configFile: string,
+  backend: StoreBackend,
+  logger: FastifyBaseLogger,
+  container: DependencyContainer,
+  catalog: ModelCatalog,
+): Promise<OperationRunner> {
+  const http = new UndiciUpstreamHttp();
+  const media = new GuardedMediaFetcher(config.security.media);
+  app.addHook('onClose', async () => {
+    await Promise.all([http.close(), media.close()]);
+  });
+  const clock = container.resolve(InjectionTokens.clock);
+  const loaded = await loadProviderPlugins(config.providers, configFile, (channel, plugin) =>
+    createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name),
+  );
+  app.addHook('onClose', async () => {
+    await Promise.all(loaded.map((channel) => channel.provider.close?.()));
+  });
+  const breaker = new CircuitBreaker(
+    { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
+    () => clock.now(),
+  );
+  return new OperationRunner(
+    loaded.map((channel) => new Channel(channel)),
+    breaker,
+    catalog,
+    container.resolve(QuotaLedger),
+    config,
+  );
 }

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { createClient } from '@redis/client';
 import type { Test } from 'tap';
 import { gatewayConfigSchema, type GatewayConfig } from '../../core/config/config-schema.js';
+
+/** The third-party fixture plugin (test/fixtures/plugins/echo-provider), by absolute path. */
+export const echoPluginPath = fileURLToPath(new URL('../fixtures/plugins/echo-provider/index.js', import.meta.url));
 
 /** The storage drivers every conformance and API suite runs against. */
 export const storageDrivers = ['memory', 'sqlite', 'redis'] as const;
@@ -58,7 +62,7 @@ export function testConfig(storage: GatewayConfig['storage'], overrides: Record<
         model_map: { 'gx-latest': 'gx-2.5-pro' },
         groups: ['default'],
       },
-      { name: 'gp-vip', plugin: 'gp', base_url: 'http://127.0.0.1:9/gp', api_key: 'upstream-secret', models: ['gp-5.4'], groups: ['vip'] },
+      { name: 'gp-vip', plugin: echoPluginPath, base_url: 'http://127.0.0.1:9/gp', api_key: 'upstream-secret', models: ['gp-5.4'], groups: ['vip'] },
     ],
     ...overrides,
   });

@@ -1,0 +1,32 @@
+import { upstreamStatusError, type OperationCall, type UpstreamResponse } from '../../core/index.js';
+import type { ProviderHost } from '../../core/index.js';
+import { describeGxError } from './gx-error.js';
+import type { GxOptions } from './gx-options.js';
+
+/** The native methods the gateway calls. */
+export type GxMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
+
+/**
+ * POSTs a native request to `{base_url}/{api_version}/models/{model}:{method}` with the
+ * channel's key in `x-gx-api-key` (reference/upstreams.md §1.1, read with neutral names).
+ * Streams always use `alt=sse`. A non-2xx answer becomes the gateway error for its status.
+ */
+export async function callGx(
+  host: ProviderHost,
+  call: OperationCall<unknown, GxOptions>,
+  model: string,
+  method: GxMethod,
+  body: unknown,
+): Promise<UpstreamResponse> {
+  const query = method === 'streamGenerateContent' ? '?alt=sse' : '';
+  const response = await host.http.request({
+    method: 'POST',
+    url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(model)}:${method}${query}`,
+    headers: { 'content-type': 'application/json', 'x-gx-api-key': call.channel.apiKey },
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeouts: call.channel.timeouts,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeGxError);
+  return response;
+}

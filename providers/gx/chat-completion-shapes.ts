@@ -1,0 +1,96 @@
+// The client-facing chat completion format (spec part 1, "Chat completion object"), typed
+// here because core/index.ts exports the request type only.
+
+/** Why a choice stopped. */
+export type ChatFinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
+
+/** The `usage` object of a completion and of the last stream chunk. All integers. */
+export interface ChatCompletionUsage {
+  prompt_tokens: number;
+  /** Includes reasoning tokens; billing uses it. */
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; text_tokens: number; audio_tokens: number; image_tokens: number };
+  completion_tokens_details: { text_tokens: number; audio_tokens: number; image_tokens: number; reasoning_tokens: number };
+}
+
+/** A function call the model asks for. */
+export interface ChatCompletionToolCall {
+  id: string;
+  type: 'function';
+  /** `arguments` is a JSON string. */
+  function: { name: string; arguments: string };
+}
+
+/** One token's log probability, with its alternatives. */
+export interface ChatCompletionTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: { token: string; logprob: number; bytes: number[] }[];
+}
+
+/** `choices[].logprobs`. */
+export interface ChatCompletionLogprobs {
+  content: ChatCompletionTokenLogprob[];
+  refusal: null;
+}
+
+/** The assistant message of a choice. */
+export interface ChatCompletionMessage {
+  role: 'assistant';
+  content: string;
+  /** Thinking text; only present when the upstream returned thoughts. */
+  reasoning_content?: string;
+  tool_calls?: ChatCompletionToolCall[];
+}
+
+/** One choice of a non-streamed completion. */
+export interface ChatCompletionChoice {
+  index: number;
+  message: ChatCompletionMessage;
+  logprobs: ChatCompletionLogprobs | null;
+  finish_reason: ChatFinishReason;
+}
+
+/** `object: chat.completion`. */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: ChatCompletionChoice[];
+  usage: ChatCompletionUsage;
+}
+
+/** A tool call in a stream delta; the upstream sends each call whole, so all fields are set. */
+export interface ChatCompletionToolCallDelta extends ChatCompletionToolCall {
+  index: number;
+}
+
+/** What one stream chunk adds to a choice. */
+export interface ChatCompletionDelta {
+  role?: 'assistant';
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ChatCompletionToolCallDelta[];
+}
+
+/** One choice of a stream chunk. */
+export interface ChatCompletionChunkChoice {
+  index: number;
+  delta: ChatCompletionDelta;
+  logprobs: ChatCompletionLogprobs | null;
+  finish_reason: ChatFinishReason | null;
+}
+
+/** `object: chat.completion.chunk`. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: ChatCompletionChunkChoice[];
+  /** With `stream_options.include_usage`: null on every chunk but the last, which has `choices: []`. */
+  usage?: ChatCompletionUsage | null;
+}

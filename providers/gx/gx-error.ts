@@ -1,0 +1,99 @@
+import { GatewayError } from '../../core/index.js';
+import { gxErrorBodySchema, type GxErrorBody } from './gx-schemas.js';
+
+/** The `error` object of an upstream error body. */
+export type GxErrorDetail = GxErrorBody['error'];
+
+// google.rpc status names, for an error object that carries no numeric code (upstreams.md §1.10).
+const statusCodes: Record<string, number> = {
+  INVALID_ARGUMENT: 400,
+  FAILED_PRECONDITION: 400,
+  OUT_OF_RANGE: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  RESOURCE_EXHAUSTED: 429,
+  INTERNAL: 500,
+  UNKNOWN: 500,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 504,
+};
+
+/** The upstream's own message in an error body, for `upstreamStatusError(response, describeGxError)`. */
+export function describeGxError(body: string): string | undefined {
+  try {
+    const parsed = gxErrorBodySchema.safeParse(JSON.parse(body));
+    if (!parsed.success) return undefined;
+    const { message, status } = parsed.data.error;
+    if (message === undefined || message === null || message === '') return status ?? undefined;
+    return status === undefined || status === null ? message : `${message} (${status})`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds to wait, from a `google.rpc.RetryInfo` detail (`"retryDelay": "34.4s"`), rounded up. */
+function retryAfterSeconds(details: unknown[] | null | undefined): number | undefined {
+  for (const detail of details ?? []) {
+    if (typeof detail !== 'object' || detail === null) continue;
+    const { '@type': type, retryDelay } = detail as Record<string, unknown>;
+    if (typeof type !== 'string' || !type.endsWith('google.rpc.RetryInfo') || typeof retryDelay !== 'string') continue;
+    const seconds = Number.parseFloat(retryDelay);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.max(1, Math.ceil(seconds));
+  }
+  return undefined;
+}
+
+/**
+ * The gateway error for an upstream error object that arrived with HTTP 200: in-band as a
+ * stream frame, or as a whole body. Statuses are treated as core treats an upstream's HTTP
+ * status: 429 and 5xx (and the channel's own 401/403/404) are retryable on another channel,
+ * other 4xx are the client's mistake and are passed back.
+ */
+export function gxErrorToGatewayError(error: GxErrorDetail): GatewayError {
+  const status =
+    typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : (statusCodes[error.status ?? ''] ?? 500);
+  const message = error.message ?? error.status ?? `the upstream reported error ${status}`;
+  if (status === 429) {
+    const seconds = retryAfterSeconds(error.details);
+    return new GatewayError(429, 'upstream_rate_limited', `the upstream is rate limiting: ${message}`, {
+      retryable: true,
+      headers: seconds === undefined ? {} : { 'retry-after': String(seconds) },
+    });
+  }
+  if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
+  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (${status}): ${message}`, { retryable: true });
+  if (status === 401 || status === 403) {
+    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (${status})`, { retryable: true });
+  }
+  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
+  return new GatewayError(status, 'upstream_invalid_request', message);
+}
+
+/** The upstream error object in a parsed JSON value, if it is an error body (`{"error": ...}`). */
+export function readGxError(json: unknown): GxErrorDetail | undefined {
+  if (typeof json !== 'object' || json === null || !('error' in json)) return undefined;
+  const parsed = gxErrorBodySchema.safeParse(json);
+  if (parsed.success) return parsed.data.error;
+  const error = (json as { error: unknown }).error;
+  return { message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' };
+}
+
+/** 502 for an upstream answer that is not JSON or not a generateContent response; another channel may do better. */
+export function invalidGxResponse(cause?: unknown): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not a generateContent response', {
+    retryable: true,
+    cause,
+  });
+}
+
+/** 502 for an answer without any candidate and without a reason. */
+export function emptyGxResponse(): GatewayError {
+  return new GatewayError(502, 'empty_response', 'the upstream answered without any candidate', { retryable: true });
+}
+
+/** 400 for a prompt the upstream refused to answer (`promptFeedback.blockReason`); the same prompt fails anywhere. */
+export function gxPromptBlocked(reason: string, detail: string | null | undefined): GatewayError {
+  const explanation = detail === undefined || detail === null || detail === '' ? '' : `: ${detail}`;
+  return new GatewayError(400, 'prompt_blocked', `the upstream blocked the prompt (${reason})${explanation}; change the prompt`);
+}

@@ -1,0 +1,56 @@
+import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
+import { emptyGxResponse, gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
+import { gxGenerateContentResponseSchema } from './gx-schemas.js';
+
+/**
+ * The decoder of the native passthrough (`:streamGenerateContent`): every upstream frame is
+ * re-emitted with its data text unchanged (reference-gateway.md §6), as content when a
+ * candidate in it has parts; each `usageMetadata` is reported as usage, with the inline
+ * images produced so far. An `{error}` frame or a frame that is not JSON becomes an `error`
+ * output, after which the decoder stays silent; a stream without any frame is a retryable
+ * `empty_response`. A frame of an unexpected shape is still forwarded (the client reads the
+ * native format itself). No `[DONE]`: the native stream has none (upstreams.md §1.4).
+ */
+export function createGxNativeStreamDecoder(): StreamDecoder {
+  let failed = false;
+  let frames = 0;
+  const produced: GxProducedOutput = { images: 0, audio: false };
+
+  const fail = (error: GatewayError): StreamOutput[] => {
+    failed = true;
+    return [{ type: 'error', error }];
+  };
+
+  return {
+    push(frame: SseFrame): StreamOutput[] {
+      if (failed) return [];
+      const data = frame.data.trim();
+      if (data === '' || data === '[DONE]') return [];
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch (cause) {
+        return fail(invalidGxResponse(cause));
+      }
+      const upstreamError = readGxError(json);
+      if (upstreamError !== undefined) return fail(gxErrorToGatewayError(upstreamError));
+      frames += 1;
+      const parsed = gxGenerateContentResponseSchema.safeParse(json);
+      if (!parsed.success) return [{ type: 'event', data: frame.data, content: false }];
+
+      const candidates = parsed.data.candidates ?? [];
+      const content = candidates.some((candidate) => (candidate.content?.parts?.length ?? 0) > 0);
+      const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content }];
+      tallyGxProducedOutput(candidates, produced);
+      const usageMetadata = parsed.data.usageMetadata;
+      if (usageMetadata !== undefined && usageMetadata !== null) outputs.push({ type: 'usage', usage: convertGxUsage(usageMetadata, produced) });
+      return outputs;
+    },
+
+    end(): StreamOutput[] {
+      if (failed || frames > 0) return [];
+      return fail(emptyGxResponse());
+    },
+  };
+}
