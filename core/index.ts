@@ -33,4 +33,5 @@ export {
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
-export { readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
+export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
+export { redactSecrets } from './logging/create-logger.js';

@@ -20,10 +20,33 @@ export async function readBodyExcerpt(response: UpstreamResponse): Promise<strin
 }
 
 /**
- * The gateway error for an upstream's non-2xx answer, with the upstream's own message when
- * `describe` finds one in the body. 429, 5xx, 408 and the channel's own auth failures
- * (401, 403) or a missing model (404) are retryable on another channel; other 4xx are the
- * client's mistake and are passed back as they are, never retried.
+ * The gateway error for an upstream failure with HTTP-like `status` and the upstream's own
+ * `message`. 429, 5xx, 408 and the channel's own auth failures (401, 403) or a missing model
+ * (404) are retryable on another channel; other 4xx are the client's mistake and are passed
+ * back as they are, never retried. Use it for errors that arrive in-band (an error frame, an
+ * error object in a 200 body) so they are judged like a status line would be.
+ */
+export function errorForUpstreamStatus(status: number, upstreamMessage: string, retryAfterSeconds?: number): GatewayError {
+  const message = redactSecrets(upstreamMessage);
+  if (status === 429) {
+    return new GatewayError(429, 'upstream_rate_limited', `the upstream is rate limiting: ${message}`, {
+      retryable: true,
+      headers: retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+  if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
+  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
+  if (status === 401 || status === 403) {
+    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (HTTP ${status})`, { retryable: true });
+  }
+  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
+  return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
+}
+
+/**
+ * The gateway error for an upstream's non-2xx answer (see {@link errorForUpstreamStatus}),
+ * with the upstream's own message when `describe` finds one in the body, and the
+ * `Retry-After` header passed on.
  */
 export async function upstreamStatusError(
   response: UpstreamResponse,
@@ -36,20 +59,10 @@ export async function upstreamStatusError(
   } catch {
     detail = undefined;
   }
-  const status = response.statusCode;
-  const message = redactSecrets(detail ?? `the upstream answered HTTP ${status}`);
-  const retryAfter = response.headers['retry-after'];
-  if (status === 429) {
-    return new GatewayError(429, 'upstream_rate_limited', `the upstream is rate limiting: ${message}`, {
-      retryable: true,
-      headers: typeof retryAfter === 'string' ? { 'retry-after': retryAfter } : {},
-    });
-  }
-  if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
-  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
-  if (status === 401 || status === 403) {
-    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (HTTP ${status})`, { retryable: true });
-  }
-  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
-  return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
+  const retryAfter = Number(response.headers['retry-after']);
+  return errorForUpstreamStatus(
+    response.statusCode,
+    detail ?? `the upstream answered HTTP ${response.statusCode}`,
+    Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+  );
 }

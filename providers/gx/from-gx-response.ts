@@ -2,11 +2,11 @@ import { emptyUsage, type Usage } from '../../core/index.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from './chat-completion-shapes.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { createToolCallId } from './create-tool-call-id.js';
 import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';
-import { gxGenerateContentResponseSchema, type GxCandidate, type GxPart } from './gx-schemas.js';
+import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
 import { renderGxPart } from './render-gx-part.js';
+import { toChatToolCall } from './to-chat-tool-call.js';
 import { toChatCompletionUsage } from './to-chat-completion-usage.js';
 
 /** What the chat answer needs besides the upstream body. */
@@ -27,15 +27,6 @@ export interface GxChatResult {
    * gateway has no tokenizer on this path), with the images produced still counted.
    */
   usage: Usage;
-}
-
-/** A function call part as a chat tool call; `args` serialized, an id made up (the upstream usually sends none). */
-export function toChatToolCall(part: GxPart): ChatCompletionToolCall {
-  return {
-    id: createToolCallId(),
-    type: 'function',
-    function: { name: part.functionCall?.name ?? '', arguments: JSON.stringify(part.functionCall?.args ?? {}) },
-  };
 }
 
 function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {

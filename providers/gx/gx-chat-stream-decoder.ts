@@ -2,12 +2,12 @@ import { GatewayError, type SseFrame, type StreamDecoder, type StreamOutput, typ
 import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta } from './chat-completion-shapes.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { toChatToolCall } from './from-gx-response.js';
 import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';
 import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
 import { renderGxPart } from './render-gx-part.js';
 import { toChatCompletionUsage } from './to-chat-completion-usage.js';
+import { toChatToolCall } from './to-chat-tool-call.js';
 
 /** What the chat chunks need besides the upstream frames. */
 export interface GxChatStreamOptions {

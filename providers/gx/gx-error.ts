@@ -1,4 +1,4 @@
-import { GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
 import { gxErrorBodySchema, type GxErrorBody } from './gx-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -46,28 +46,14 @@ function retryAfterSeconds(details: unknown[] | null | undefined): number | unde
 
 /**
  * The gateway error for an upstream error object that arrived with HTTP 200: in-band as a
- * stream frame, or as a whole body. Statuses are treated as core treats an upstream's HTTP
- * status: 429 and 5xx (and the channel's own 401/403/404) are retryable on another channel,
- * other 4xx are the client's mistake and are passed back.
+ * stream frame, or as a whole body. Judged as core judges the same HTTP status, with the
+ * `RetryInfo` delay passed on as `Retry-After`.
  */
 export function gxErrorToGatewayError(error: GxErrorDetail): GatewayError {
   const status =
     typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : (statusCodes[error.status ?? ''] ?? 500);
   const message = error.message ?? error.status ?? `the upstream reported error ${status}`;
-  if (status === 429) {
-    const seconds = retryAfterSeconds(error.details);
-    return new GatewayError(429, 'upstream_rate_limited', `the upstream is rate limiting: ${message}`, {
-      retryable: true,
-      headers: seconds === undefined ? {} : { 'retry-after': String(seconds) },
-    });
-  }
-  if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
-  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (${status}): ${message}`, { retryable: true });
-  if (status === 401 || status === 403) {
-    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (${status})`, { retryable: true });
-  }
-  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
-  return new GatewayError(status, 'upstream_invalid_request', message);
+  return errorForUpstreamStatus(status, message, retryAfterSeconds(error.details));
 }
 
 /** The upstream error object in a parsed JSON value, if it is an error body (`{"error": ...}`). */

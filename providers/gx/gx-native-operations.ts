@@ -12,19 +12,8 @@ import { callGx } from './call-gx.js';
 import { invalidGxResponse } from './gx-error.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
 import type { GxOptions } from './gx-options.js';
-import { parseGxThinkingSuffix } from './gx-thinking.js';
 import { readGxNativeUsage } from './read-gx-native-usage.js';
-
-/**
- * The body as the upstream should get it: the client's, untouched, except that a thinking
- * suffix on the model id becomes `generationConfig.thinkingConfig` when the client set none
- * (spec part 1, "Native endpoints", thinking (3)).
- */
-function withSuffixThinking(request: NativeGenerateRequest, upstreamModel: string): { model: string; body: NativeGenerateRequest } {
-  const { model, thinkingConfig } = parseGxThinkingSuffix(upstreamModel);
-  if (thinkingConfig === undefined || request.generationConfig?.thinkingConfig !== undefined) return { model, body: request };
-  return { model, body: { ...request, generationConfig: { ...request.generationConfig, thinkingConfig } } };
-}
+import { toGxNativeRequest } from './to-gx-native-request.js';
 
 /** Reads a forwarded body, returning its text (sent to the client byte for byte) and its JSON (for usage). */
 async function readForwarded(response: Awaited<ReturnType<typeof callGx>>): Promise<{ text: string; json: unknown }> {
@@ -39,7 +28,7 @@ async function readForwarded(response: Awaited<ReturnType<typeof callGx>>): Prom
 /** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten. */
 export function createGxGenerateOperation(host: ProviderHost) {
   return async (call: OperationCall<NativeGenerateRequest, GxOptions>): Promise<OperationResult> => {
-    const { model, body } = withSuffixThinking(call.request, call.upstreamModel);
+    const { model, body } = toGxNativeRequest(call.request, call.upstreamModel);
     if (call.stream) {
       const response = await callGx(host, call, model, 'streamGenerateContent', body);
       return { kind: 'stream', body: response.body, decoder: createGxNativeStreamDecoder(), framing: 'sse' };

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { describeGxError, gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
+import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
+
+t.test('the recorded 429 body is described by its message and status', async (t) => {
+  t.equal(describeGxError(fixtureBytes('gemini-error-429.json').toString('utf8')), 'You exceeded your current quota, please check your plan. (RESOURCE_EXHAUSTED)');
+  t.equal(describeGxError('<html>bad gateway</html>'), undefined);
+  t.equal(describeGxError('{"unexpected": true}'), undefined);
+});
+
+t.test('429 and 5xx upstream errors are retryable, with the usual gateway statuses', async (t) => {
+  t.match(gxErrorToGatewayError({ code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' }), { statusCode: 429, code: 'upstream_rate_limited', retryable: true, headers: {} });
+  t.match(gxErrorToGatewayError({ code: 500, message: 'boom', status: 'INTERNAL' }), { statusCode: 502, code: 'upstream_error', retryable: true });
+  t.match(gxErrorToGatewayError({ code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' }), { statusCode: 502, retryable: true, message: /overloaded/ });
+  t.match(gxErrorToGatewayError({ code: 504, message: 'late', status: 'DEADLINE_EXCEEDED' }), { statusCode: 504, code: 'upstream_timeout', retryable: true });
+});
+
+t.test('a 400 is the client’s mistake, passed back and not retried', async (t) => {
+  t.match(gxErrorToGatewayError({ code: 400, message: 'Invalid value at contents', status: 'INVALID_ARGUMENT' }), {
+    statusCode: 400,
+    code: 'upstream_invalid_request',
+    retryable: false,
+    message: 'Invalid value at contents',
+  });
+});
+
+t.test('the channel’s own auth failures and unknown models may succeed elsewhere', async (t) => {
+  t.match(gxErrorToGatewayError({ code: 403, message: 'denied', status: 'PERMISSION_DENIED' }), { statusCode: 502, code: 'upstream_auth_failed', retryable: true });
+  t.match(gxErrorToGatewayError({ code: 404, message: 'no such model', status: 'NOT_FOUND' }), { statusCode: 404, code: 'model_not_found', retryable: true });
+});
+
+t.test('an error without a numeric code is classified by its status name', async (t) => {
+  t.match(gxErrorToGatewayError({ status: 'RESOURCE_EXHAUSTED', message: 'quota' }), { statusCode: 429, retryable: true });
+  t.match(gxErrorToGatewayError({ message: 'something' }), { statusCode: 502, retryable: true });
+});
