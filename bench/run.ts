@@ -1,166 +1,272 @@
 /**
- * `npm run bench`: starts the built gateway as its own process (SQLite driver, a temporary
- * data directory) and loads it over loopback with an undici pool. Scenarios run in
- * interleaved rounds, so background noise on a shared machine falls on all of them alike;
- * the report gives per-scenario medians over rounds and ratios to the cheapest route.
+ * `npm run bench`: the gateway against a fast fake gx upstream and against a bare proxy, on
+ * one machine. Three targets, each a process of its own so its memory can be read and the
+ * cores are shared by the operating system:
  *
- * Options: --seconds N (per round, default 5), --rounds N (default 3), --connections N (default 32).
+ * - direct: the fast fake upstream itself (`bench/fast-gx-upstream.ts`), native gx requests;
+ * - gateway: the built gateway on SQLite with auth, quota and routing, `POST
+ *   /v1/chat/completions` translated to gx and back;
+ * - proxy: a bare undici pass-through (`bench/pass-through-proxy.ts`) in front of the same
+ *   fake, sent the native requests the gateway would send.
+ *
+ * autocannon loads each in turn (this process) with fixed connections for a fixed time, in
+ * interleaved rounds so background noise falls on all targets alike; figures are medians
+ * over rounds. Then the gateway is loaded until it has answered `--soak-requests` in all,
+ * and its resident memory is read.
+ *
+ * Options: --quick (a short run), --seconds N per run (8; quick 2), --rounds N (2; quick 1),
+ * --connections N for the loaded runs (50), --soak-requests N (100000; quick 20000),
+ * --gateway-log-level L (warn: no per-request lines; info is the production default),
+ * --storage sqlite|memory (sqlite; memory shows what the store costs),
+ * --management (also the older management and auth routes), --profile (run the gateway
+ * under `node --cpu-prof` and print its top self-time functions).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
-
-interface Scenario {
-  name: string;
-  path: string;
-  headers: Record<string, string>;
-}
-
-interface RoundResult {
-  requestsPerSecond: number;
-  p50Milliseconds: number;
-  p99Milliseconds: number;
-  errors: number;
-}
+import { benchUpstreamKey, chatCompletionBody, nativeGenerateBody, nativeGeneratePath } from './bench-workload.js';
+import { measureLoad, type LoadRequest, type LoadResult } from './measure-load.js';
+import { processMemory } from './process-memory.js';
+import { startGatewayProcess, type GatewayProcess } from './start-gateway-process.js';
+import { startListeningProgram, type ServerProcess } from './start-listening-program.js';
+import { summarizeCpuProfile } from './summarize-cpu-profile.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    rounds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    'soak-requests': { type: 'string' },
+    'gateway-log-level': { type: 'string', default: 'warn' },
+    storage: { type: 'string', default: 'sqlite' },
+    management: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
 });
-const seconds = Number(values.seconds);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
+const quick = values.quick === true;
+const seconds = Number(values.seconds ?? (quick ? 2 : 8));
+const rounds = Number(values.rounds ?? (quick ? 1 : 2));
+const loadedConnections = Number(values.connections);
+const soakRequests = Number(values['soak-requests'] ?? (quick ? 20_000 : 100_000));
+if (values.storage !== 'sqlite' && values.storage !== 'memory') throw new Error('--storage takes sqlite or memory');
+const storage = values.storage;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** The targets' labels, in the order each round visits them. */
+const targetNames = ['direct', 'gateway', 'proxy'] as const;
+type TargetName = (typeof targetNames)[number];
+type Mode = 'non-stream' | 'stream';
+const modes: Mode[] = ['non-stream', 'stream'];
 
-const median = (numbers: number[]) => {
+/** Pass/fail thresholds of the brief. */
+const targets = { addedLatencyMilliseconds: 1, throughputShareOfProxy: 0.7, residentMegabytes: 150 };
+
+const median = (numbers: number[]): number => {
   const sorted = [...numbers].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
-async function waitForHealth(pool: Pool): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      const response = await pool.request({ method: 'GET', path: '/healthz' });
-      await response.body.dump();
-      if (response.statusCode === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** What one target is sent in one mode: the same work for the upstream in all three. */
+function loadFor(target: TargetName, mode: Mode, servers: Record<TargetName, ServerProcess>, apiKey: string): Omit<LoadRequest, 'connections'> {
+  const stream = mode === 'stream';
+  if (target === 'gateway') {
+    return { origin: servers.gateway.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` }, body: chatCompletionBody(stream) };
   }
-  throw new Error('the gateway did not become healthy');
+  return { origin: servers[target].url, path: nativeGeneratePath(stream), headers: { 'x-gx-api-key': benchUpstreamKey }, body: nativeGenerateBody() };
 }
 
-async function json(pool: Pool, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const response = await pool.request({ method, path, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return response.body.json();
-}
-
-async function runRound(pool: Pool, scenario: Scenario, durationMilliseconds: number): Promise<RoundResult> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const deadline = Date.now() + durationMilliseconds;
-  const worker = async () => {
-    while (Date.now() < deadline) {
-      const started = process.hrtime.bigint();
-      try {
-        const response = await pool.request({ method: 'GET', path: scenario.path, headers: scenario.headers });
-        await response.body.dump();
-        if (response.statusCode !== 200) errors += 1;
-      } catch {
-        errors += 1;
+/** One request per target and mode before any load, so a broken setup fails loudly instead of measuring errors. */
+async function checkAnswers(servers: Record<TargetName, ServerProcess>, apiKey: string): Promise<void> {
+  for (const mode of modes) {
+    for (const target of targetNames) {
+      const load = loadFor(target, mode, servers, apiKey);
+      const response = await fetch(`${load.origin}${load.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...load.headers },
+        body: load.body,
+      });
+      const text = await response.text();
+      if (response.status !== 200 || !text.includes('gateway')) {
+        throw new Error(`${target} (${mode}) answered ${response.status}: ${text.slice(0, 500)}`);
       }
-      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
-  };
-  const started = Date.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const elapsed = (Date.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    requestsPerSecond: latencies.length / elapsed,
-    p50Milliseconds: latencies[Math.floor(latencies.length * 0.5)] ?? 0,
-    p99Milliseconds: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
-    errors,
-  };
+  }
 }
 
-function residentMegabytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
+const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const verdict = (passed: boolean) => (passed ? 'met' : 'MISSED');
 
 async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'model-gateway-bench-'));
-  const port = await freePort();
-  const loginToken = 'mgu_benchmarkbenchmarkbenchmarkbenchmark0000';
-  const configFile = join(directory, 'gateway.yaml');
-  writeFileSync(
-    configFile,
-    `server: { port: ${port} }
-storage: { driver: sqlite, data_dir: ${JSON.stringify(directory)}, path: ${JSON.stringify(join(directory, 'gateway.sqlite'))} }
-users: [{ id: 1, username: bench, login_token: ${loginToken} }]
-providers:
-  - { name: gx-main, plugin: gx, base_url: "http://127.0.0.1:9", api_key: unused, models: [gx-2.5-pro, gx-2.5-flash] }
-`,
-  );
-  const server = spawn(process.execPath, ['dist/core/main.js', 'start', '--config', configFile], {
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections });
+  // Other work on the machine skews every figure; the load average before the run says how much there was.
+  const loadBefore = loadavg()[0] as number;
+  const started: ServerProcess[] = [];
   try {
-    await waitForHealth(pool);
-    const management = { authorization: `Bearer ${loginToken}` };
-    await json(pool, 'POST', '/api/token/', management, { name: 'bench', unlimited_quota: true });
-    const listed = await json(pool, 'GET', '/api/token/', management);
-    const id = listed.data.items[0].id as number;
-    const revealed = await json(pool, 'POST', `/api/token/${id}/key`, management);
-    if (revealed.success !== true) throw new Error(`could not reveal the key: ${JSON.stringify(revealed)}`);
-    const apiKey = `sk-${revealed.data.key as string}`;
-    const scenarios: Scenario[] = [
-      { name: 'GET /healthz (no auth)', path: '/healthz', headers: {} },
-      { name: 'GET /v1/models (API-key auth, cached)', path: '/v1/models', headers: { authorization: `Bearer ${apiKey}` } },
-      { name: 'GET /api/token/:id (login auth + SQLite reads)', path: `/api/token/${id}`, headers: management },
-    ];
-    const idleMegabytes = residentMegabytes(server.pid as number);
-    await runRound(pool, scenarios[1] as Scenario, 1000);
-    const results = new Map<string, RoundResult[]>(scenarios.map((scenario) => [scenario.name, []]));
-    for (let round = 0; round < rounds; round += 1) {
-      for (const scenario of scenarios) results.get(scenario.name)?.push(await runRound(pool, scenario, seconds * 1000));
+    const upstream = await startListeningProgram(new URL('./fast-gx-upstream.js', import.meta.url));
+    started.push(upstream);
+    const proxy = await startListeningProgram(new URL('./pass-through-proxy.js', import.meta.url), ['--upstream', upstream.url]);
+    started.push(proxy);
+    const gateway: GatewayProcess = await startGatewayProcess({
+      upstreamUrl: upstream.url,
+      directory,
+      storage,
+      logLevel: values['gateway-log-level'] as string,
+      cpuProfile: values.profile === true,
+    });
+    started.push(gateway);
+    const servers: Record<TargetName, ServerProcess> = { direct: upstream, gateway, proxy };
+    await checkAnswers(servers, gateway.apiKey);
+    const idle = processMemory(gateway.pid);
+
+    let gatewayRequests = 0;
+    const run = async (target: TargetName, mode: Mode, connections: number, extra: Partial<LoadRequest>): Promise<LoadResult> => {
+      const result = await measureLoad({ ...loadFor(target, mode, servers, gateway.apiKey), connections, ...extra });
+      if (target === 'gateway') gatewayRequests += result.requests;
+      return result;
+    };
+
+    process.stderr.write('warming up');
+    for (const mode of modes) {
+      for (const target of targetNames) {
+        await run(target, mode, loadedConnections, { seconds: quick ? 1 : 2 });
+        process.stderr.write('.');
+      }
     }
-    const loadedMegabytes = residentMegabytes(server.pid as number);
-    const baseline = median((results.get(scenarios[0]?.name as string) ?? []).map((result) => result.requestsPerSecond));
-    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    process.stderr.write('\n');
+
+    const concurrencies = [1, loadedConnections];
+    const results = new Map<string, LoadResult[]>();
+    const key = (mode: Mode, connections: number, target: TargetName) => `${mode}|${connections}|${target}`;
+    const runsInAll = rounds * modes.length * concurrencies.length * targetNames.length;
+    let done = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      for (const mode of modes) {
+        for (const connections of concurrencies) {
+          for (const target of targetNames) {
+            const result = await run(target, mode, connections, { seconds });
+            results.set(key(mode, connections, target), [...(results.get(key(mode, connections, target)) ?? []), result]);
+            done += 1;
+            process.stderr.write(`\r${done}/${runsInAll} runs`);
+          }
+        }
+      }
+    }
+    process.stderr.write('\n');
+
+    const afterRuns = processMemory(gateway.pid);
+    const requestsAfterRuns = gatewayRequests;
+    let soakMode = 0;
+    while (gatewayRequests < soakRequests) {
+      const remaining = Math.min(soakRequests - gatewayRequests, 25_000);
+      await run('gateway', modes[soakMode % modes.length] as Mode, loadedConnections, { requests: remaining });
+      soakMode += 1;
+      process.stderr.write(`\rsoak: the gateway has answered ${gatewayRequests} requests`);
+    }
+    process.stderr.write('\n');
+    const afterSoak = processMemory(gateway.pid);
+
+    let managementRows: string[] = [];
+    if (values.management === true) managementRows = await runManagementScenarios(gateway, seconds);
+
+    const summary = (mode: Mode, connections: number, target: TargetName) => {
+      const list = results.get(key(mode, connections, target)) ?? [];
+      return {
+        requestsPerSecond: median(list.map((result) => result.requestsPerSecond)),
+        p50: median(list.map((result) => result.p50Milliseconds)),
+        p99: median(list.map((result) => result.p99Milliseconds)),
+        failures: list.reduce((sum, result) => sum + result.failures, 0),
+      };
+    };
+
+    const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
     console.log(`\nModel Gateway benchmark: ${new Date().toISOString()}`);
-    console.log(`machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-    console.log(`load: ${connections} connections over loopback, ${rounds} interleaved rounds of ${seconds} s each; medians over rounds\n`);
-    console.log('| scenario | requests/s | ratio to /healthz | p50 ms | p99 ms | errors |');
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const scenario of scenarios) {
-      const list = results.get(scenario.name) ?? [];
-      const requestsPerSecond = median(list.map((result) => result.requestsPerSecond));
+    console.log(`machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${osType()} ${release()}, Node ${process.version}`);
+    console.log(
+      `load: autocannon in this process; ${rounds} interleaved round(s) of ${seconds} s per run, medians over rounds; gateway on ${storage}, LOG_LEVEL=${values['gateway-log-level']}; 1-minute load average before the run: ${loadBefore.toFixed(2)}\n`,
+    );
+    console.log('| mode | connections | target | requests/s | p50 ms | p99 ms | failures |');
+    console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: |');
+    for (const mode of modes) {
+      for (const connections of concurrencies) {
+        for (const target of targetNames) {
+          const row = summary(mode, connections, target);
+          console.log(`| ${mode} | ${connections} | ${target} | ${row.requestsPerSecond.toFixed(0)} | ${format(row.p50)} | ${format(row.p99)} | ${row.failures} |`);
+        }
+      }
+    }
+    if (managementRows.length > 0) {
+      console.log('\n| management and auth routes (gateway) | requests/s | p50 ms | p99 ms | failures |');
+      console.log('| --- | ---: | ---: | ---: | ---: |');
+      for (const row of managementRows) console.log(row);
+    }
+
+    console.log('\nTargets:');
+    for (const mode of modes) {
+      const added = summary(mode, 1, 'gateway').p50 - summary(mode, 1, 'direct').p50;
+      const proxyAdded = summary(mode, 1, 'proxy').p50 - summary(mode, 1, 'direct').p50;
       console.log(
-        `| ${scenario.name} | ${requestsPerSecond.toFixed(0)} | ${(requestsPerSecond / baseline).toFixed(2)} | ${median(list.map((r) => r.p50Milliseconds)).toFixed(2)} | ${median(list.map((r) => r.p99Milliseconds)).toFixed(2)} | ${list.reduce((sum, r) => sum + r.errors, 0)} |`,
+        `- ${mode}, 1 connection: the gateway adds ${format(added)} ms at p50 over direct (the bare proxy adds ${format(proxyAdded)} ms); target ≤ ${targets.addedLatencyMilliseconds} ms: ${verdict(added <= targets.addedLatencyMilliseconds)}`,
       );
     }
-    console.log(`\ngateway RSS: ${idleMegabytes.toFixed(0)} MiB idle, ${loadedMegabytes.toFixed(0)} MiB after load`);
+    for (const mode of modes) {
+      const share = summary(mode, loadedConnections, 'gateway').requestsPerSecond / summary(mode, loadedConnections, 'proxy').requestsPerSecond;
+      console.log(
+        `- ${mode}, ${loadedConnections} connections: the gateway reaches ${(share * 100).toFixed(0)}% of the bare proxy's requests/s; target ≥ ${targets.throughputShareOfProxy * 100}%: ${verdict(share >= targets.throughputShareOfProxy)}`,
+      );
+    }
+    console.log(
+      `- gateway RSS after ${gatewayRequests} requests: ${format(afterSoak.residentMegabytes, 0)} MiB (${format(idle.residentMegabytes, 0)} MiB idle at start, ${format(afterRuns.residentMegabytes, 0)} MiB after the ${requestsAfterRuns} of the timed runs); target < ${targets.residentMegabytes} MiB: ${verdict(afterSoak.residentMegabytes < targets.residentMegabytes)}`,
+    );
+    console.log(
+      `- gateway peak RSS over the whole run: ${format(afterSoak.peakResidentMegabytes, 0)} MiB; under ${targets.residentMegabytes} MiB throughout: ${verdict(afterSoak.peakResidentMegabytes < targets.residentMegabytes)}`,
+    );
+    const upstreamMemory = processMemory(upstream.pid);
+    const proxyMemory = processMemory(proxy.pid);
+    console.log(`  (for scale: fake upstream ${format(upstreamMemory.residentMegabytes, 0)} MiB, bare proxy ${format(proxyMemory.residentMegabytes, 0)} MiB)`);
+
+    await Promise.all(started.splice(0).map((server) => server.stop()));
+    if (values.profile === true) printProfile(directory);
   } finally {
-    await pool.close();
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await Promise.all(started.map((server) => server.stop()));
     rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** The older scenarios: a bare route, API-key auth from the cache, and login auth with SQLite reads. */
+async function runManagementScenarios(gateway: GatewayProcess, seconds: number): Promise<string[]> {
+  const scenarios: Array<[string, string, Record<string, string>]> = [
+    ['GET /healthz (no auth)', '/healthz', {}],
+    ['GET /v1/models (API-key auth, cached)', '/v1/models', { authorization: `Bearer ${gateway.apiKey}` }],
+    ['GET /api/token/:id (login auth + SQLite reads)', `/api/token/${gateway.tokenId}`, { authorization: `Bearer ${gateway.loginToken}` }],
+  ];
+  const rows: string[] = [];
+  for (const [name, path, headers] of scenarios) {
+    const result = await measureLoad({ origin: gateway.url, method: 'GET', path, headers, connections: loadedConnections, seconds });
+    rows.push(`| ${name} | ${result.requestsPerSecond.toFixed(0)} | ${format(result.p50Milliseconds)} | ${format(result.p99Milliseconds)} | ${result.failures} |`);
+  }
+  return rows;
+}
+
+function printProfile(directory: string): void {
+  const profile = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
+  if (profile === undefined) {
+    console.log('\nno CPU profile was written');
+    return;
+  }
+  const file = join(directory, profile);
+  const byArea = summarizeCpuProfile(file, { by: 'area', limit: 15 });
+  const busySeconds = byArea.busyMilliseconds / 1000;
+  console.log(`\nGateway CPU profile: busy ${busySeconds.toFixed(1)} s, idle ${(byArea.idleMilliseconds / 1000).toFixed(1)} s; shares are of the busy time.\n`);
+  console.log('| self ms | share | area |');
+  console.log('| ---: | ---: | --- |');
+  for (const entry of byArea.entries) console.log(`| ${entry.milliseconds.toFixed(0)} | ${(entry.share * 100).toFixed(1)}% | ${entry.location} |`);
+  console.log('');
+  console.log('| self ms | share | function |');
+  console.log('| ---: | ---: | --- |');
+  for (const entry of summarizeCpuProfile(file, { by: 'function', limit: 25 }).entries) {
+    console.log(`| ${entry.milliseconds.toFixed(0)} | ${(entry.share * 100).toFixed(1)}% | ${entry.location} |`);
   }
 }
 

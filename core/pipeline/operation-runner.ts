@@ -45,16 +45,25 @@ export class OperationRunner {
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
     const { token, model, operation } = invocation;
     authorizeModel(token, model);
-    const price = priceOfModel(this.config, model);
     const groups = this.catalog.groupsOf(token.group);
     const attempts = planAttempts(
       this.channels,
       { model, operation, groups, crossGroupRetry: token.group === 'auto' && token.cross_group_retry, maxAttempts: this.config.routing.max_attempts },
       this.breaker,
     );
-    // Planning first: a model no channel serves is refused before any quota is touched.
+    // Planning first: a model no channel serves is refused (404) before its price is looked
+    // up or any quota is touched.
     const first = attempts.next();
-    const reservation = await this.ledger.reserve(token, this.#cost(price, invocation.estimate, groups[0] ?? 'default'));
+    let price: PriceConfig | undefined;
+    let reservation: Reservation;
+    try {
+      price = priceOfModel(this.config, model);
+      reservation = await this.ledger.reserve(token, this.#cost(price, invocation.estimate, groups[0] ?? 'default'));
+    } catch (error) {
+      // The planned channel is never called, so a half-open circuit gets its probe back.
+      if (first.done !== true) this.breaker.release(first.value.channel.name);
+      throw error;
+    }
     const records: AttemptRecord[] = [];
     let lastError: GatewayError | undefined;
     try {
@@ -133,7 +142,8 @@ export class OperationRunner {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
       this.breaker.recordSuccess(channel.name);
       record('success');
-      await settleFrom(result.usage);
+      const bodyBytes = typeof result.body === 'string' ? result.body.length : JSON.stringify(result.body).length;
+      await settleFrom(this.#knownUsage(result.usage, invocation, bodyBytes));
       return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body } };
     }
     return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, () => {
@@ -193,8 +203,24 @@ export class OperationRunner {
    * prompt plus what was sent, flagged as estimated.
    */
   #streamUsage(outcome: StreamOutcome, invocation: OperationInvocation): Usage {
-    if (outcome.usage !== undefined) return outcome.usage;
-    return { ...invocation.estimate, outputTokens: Math.ceil(outcome.outputBytes / 4), reasoningTokens: 0, source: 'estimated' };
+    return this.#knownUsage(outcome.usage, invocation, outcome.outputBytes);
+  }
+
+  /**
+   * A provider that learned no token counts from its upstream reports zeros flagged
+   * `estimated`; the runner then bills its own estimate of the prompt and the output's size
+   * (bytes / 4), never nothing.
+   */
+  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputBytes: number): Usage {
+    if (usage !== undefined && (usage.source === 'upstream' || usage.inputTokens > 0 || usage.outputTokens > 0)) return usage;
+    return {
+      ...invocation.estimate,
+      ...usage,
+      inputTokens: invocation.estimate.inputTokens,
+      outputTokens: Math.ceil(outputBytes / 4),
+      reasoningTokens: 0,
+      source: 'estimated',
+    };
   }
 
   #log(invocation: OperationInvocation, attempts: AttemptRecord[], failure: GatewayError | undefined): void {

@@ -59,6 +59,8 @@ export class StreamPump {
   #outputBytes = 0;
   #contentSeen = false;
   #finished = false;
+  /** The upstream body ended (and was flushed) while priming. */
+  #upstreamEnded = false;
   /** An in-band error that arrived in the same chunk as the first content: sent right after it. */
   #errorAfterHeld: GatewayError | undefined;
 
@@ -72,7 +74,12 @@ export class StreamPump {
     for (;;) {
       const next = await this.#iterator.next();
       if (next.done === true) {
-        this.#held.push(...this.#flushEnd());
+        // The upstream finished before any content: its end (an empty or broken-off stream is
+        // an error the decoder reports only now) decides like any frame would.
+        this.#upstreamEnded = true;
+        const error = this.#flushEnd(this.#held);
+        if (error !== undefined && !this.#contentSeen) return { kind: 'error', error };
+        if (error !== undefined) this.#errorAfterHeld = error;
         return { kind: 'ended' };
       }
       const error = this.#translateFrames(this.#parts.splitter.push(next.value), this.#held);
@@ -130,15 +137,21 @@ export class StreamPump {
         await write(parts.encoder.start() + this.#held.join(''));
         this.#held.length = 0;
         if (this.#errorAfterHeld !== undefined) throw this.#errorAfterHeld;
-        for (;;) {
-          const next = await this.#iterator.next();
-          if (next.done === true) break;
-          const outputs: string[] = [];
-          const error = this.#translateFrames(parts.splitter.push(next.value), outputs);
-          await write(outputs.join(''));
+        // A stream that ended while priming has been flushed into what was held already.
+        if (!this.#upstreamEnded) {
+          for (;;) {
+            const next = await this.#iterator.next();
+            if (next.done === true) break;
+            const outputs: string[] = [];
+            const error = this.#translateFrames(parts.splitter.push(next.value), outputs);
+            await write(outputs.join(''));
+            if (error !== undefined) throw error;
+          }
+          const ending: string[] = [];
+          const error = this.#flushEnd(ending);
+          await write(ending.join(''));
           if (error !== undefined) throw error;
         }
-        await write(this.#flushEnd().join(''));
       } catch (error) {
         failure = asGatewayError(error);
         if (!parts.clientGone() && !readable.destroyed) await write(parts.encoder.error(failure)).catch(() => {});
@@ -157,13 +170,15 @@ export class StreamPump {
     this.#finish(error, this.#parts.clientGone());
   }
 
-  /** Text written at the end: what the decoder closes with, and the encoder's end. */
-  #flushEnd(): string[] {
-    const texts: string[] = [];
-    this.#translateFrames(this.#parts.splitter.end(), texts);
-    this.#apply(this.#parts.decoder.end(), texts);
-    texts.push(this.#parts.encoder.end());
-    return texts;
+  /**
+   * Appends the text written at the end to `texts`: what the decoder closes with, then the
+   * encoder's end. Returns the error the end revealed (a stream that broke off, or had no
+   * answer) instead of the encoder's end, so the caller can report it.
+   */
+  #flushEnd(texts: string[]): GatewayError | undefined {
+    const error = this.#translateFrames(this.#parts.splitter.end(), texts) ?? this.#apply(this.#parts.decoder.end(), texts);
+    if (error === undefined) texts.push(this.#parts.encoder.end());
+    return error;
   }
 
   #translateFrames(frames: SseFrame[], texts: string[]): GatewayError | undefined {

@@ -28,7 +28,8 @@ export function createNativeJsonArrayEncoder(): StreamEncoder {
     keepalive: undefined,
     start: () => '[',
     event: (output) => separator() + output.data,
-    error: (error) => separator() + JSON.stringify(formatError('native', error)),
+    // An error ends the stream (the encoder's end is not written after it), so it closes the array.
+    error: (error) => `${separator()}${JSON.stringify(formatError('native', error))}]`,
     end: () => ']',
   };
 }

@@ -18,7 +18,10 @@ export function parseDataUri(uri: string): DataUriPayload | undefined {
   const mimeType = (header[0] ?? '').trim().toLowerCase() || 'text/plain';
   const isBase64 = header.slice(1).some((parameter) => parameter.trim().toLowerCase() === 'base64');
   const data = uri.slice(comma + 1);
-  if (isBase64) return { mimeType, base64: data.replace(/\s+/g, '') };
+  if (isBase64) {
+    const base64 = data.replace(/\s+/g, '');
+    return /^[A-Za-z0-9+/_-]*={0,2}$/.test(base64) && base64.length % 4 !== 1 ? { mimeType, base64 } : undefined;
+  }
   try {
     return { mimeType, base64: Buffer.from(decodeURIComponent(data), 'utf8').toString('base64') };
   } catch {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import t, { type Test } from 'tap';
 import { SseSplitter } from '../../../core/streaming/sse-splitter.js';
-import { googleCompactJson, startFakeGxUpstream, type FakeGxUpstream } from '../../fakes/gx-upstream.js';
+import { googleCompactJson, startFakeGxUpstream, type FakeGxUpstream } from '../../../core/testing/fake-gx-upstream.js';
 
 const apiKey = 'gx-unit-key';
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/gx/${name}`, import.meta.url));

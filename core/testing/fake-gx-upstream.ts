@@ -1,15 +1,15 @@
 import { pause, startFakeServer, type FakeExchange, type RecordedRequest } from './fake-server.js';
-import { contentText, embeddingValues } from './gx-upstream/embed-answer.js';
-import { answerGenerateContent } from './gx-upstream/generate-answer.js';
-import type { GxBehaviour } from './gx-upstream/gx-behaviour.js';
-import { gxErrorBody, invalidApiKeyBody, missingApiKeyBody } from './gx-upstream/gx-error-body.js';
-import { googleCompactJson, googlePrettyJson } from './gx-upstream/google-json.js';
-import { sendPieces, type PiecewiseAnswer } from './gx-upstream/send-pieces.js';
+import { contentText, embeddingValues } from './fake-gx-upstream/embed-answer.js';
+import { answerGenerateContent } from './fake-gx-upstream/generate-answer.js';
+import type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
+import { gxErrorBody, invalidApiKeyBody, missingApiKeyBody } from './fake-gx-upstream/gx-error-body.js';
+import { googleCompactJson, googlePrettyJson } from './fake-gx-upstream/google-json.js';
+import { sendPieces, type PiecewiseAnswer } from './fake-gx-upstream/send-pieces.js';
 
 export type { RecordedRequest } from './fake-server.js';
-export type { GxBehaviour } from './gx-upstream/gx-behaviour.js';
-export { googleCompactJson, googlePrettyJson } from './gx-upstream/google-json.js';
-export { gxErrorBody } from './gx-upstream/gx-error-body.js';
+export type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
+export { googleCompactJson, googlePrettyJson } from './fake-gx-upstream/google-json.js';
+export { gxErrorBody } from './fake-gx-upstream/gx-error-body.js';
 
 /** Options of {@link startFakeGxUpstream}. */
 export interface FakeGxUpstreamOptions {

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import type { Test } from 'tap';
+import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { TokenService } from '../../core/tokens/token-service.js';
+import { UserService } from '../../core/users/user-service.js';
+import { buildTestApp } from '../helpers/build-test-app.js';
+
+/** The key the fake gx upstream accepts and the gx channel sends. */
+const upstreamKey = 'gx-compat-upstream-key';
+
+/** A gateway listening on loopback in front of a fake gx upstream, and a key to call it with. */
+export interface CompatGateway {
+  /** The gateway's origin, `http://127.0.0.1:<port>`, without a trailing slash. */
+  url: string;
+  /** A full API key (`sk-...`) of an unlimited token. */
+  apiKey: string;
+  upstream: FakeGxUpstream;
+}
+
+/**
+ * Starts the fake upstream and a gateway (memory store) whose only channel is gx, listening
+ * on an ephemeral port so official clients talk real HTTP to it. Both close when `t` ends.
+ */
+export async function startCompatGateway(t: Test): Promise<CompatGateway> {
+  const upstream = await startFakeGxUpstream({ apiKey: upstreamKey });
+  t.teardown(() => upstream.close());
+  const { app } = await buildTestApp(t, 'memory', {
+    providers: [
+      {
+        name: 'gx-main',
+        plugin: 'gx',
+        base_url: upstream.url,
+        api_key: upstreamKey,
+        models: ['gx-2.5-pro', 'gx-2.5-flash', 'text-embedding-004'],
+      },
+    ],
+    pricing: {
+      'gx-2.5-pro': { input_per_mtok: 1.25, output_per_mtok: 10 },
+      'gx-2.5-flash': { input_per_mtok: 0.3, output_per_mtok: 2.5 },
+      'text-embedding-004': { per_call: 0.0001 },
+    },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const { user } = await app.gateway.resolve(UserService).create('compat');
+  const tokens = app.gateway.resolve(TokenService);
+  const token = await tokens.create(user.id, { name: 'compat', unlimited_quota: true });
+  const key = await tokens.revealKey(user.id, token.id);
+  return { url: `http://127.0.0.1:${port}`, apiKey: `sk-${key}`, upstream };
+}
