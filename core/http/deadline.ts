@@ -12,7 +12,12 @@ export class Deadline {
   readonly milliseconds: number;
   #expired = false;
   readonly #timer: NodeJS.Timeout;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort: () => void;
 
+  // One controller that the caller's signal feeds through a listener, removed in clear(),
+  // rather than AbortSignal.any: on Node 20 `any` costs a weak reference and a registry entry
+  // per call, which showed in the benchmark's profile at a few percent per request.
   constructor(milliseconds: number, callerSignal?: AbortSignal) {
     this.milliseconds = milliseconds;
     const controller = new AbortController();
@@ -21,7 +26,11 @@ export class Deadline {
       controller.abort(new DOMException(`the time limit of ${milliseconds} ms has passed`, 'TimeoutError'));
     }, milliseconds);
     this.#timer.unref();
-    this.signal = callerSignal === undefined ? controller.signal : AbortSignal.any([callerSignal, controller.signal]);
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted === true) controller.abort(callerSignal.reason);
+    else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    this.signal = controller.signal;
   }
 
   /** True once the time limit has passed; false when the caller aborted first or the work ended in time. */
@@ -32,5 +41,6 @@ export class Deadline {
   /** Disarms the timer; call it once the work is done. */
   clear(): void {
     clearTimeout(this.#timer);
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
   }
 }

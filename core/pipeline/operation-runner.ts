@@ -142,8 +142,8 @@ export class OperationRunner {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
       this.breaker.recordSuccess(channel.name);
       record('success');
-      const bodyBytes = typeof result.body === 'string' ? result.body.length : JSON.stringify(result.body).length;
-      await settleFrom(this.#knownUsage(result.usage, invocation, bodyBytes));
+      const body = result.body;
+      await settleFrom(this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length));
       return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body } };
     }
     return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, () => {
@@ -203,7 +203,7 @@ export class OperationRunner {
    * prompt plus what was sent, flagged as estimated.
    */
   #streamUsage(outcome: StreamOutcome, invocation: OperationInvocation): Usage {
-    return this.#knownUsage(outcome.usage, invocation, outcome.outputBytes);
+    return this.#knownUsage(outcome.usage, invocation, () => outcome.outputBytes);
   }
 
   /**
@@ -211,13 +211,13 @@ export class OperationRunner {
    * `estimated`; the runner then bills its own estimate of the prompt and the output's size
    * (bytes / 4), never nothing.
    */
-  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputBytes: number): Usage {
+  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputBytes: () => number): Usage {
     if (usage !== undefined && (usage.source === 'upstream' || usage.inputTokens > 0 || usage.outputTokens > 0)) return usage;
     return {
       ...invocation.estimate,
       ...usage,
       inputTokens: invocation.estimate.inputTokens,
-      outputTokens: Math.ceil(outputBytes / 4),
+      outputTokens: Math.ceil(outputBytes() / 4),
       reasoningTokens: 0,
       source: 'estimated',
     };

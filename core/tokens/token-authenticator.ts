@@ -19,7 +19,6 @@ export interface AuthenticatedToken {
 
 interface CacheEntry {
   authenticated: AuthenticatedToken;
-  key: string;
   loadedAt: number;
 }
 
@@ -38,8 +37,10 @@ export class TokenAuthenticator {
   readonly #backend: StoreBackend;
   readonly #accessTimes: AccessTimeRecorder;
   readonly #clock: Clock;
-  readonly #byKeyHash = new Map<string, CacheEntry>();
-  readonly #keyHashById = new Map<number, string>();
+  // Keyed by the key itself, so a cached request computes no HMAC; the process already holds
+  // the key in memory (it compares it on a miss), so this keeps nothing it did not have.
+  readonly #byKey = new Map<string, CacheEntry>();
+  readonly #keyById = new Map<number, string>();
   /** Counts invalidations, so a lookup that raced with one does not cache what it read. */
   #invalidations = 0;
 
@@ -65,10 +66,10 @@ export class TokenAuthenticator {
   /** Drops a token from the cache. */
   forget(tokenId: number): void {
     this.#invalidations += 1;
-    const keyHash = this.#keyHashById.get(tokenId);
-    if (keyHash === undefined) return;
-    this.#byKeyHash.delete(keyHash);
-    this.#keyHashById.delete(tokenId);
+    const key = this.#keyById.get(tokenId);
+    if (key === undefined) return;
+    this.#byKey.delete(key);
+    this.#keyById.delete(tokenId);
   }
 
   /**
@@ -101,25 +102,21 @@ export class TokenAuthenticator {
   }
 
   async #lookup(key: string): Promise<CacheEntry | undefined> {
-    const keyHash = this.#cipher.lookupHash(key);
-    const cached = this.#byKeyHash.get(keyHash);
-    if (cached !== undefined && this.#clock.now() - cached.loadedAt < cacheLifetimeMilliseconds) {
-      return constantTimeEquals(cached.key, key) ? cached : undefined;
-    }
+    const cached = this.#byKey.get(key);
+    if (cached !== undefined && this.#clock.now() - cached.loadedAt < cacheLifetimeMilliseconds) return cached;
     const invalidationsBefore = this.#invalidations;
-    const id = await this.#tokens.findIdByKeyHash(keyHash);
+    const id = await this.#tokens.findIdByKeyHash(this.#cipher.lookupHash(key));
     const token = id === undefined ? undefined : await this.#tokens.get(id);
     if (token === undefined) return undefined;
     const storedKey = this.#cipher.decrypt(token.sealed_key);
     if (!constantTimeEquals(storedKey, key)) return undefined;
     const entry: CacheEntry = {
       authenticated: { token, allowRanges: token.allow_ips.map(parseIpRange).filter((range): range is IpRange => range !== undefined) },
-      key: storedKey,
       loadedAt: this.#clock.now(),
     };
     if (this.#invalidations === invalidationsBefore) {
-      this.#byKeyHash.set(keyHash, entry);
-      this.#keyHashById.set(token.id, keyHash);
+      this.#byKey.set(storedKey, entry);
+      this.#keyById.set(token.id, storedKey);
     }
     return entry;
   }
