@@ -21,7 +21,7 @@
  * --management (also the older management and auth routes), --profile (run the gateway
  * under `node --cpu-prof` and print its top self-time functions).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -230,8 +230,21 @@ async function main(): Promise<void> {
     if (values.profile === true) printProfile(directory);
   } finally {
     await Promise.all(started.map((server) => server.stop()));
+    printGatewayErrors(directory);
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/** Error-level lines the gateway logged, so a run with failures says why. */
+function printGatewayErrors(directory: string): void {
+  const file = join(directory, 'gateway.log');
+  if (!existsSync(file)) return;
+  const errors = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line));
+  if (errors.length === 0) return;
+  console.log(`\nthe gateway logged ${errors.length} error line(s); the first:`);
+  for (const line of errors.slice(0, 3)) console.log(line.slice(0, 2000));
 }
 
 /** The older scenarios: a bare route, API-key auth from the cache, and login auth with SQLite reads. */

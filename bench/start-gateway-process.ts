@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,10 +84,13 @@ providers:
   );
   const nodeOptions = options.cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', options.directory] : [];
   const main = fileURLToPath(new URL('../core/main.js', import.meta.url));
+  // The gateway's own log goes to a file beside its config, to read after a run that failed.
+  const log = openSync(join(options.directory, 'gateway.log'), 'a');
   const child = spawn(process.execPath, [...nodeOptions, main, 'start', '--config', configFile], {
     env: { ...process.env, LOG_LEVEL: options.logLevel },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(url);

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, extname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Database from 'better-sqlite3';
 import Keyv from 'keyv';
@@ -8,13 +8,20 @@ import { assertQuotaUnits } from './quota-units.js';
 import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
 
 /**
- * The embedded default: one SQLite file. keyv keeps its records through @keyv/sqlite; the
- * primitives run on a second, synchronous connection (better-sqlite3) with statements
- * prepared once: a reservation or a settlement is a few microseconds on the calling thread
- * instead of a round trip through the thread pool, which is what the request path pays per
- * call. Each primitive is one statement or one IMMEDIATE transaction, so it is atomic also
- * across processes that open the same file. WAL with synchronous=NORMAL survives a process
- * crash (kill -9) without losing a committed write.
+ * The embedded default, in two SQLite files side by side. keyv keeps its records in the
+ * configured file through @keyv/sqlite; the primitives (quota balances, counters, sets,
+ * windows) live in `<name>-ledger.sqlite` on a synchronous connection (better-sqlite3) with
+ * statements prepared once, so a reservation or a settlement costs microseconds on the
+ * calling thread instead of a round trip through the thread pool.
+ *
+ * Two files, because @keyv/sqlite and better-sqlite3 each bundle their own copy of SQLite,
+ * and two copies in one process must never open the same file: closing a descriptor in one
+ * drops the POSIX locks the other relies on, and the file corrupts (sqlite.org/howtocorrupt,
+ * "multiple copies of SQLite linked into the same application"; the benchmark hit it).
+ *
+ * Each primitive is one statement or one IMMEDIATE transaction, atomic also across processes
+ * that open the same files. WAL with synchronous=NORMAL survives a process crash (kill -9)
+ * without losing a committed write.
  */
 export class SqliteStoreBackend implements StoreBackend {
   readonly driver = 'sqlite';
@@ -28,7 +35,7 @@ export class SqliteStoreBackend implements StoreBackend {
 
   private constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.#database = new Database(file, { timeout: 5000 });
+    this.#database = new Database(ledgerFileOf(file), { timeout: 5000 });
     this.#database.pragma('journal_mode = WAL');
     this.#database.pragma('synchronous = NORMAL');
     this.#database.exec(schema);
@@ -138,6 +145,13 @@ export class SqliteStoreBackend implements StoreBackend {
 }
 
 type Row = Record<string, unknown>;
+
+/** The primitives' file beside the records' file: `data/gateway.sqlite` → `data/gateway-ledger.sqlite`. */
+export function ledgerFileOf(file: string): string {
+  if (file === ':memory:') return file;
+  const extension = extname(file);
+  return `${file.slice(0, file.length - extension.length)}-ledger${extension === '' ? '.sqlite' : extension}`;
+}
 
 const schema = `
   CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
