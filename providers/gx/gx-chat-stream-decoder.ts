@@ -2,7 +2,8 @@ import { GatewayError, type SseFrame, type StreamDecoder, type StreamOutput, typ
 import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta } from './chat-completion-shapes.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';
+import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from './gx-error.js';
+import { readGxStreamFrame } from './read-gx-stream-frame.js';
 import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
 import { renderGxPart } from './render-gx-part.js';
@@ -113,16 +114,10 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
   return {
     push(frame: SseFrame): StreamOutput[] {
       if (failed) return [];
-      const data = frame.data.trim();
-      if (data === '' || data === '[DONE]') return [];
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch (cause) {
-        return fail(invalidGxResponse(cause));
-      }
-      const upstreamError = readGxError(json);
-      if (upstreamError !== undefined) return fail(gxErrorToGatewayError(upstreamError));
+      const read = readGxStreamFrame(frame);
+      if (read.kind === 'skip') return [];
+      if (read.kind === 'error') return fail(read.error);
+      const json = read.json;
       const parsed = gxGenerateContentResponseSchema.safeParse(json);
       if (!parsed.success) return fail(invalidGxResponse(parsed.error));
       const response = parsed.data;

@@ -1,6 +1,7 @@
 import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { emptyGxResponse, gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
+import { emptyGxResponse } from './gx-error.js';
+import { readGxStreamFrame } from './read-gx-stream-frame.js';
 import { gxGenerateContentResponseSchema } from './gx-schemas.js';
 
 /**
@@ -25,16 +26,10 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
   return {
     push(frame: SseFrame): StreamOutput[] {
       if (failed) return [];
-      const data = frame.data.trim();
-      if (data === '' || data === '[DONE]') return [];
-      let json: unknown;
-      try {
-        json = JSON.parse(data);
-      } catch (cause) {
-        return fail(invalidGxResponse(cause));
-      }
-      const upstreamError = readGxError(json);
-      if (upstreamError !== undefined) return fail(gxErrorToGatewayError(upstreamError));
+      const read = readGxStreamFrame(frame);
+      if (read.kind === 'skip') return [];
+      if (read.kind === 'error') return fail(read.error);
+      const json = read.json;
       frames += 1;
       const parsed = gxGenerateContentResponseSchema.safeParse(json);
       if (!parsed.success) return [{ type: 'event', data: frame.data, content: false }];
