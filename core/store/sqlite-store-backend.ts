@@ -5,6 +5,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import Database from 'better-sqlite3';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
+import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
 
 /**
@@ -19,16 +20,18 @@ import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, Win
  * drops the POSIX locks the other relies on, and the file corrupts (sqlite.org/howtocorrupt,
  * "multiple copies of SQLite linked into the same application"; the benchmark hit it).
  *
- * Each primitive is one statement or one IMMEDIATE transaction, atomic also across processes
- * that open the same files. WAL with synchronous=NORMAL survives a process crash (kill -9)
- * without losing a committed write.
+ * Each primitive is one statement or runs inside one IMMEDIATE transaction, atomic also across
+ * processes that open the same files; the quota writes of one event-loop turn share their
+ * transaction ({@link SqliteGroupCommit}). WAL with synchronous=NORMAL survives a process
+ * crash (kill -9) without losing a committed write, and nothing is acknowledged before its
+ * commit.
  */
 export class SqliteStoreBackend implements StoreBackend {
   readonly driver = 'sqlite';
   readonly #database: Database.Database;
   readonly #statements: ReturnType<typeof prepareStatements>;
-  /** Read, decide and write in one transaction; run IMMEDIATE, so no other writer in any process comes between. */
-  readonly #settleInTransaction: Database.Transaction<(account: string, reserved: number, actual: number) => QuotaSettlement>;
+  /** Quota writes, committed together per event-loop turn. */
+  readonly #groupCommit: SqliteGroupCommit;
   readonly #adapter: KeyvSqlite;
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages = new EventEmitter();
@@ -40,14 +43,7 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#database.pragma('synchronous = NORMAL');
     this.#database.exec(schema);
     this.#statements = prepareStatements(this.#database);
-    const statements = this.#statements;
-    this.#settleInTransaction = this.#database.transaction((account: string, reserved: number, actual: number): QuotaSettlement => {
-      const balance = statements.balance.get(account) as Row | undefined;
-      if (balance === undefined) return { remain: 0, used: 0, charged: 0 };
-      const charged = Math.max(0, Math.min(actual, Number(balance.remain) + reserved));
-      const row = statements.applySettlement.get(reserved - charged, charged, account) as Row;
-      return { remain: Number(row.remain), used: Number(row.used), charged };
-    });
+    this.#groupCommit = new SqliteGroupCommit(this.#database);
     this.#adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'records', busyTimeout: 5000 });
     // Failures reach callers as rejections; an unheard error event would crash the process.
     this.#adapter.on('error', () => {});
@@ -102,22 +98,32 @@ export class SqliteStoreBackend implements StoreBackend {
 
   async reserve(account: string, amount: number): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
-    const row = this.#statements.reserve.get({ account, amount }) as Row | undefined;
-    if (row !== undefined) return { granted: true, remain: Number(row.remain) };
-    // Refused: the balance is read again only to tell the caller what is left.
-    const balance = this.#statements.balance.get(account) as Row | undefined;
-    return { granted: false, remain: balance === undefined ? 0 : Number(balance.remain) };
+    return this.#groupCommit.run(() => {
+      const row = this.#statements.reserve.get({ account, amount }) as Row | undefined;
+      if (row !== undefined) return { granted: true, remain: Number(row.remain) };
+      // Refused: the balance is read again only to tell the caller what is left.
+      const balance = this.#statements.balance.get(account) as Row | undefined;
+      return { granted: false, remain: balance === undefined ? 0 : Number(balance.remain) };
+    });
   }
 
   async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
-    return this.#settleInTransaction.immediate(account, reserved, actual);
+    // Read, decide and write inside the group's IMMEDIATE transaction: no other writer, in any
+    // process, comes between the read and the write.
+    return this.#groupCommit.run(() => {
+      const balance = this.#statements.balance.get(account) as Row | undefined;
+      if (balance === undefined) return { remain: 0, used: 0, charged: 0 };
+      const charged = Math.max(0, Math.min(actual, Number(balance.remain) + reserved));
+      const row = this.#statements.applySettlement.get(reserved - charged, charged, account) as Row;
+      return { remain: Number(row.remain), used: Number(row.used), charged };
+    });
   }
 
   async addUsed(account: string, amount: number): Promise<void> {
     assertQuotaUnits('amount', amount);
-    this.#statements.addUsed.run(amount, account);
+    await this.#groupCommit.run(() => this.#statements.addUsed.run(amount, account));
   }
 
   async deleteBalance(account: string): Promise<void> {
@@ -139,7 +145,10 @@ export class SqliteStoreBackend implements StoreBackend {
 
   async close(): Promise<void> {
     this.#messages.removeAllListeners();
-    if (this.#database.open) this.#database.close();
+    if (this.#database.open) {
+      this.#groupCommit.flush();
+      this.#database.close();
+    }
     await this.#adapter.disconnect();
   }
 }
