@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { SqliteGroupCommit } from '../../core/store/sqlite-group-commit.js';
 
-const openCounter = (t: Parameters<Parameters<typeof t.test>[1]>[0]) => {
+const openCounter = (t: Test) => {
   const database = new Database(join(t.testdir({}), 'group.sqlite'));
   database.exec('CREATE TABLE counter (value INTEGER NOT NULL); INSERT INTO counter VALUES (0);');
   const add = database.prepare('UPDATE counter SET value = value + ? RETURNING value');
