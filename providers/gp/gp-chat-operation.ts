@@ -1,0 +1,36 @@
+import { emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { callGp } from './call-gp.js';
+import { convertGpUsage } from './convert-gp-usage.js';
+import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
+import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
+import type { GpOptions } from './gp-options.js';
+import { gpCompletionSchema } from './gp-schemas.js';
+import { toGpRequest } from './to-gp-request.js';
+
+/** `chat`: the chat completion passed through to an OpenAI-format upstream. */
+export function createGpChatOperation(host: ProviderHost) {
+  return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
+    const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
+    const response = await callGp(host, call, body);
+    if (call.stream) {
+      const includeUsage = call.request.stream_options?.include_usage === true;
+      return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
+    }
+    let text: string;
+    let json: unknown;
+    try {
+      text = await response.body.text();
+      json = JSON.parse(text);
+    } catch (error) {
+      throw invalidGpResponse(error);
+    }
+    const upstreamError = readGpError(json);
+    if (upstreamError !== undefined) throw gpErrorToGatewayError(upstreamError);
+    const parsed = gpCompletionSchema.safeParse(json);
+    if (!parsed.success) throw invalidGpResponse(parsed.error);
+    const usage = parsed.data.usage;
+    // The body goes out byte for byte, so the client sees exactly what the upstream said.
+    // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.
+    return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : convertGpUsage(usage) };
+  };
+}

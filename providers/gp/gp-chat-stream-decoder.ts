@@ -1,0 +1,83 @@
+import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { convertGpUsage } from './convert-gp-usage.js';
+import { gpErrorToGatewayError, invalidGpResponse, readGpError, truncatedGpStream } from './gp-error.js';
+import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
+
+/** What the decoder needs besides the upstream frames. */
+export interface GpChatStreamOptions {
+  /**
+   * The client's `stream_options.include_usage`. The upstream is always asked for usage;
+   * when the client did not ask, the usage chunk is billed but not passed on.
+   */
+  includeUsage: boolean;
+}
+
+const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
+
+const hasText = (value: string | null | undefined): boolean => typeof value === 'string' && value !== '';
+
+/** Whether a chunk carries model output, which commits the stream to this channel. */
+function carriesContent(chunk: GpChunk): boolean {
+  return (chunk.choices ?? []).some(
+    (choice) =>
+      hasText(choice.delta?.content) ||
+      hasText(choice.delta?.refusal) ||
+      hasText(choice.delta?.reasoning_content) ||
+      (choice.delta?.tool_calls?.length ?? 0) > 0,
+  );
+}
+
+/**
+ * Passes an upstream `chat.completion.chunk` stream (upstreams.md §2.4) through: every
+ * chunk goes out with its data text exactly as received, and `[DONE]` closes the stream.
+ * A chunk with a `usage` object is reported as usage; the final usage chunk (`choices: []`)
+ * is dropped unless the client asked for it. An `{"error": ...}` frame, or a frame that is
+ * not JSON, becomes an `error` output and the decoder then stays silent; a stream that ends
+ * without `[DONE]` and without any finish reason broke off and is an error too.
+ */
+export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamDecoder {
+  let failed = false;
+  let finished = false;
+
+  const fail = (error: GatewayError): StreamOutput[] => {
+    failed = true;
+    return [{ type: 'error', error }];
+  };
+
+  return {
+    push(frame: SseFrame): StreamOutput[] {
+      if (failed) return [];
+      const data = frame.data.trim();
+      if (data === '') return [];
+      if (data === '[DONE]') {
+        finished = true;
+        return [];
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch (cause) {
+        return fail(invalidGpResponse(cause));
+      }
+      const upstreamError = readGpError(json);
+      if (upstreamError !== undefined) return fail(gpErrorToGatewayError(upstreamError));
+      const parsed = gpChunkSchema.safeParse(json);
+      if (!parsed.success) return fail(invalidGpResponse(parsed.error));
+      const chunk = parsed.data;
+
+      const outputs: StreamOutput[] = [];
+      if ((chunk.choices ?? []).some((choice) => hasText(choice.finish_reason))) finished = true;
+      const usageChunk = chunk.usage !== undefined && chunk.usage !== null;
+      const usageOnly = usageChunk && (chunk.choices ?? []).length === 0;
+      if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, content: carriesContent(chunk) });
+      if (usageChunk) outputs.push({ type: 'usage', usage: convertGpUsage(chunk.usage!) });
+      return outputs;
+    },
+
+    end(): StreamOutput[] {
+      if (failed) return [];
+      if (!finished) return fail(truncatedGpStream());
+      return [done];
+    },
+  };
+}

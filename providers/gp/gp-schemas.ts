@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+// Loose on purpose: the chat format is passed through, so only the fields the gateway reads
+// are checked, and everything else travels untouched.
+
+const count = z.number().nullish();
+
+/** The `usage` object of a chat completion or of a stream's last chunk (upstreams.md §2.4). */
+export const gpUsageSchema = z.looseObject({
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count,
+  prompt_tokens_details: z.looseObject({ cached_tokens: count, audio_tokens: count }).nullish(),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: count, audio_tokens: count }).nullish(),
+});
+
+export type GpUsage = z.output<typeof gpUsageSchema>;
+
+/** The `error` object of an error body or an in-band error frame (upstreams.md §2.1). */
+export const gpErrorDetailSchema = z.looseObject({
+  message: z.string().nullish(),
+  type: z.string().nullish(),
+  param: z.string().nullish(),
+  code: z.union([z.string(), z.number()]).nullish(),
+});
+
+export type GpErrorDetail = z.output<typeof gpErrorDetailSchema>;
+
+/** An error body: `{"error": {...}}`. */
+export const gpErrorBodySchema = z.looseObject({ error: gpErrorDetailSchema });
+
+const delta = z.looseObject({
+  content: z.string().nullish(),
+  refusal: z.string().nullish(),
+  reasoning_content: z.string().nullish(),
+  tool_calls: z.array(z.unknown()).nullish(),
+});
+
+/** What the decoder reads of a `chat.completion.chunk`. */
+export const gpChunkSchema = z.looseObject({
+  choices: z.array(z.looseObject({ delta: delta.nullish(), finish_reason: z.string().nullish() })).nullish(),
+  usage: gpUsageSchema.nullish(),
+});
+
+/** What the operation reads of a non-stream `chat.completion`. */
+export const gpCompletionSchema = z.looseObject({ usage: gpUsageSchema.nullish() });
+
+export type GpChunk = z.output<typeof gpChunkSchema>;

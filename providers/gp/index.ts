@@ -1,0 +1,15 @@
+import { defineProvider } from '../../core/index.js';
+import { createGpChatOperation } from './gp-chat-operation.js';
+import { gpOptionsSchema, type GpOptions } from './gp-options.js';
+
+/** The gp family: chat completions passed through to an OpenAI-format upstream. */
+export default defineProvider<GpOptions>({
+  apiVersion: 1,
+  name: 'gp',
+  options: gpOptionsSchema,
+  create: (_options, host) => ({
+    operations: {
+      chat: createGpChatOperation(host),
+    },
+  }),
+});

@@ -1,0 +1,26 @@
+import t from 'tap';
+import { chatCompletionRequestSchema } from '../../../../core/contracts/chat-completion-request.js';
+import { toGpRequest } from '../../../../providers/gp/to-gp-request.js';
+
+const request = (fields: Record<string, unknown>) =>
+  chatCompletionRequestSchema.parse({ model: 'gp-alias', messages: [{ role: 'user', content: 'hi', cache_hint: 'keep' }], ...fields });
+
+t.test('every field goes through, unknown ones included, with the upstream model', async (t) => {
+  const body = toGpRequest(request({ temperature: 0.2, prediction: { type: 'content', content: 'x' }, metadata: { a: '1' } }), 'gpt-4.1-nano', false);
+  t.strictSame(body, {
+    model: 'gpt-4.1-nano',
+    messages: [{ role: 'user', content: 'hi', cache_hint: 'keep' }],
+    temperature: 0.2,
+    prediction: { type: 'content', content: 'x' },
+    metadata: { a: '1' },
+  });
+});
+
+t.test('a stream always asks for usage, keeping the other stream options', async (t) => {
+  t.strictSame(toGpRequest(request({ stream: true }), 'm', true).stream_options, { include_usage: true });
+  t.strictSame(toGpRequest(request({ stream: true, stream_options: { include_obfuscation: false } }), 'm', true).stream_options, {
+    include_obfuscation: false,
+    include_usage: true,
+  });
+  t.notOk('stream_options' in toGpRequest(request({}), 'm', false), 'a non-stream request is left alone');
+});
