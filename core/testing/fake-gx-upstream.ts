@@ -1,10 +1,11 @@
-import { pause, startFakeServer, type FakeExchange, type RecordedRequest } from './fake-server.js';
+import { startFakeServer, type FakeExchange, type RecordedRequest } from './fake-server.js';
+import { playConnectionBehaviour } from './scripted-behaviour.js';
 import { contentText, embeddingValues } from './fake-gx-upstream/embed-answer.js';
 import { answerGenerateContent } from './fake-gx-upstream/generate-answer.js';
 import type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
 import { gxErrorBody, invalidApiKeyBody, missingApiKeyBody } from './fake-gx-upstream/gx-error-body.js';
 import { googleCompactJson, googlePrettyJson } from './fake-gx-upstream/google-json.js';
-import { sendPieces, type PiecewiseAnswer } from './fake-gx-upstream/send-pieces.js';
+import { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
 
 export type { RecordedRequest } from './fake-server.js';
 export type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
@@ -52,14 +53,7 @@ export async function startFakeGxUpstream(options: FakeGxUpstreamOptions = {}): 
   const server = await startFakeServer(async (exchange) => {
     const behaviour = queue.shift() ?? {};
     const started = Date.now();
-    if (behaviour.resetBeforeHeaders === true) {
-      exchange.incoming.socket.destroy();
-      return;
-    }
-    if (behaviour.stallBeforeHeadersMs !== undefined) {
-      await pause(behaviour.stallBeforeHeadersMs, exchange.signal);
-      if (exchange.signal.aborted) return;
-    }
+    if (!(await playConnectionBehaviour(exchange, behaviour))) return;
     const send = (answer: PiecewiseAnswer) => sendPieces(exchange, answer, behaviour);
     const json = (status: number, body: unknown) => send(jsonAnswer(status, body, started));
     const { request } = exchange;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { pause, startFakeServer, type RecordedRequest } from './fake-server.js';
-import { sendPieces, type PiecewiseAnswer } from './fake-gx-upstream/send-pieces.js';
+import { startFakeServer, type RecordedRequest } from './fake-server.js';
+import { playConnectionBehaviour, type ScriptedBehaviour } from './scripted-behaviour.js';
+import { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
 
 export type { RecordedRequest } from './fake-server.js';
 
@@ -18,31 +19,7 @@ export interface OpenAiUsage {
  * `chunkDelayMs` with `rawSse`). "Chunks" are the pieces the answer is written in: one SSE
  * event, one entry of a `rawSse` array, or the whole body of a JSON answer.
  */
-export interface OpenAiBehaviour {
-  /** Answer this HTTP status with OpenAI's error body for it. */
-  error?: number;
-  /** Replaces the default message of `error` or `sseErrorBeforeContent`. */
-  message?: string;
-  /** Answer this status with `body` (an object is sent as pretty JSON, a string as is). */
-  status?: number;
-  /** The body for `status`; without it, OpenAI's error body for that status. */
-  body?: unknown;
-  /** Extra response headers. */
-  headers?: Record<string, string>;
-  /** Wait this long before sending the status line. */
-  stallBeforeHeadersMs?: number;
-  /** Destroy the socket before any response byte. */
-  resetBeforeHeaders?: boolean;
-  /** Send this many chunks, then go silent for `stallMs` (default: until closed), then go on. */
-  stallAfterChunks?: number;
-  /** How long `stallAfterChunks` stays silent. */
-  stallMs?: number;
-  /** Send this many chunks, then destroy the socket without ending the response. */
-  resetAfterChunks?: number;
-  /** Wait this long between chunks. */
-  chunkDelayMs?: number;
-  /** Cut the last chunk of a stream answer in the middle and end the response cleanly. */
-  truncateSse?: boolean;
+export interface OpenAiBehaviour extends ScriptedBehaviour {
   /** The answer's text instead of `echo: <last user text>`. */
   text?: string;
   /** The usage to report instead of the fake's own count. */
@@ -109,14 +86,7 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
   const server = await startFakeServer(async (exchange) => {
     const behaviour = queue.shift() ?? {};
     const started = Date.now();
-    if (behaviour.resetBeforeHeaders === true) {
-      exchange.incoming.socket.destroy();
-      return;
-    }
-    if (behaviour.stallBeforeHeadersMs !== undefined) {
-      await pause(behaviour.stallBeforeHeadersMs, exchange.signal);
-      if (exchange.signal.aborted) return;
-    }
+    if (!(await playConnectionBehaviour(exchange, behaviour))) return;
     const send = (answer: PiecewiseAnswer) => sendPieces(exchange, answer, behaviour);
     const json = (status: number, body: unknown) => send(textAnswer(status, typeof body === 'string' ? body : prettyJson(body), started));
     const { request } = exchange;

@@ -1,32 +1,12 @@
+import type { ScriptedBehaviour } from '../scripted-behaviour.js';
+
 /**
  * How the fake gx upstream answers the next request instead of its default. Fields combine
  * (for example `chunkDelayMs` with `rawSse`, or `stallBeforeHeadersMs` with `error`).
  * "Chunks" are the pieces the answer is written in: one SSE event, one element of a
  * JSON-array stream, one entry of a `rawSse` array, or the whole body of a JSON answer.
  */
-export interface GxBehaviour {
-  /** Answer this HTTP status with gx's own error body (429 carries RetryInfo, like fixtures gemini-error-429.json). */
-  error?: number;
-  /** Replaces the default message of `error`. */
-  message?: string;
-  /** Answer this status with `body` (an object is sent as pretty JSON, a string as is). */
-  status?: number;
-  /** The body for `status`; without it, gx's error body for that status. */
-  body?: unknown;
-  /** Extra response headers. */
-  headers?: Record<string, string>;
-  /** Wait this long before sending the status line. */
-  stallBeforeHeadersMs?: number;
-  /** Send this many chunks, then go silent for `stallMs` (default: until the client or the fake closes), then go on. */
-  stallAfterChunks?: number;
-  /** How long `stallAfterChunks` stays silent. */
-  stallMs?: number;
-  /** Send this many chunks, then destroy the socket without ending the response. */
-  resetAfterChunks?: number;
-  /** Destroy the socket before any response byte. */
-  resetBeforeHeaders?: boolean;
-  /** Wait this long between chunks. */
-  chunkDelayMs?: number;
+export interface GxBehaviour extends ScriptedBehaviour {
   /**
    * Send these exact bytes as the body of a streamGenerateContent answer. A string is written
    * one event at a time (cut after each blank line); an array is written piece by piece.
@@ -40,6 +20,4 @@ export interface GxBehaviour {
   sseErrorBeforeContent?: boolean | number;
   /** Answer 200 with a body that is not JSON (in an SSE stream: an event whose data is not JSON). */
   garbage?: boolean;
-  /** Cut the last chunk of a stream answer in the middle and end the response cleanly. */
-  truncateSse?: boolean;
 }

@@ -1,5 +1,5 @@
-import { pause, writeFlushed, type FakeExchange } from '../fake-server.js';
-import type { GxBehaviour } from './gx-behaviour.js';
+import { pause, writeFlushed, type FakeExchange } from './fake-server.js';
+import type { ScriptedBehaviour } from './scripted-behaviour.js';
 
 /** An answer ready to write: status, headers and the body in the chunks to send it in. */
 export interface PiecewiseAnswer {
@@ -18,7 +18,7 @@ const forever = 2 ** 31 - 1;
  * a reset after some chunks, or a last chunk cut in half. Headers go out at once, so a
  * stall after zero chunks is a stream that started and then went quiet.
  */
-export async function sendPieces({ response, signal }: FakeExchange, answer: PiecewiseAnswer, behaviour: GxBehaviour): Promise<void> {
+export async function sendPieces({ response, signal }: FakeExchange, answer: PiecewiseAnswer, behaviour: ScriptedBehaviour): Promise<void> {
   response.writeHead(answer.status, { ...answer.headers, ...behaviour.headers });
   response.flushHeaders();
   const { pieces } = answer;
