@@ -1,5 +1,5 @@
 import { startFakeServer, type FakeExchange, type RecordedRequest } from './fake-server.js';
-import { playConnectionBehaviour } from './scripted-behaviour.js';
+import { playConnectionBehaviour, scriptedFake, type ScriptedFake } from './scripted-behaviour.js';
 import { contentText, embeddingValues } from './fake-gx-upstream/embed-answer.js';
 import { answerGenerateContent } from './fake-gx-upstream/generate-answer.js';
 import type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
@@ -21,18 +21,7 @@ export interface FakeGxUpstreamOptions {
 }
 
 /** A running fake gx upstream. */
-export interface FakeGxUpstream {
-  /** Base address, `http://127.0.0.1:<port>`; the API lives under `/v1beta`. */
-  url: string;
-  /** Every request received (also refused ones), oldest first. */
-  requests: RecordedRequest[];
-  /** Queues a behaviour for the next request that has none; each applies to one request. */
-  next(behaviour: GxBehaviour): void;
-  /** Forgets queued behaviours and recorded requests. */
-  reset(): void;
-  /** Stops the server and drops open connections. */
-  close(): Promise<void>;
-}
+export type FakeGxUpstream = ScriptedFake<GxBehaviour>;
 
 const jsonType = 'application/json; charset=UTF-8';
 const modelRoute = /^\/v1beta\/models\/([^/:]+):([A-Za-z]+)$/;
@@ -100,18 +89,7 @@ export async function startFakeGxUpstream(options: FakeGxUpstreamOptions = {}): 
     }
   });
 
-  return {
-    url: server.url,
-    requests: server.requests,
-    next(behaviour) {
-      queue.push(behaviour);
-    },
-    reset() {
-      queue.length = 0;
-      server.requests.length = 0;
-    },
-    close: () => server.close(),
-  };
+  return scriptedFake(server, queue);
 }
 
 /** The headers gx sends with every answer (upstreams.md §1.1, js-genai recordings). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startFakeServer, type RecordedRequest } from './fake-server.js';
-import { playConnectionBehaviour, type ScriptedBehaviour } from './scripted-behaviour.js';
+import { playConnectionBehaviour, scriptedFake, type ScriptedFake, type ScriptedBehaviour } from './scripted-behaviour.js';
 import { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
 
 export type { RecordedRequest } from './fake-server.js';
@@ -41,18 +41,7 @@ export interface FakeOpenAiUpstreamOptions {
 }
 
 /** A running fake OpenAI chat upstream. */
-export interface FakeOpenAiUpstream {
-  /** Base address, `http://127.0.0.1:<port>`; the API lives under `/v1`. */
-  url: string;
-  /** Every request received (also refused ones), oldest first. */
-  requests: RecordedRequest[];
-  /** Queues a behaviour for the next request that has none; each applies to one request. */
-  next(behaviour: OpenAiBehaviour): void;
-  /** Forgets queued behaviours and recorded requests. */
-  reset(): void;
-  /** Stops the server and drops open connections. */
-  close(): Promise<void>;
-}
+export type FakeOpenAiUpstream = ScriptedFake<OpenAiBehaviour>;
 
 const errorKinds: Record<number, { type: string; code: string | null; message: string }> = {
   400: { type: 'invalid_request_error', code: null, message: 'Invalid request.' },
@@ -117,18 +106,7 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
     return send(streamAnswer(behaviour, { id, created, model: body.model, text, usage, includeUsage: body.stream_options?.include_usage === true }, started));
   });
 
-  return {
-    url: server.url,
-    requests: server.requests,
-    next(behaviour) {
-      queue.push(behaviour);
-    },
-    reset() {
-      queue.length = 0;
-      server.requests.length = 0;
-    },
-    close: () => server.close(),
-  };
+  return scriptedFake(server, queue);
 }
 
 interface ChatRequest {

@@ -1,4 +1,4 @@
-import { pause, type FakeExchange } from './fake-server.js';
+import { pause, type FakeExchange, type FakeServer, type RecordedRequest } from './fake-server.js';
 
 /**
  * What every scripted fake upstream can be told to do with its next request instead of its
@@ -48,4 +48,31 @@ export async function playConnectionBehaviour(exchange: FakeExchange, behaviour:
     if (exchange.signal.aborted) return false;
   }
   return true;
+}
+
+/** What a test holds of a scripted fake upstream. */
+export interface ScriptedFake<Behaviour extends ScriptedBehaviour> {
+  /** The fake's origin, e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Queues a behaviour for the next request that has none. */
+  next(behaviour: Behaviour): void;
+  /** Forgets queued behaviours and recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The test-facing handle of a fake server whose handler takes behaviours from `queue`. */
+export function scriptedFake<Behaviour extends ScriptedBehaviour>(server: FakeServer, queue: Behaviour[]): ScriptedFake<Behaviour> {
+  return {
+    url: server.url,
+    requests: server.requests,
+    next: (behaviour) => void queue.push(behaviour),
+    reset: () => {
+      queue.length = 0;
+      server.requests.length = 0;
+    },
+    close: () => server.close(),
+  };
 }
