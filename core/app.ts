@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
+import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from './billing/quota-ledger.js';
@@ -10,6 +11,7 @@ import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
 import { Channel } from './routing/channel.js';
+import { ChannelAffinity } from './routing/channel-affinity.js';
 import { CircuitBreaker } from './routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { healthPlugin } from '../plugins/health.js';
@@ -98,6 +100,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
     const runner = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
     await app.register(chatRoutes, { runner, config });
+    await app.register(responsesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });
     await app.ready();
   } catch (error) {
@@ -142,6 +145,7 @@ async function createOperationRunner(
     breaker,
     catalog,
     container.resolve(QuotaLedger),
+    new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
   );
 }

@@ -25,6 +25,7 @@ export {
   type ProviderLogger,
   type ProviderPlugin,
   type StreamResult,
+  type BytesResult,
   type UpstreamBody,
   type UpstreamHttp,
   type UpstreamRequest,
@@ -32,6 +33,18 @@ export {
 } from './contracts/provider-plugin.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
+export type { ResponsesRequest } from './contracts/responses-request.js';
+export {
+  maxSpeechInputCharacters,
+  speechContentTypes,
+  speechVoices,
+  transcriptFormats,
+  type AudioUpload,
+  type SpeechRequest,
+  type TranscriptFormat,
+  type TranscriptionRequest,
+} from './contracts/audio-requests.js';
+export { readAudioDuration } from './media/read-audio-duration.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
 export { redactSecrets } from './logging/create-logger.js';

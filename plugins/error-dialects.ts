@@ -51,13 +51,16 @@ export function formatError(dialect: ErrorDialect, error: GatewayError): unknown
     case 'native':
       return { error: { code: error.statusCode, message: error.message, status: nativeStatuses[error.statusCode] ?? (error.statusCode >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
     case 'openai':
-      return {
-        error: {
-          message: error.message,
-          type: openAiTypes[error.statusCode] ?? (error.statusCode >= 500 ? 'server_error' : 'invalid_request_error'),
-          code: error.code,
-          param: error.param ?? null,
-        },
-      };
+      return { error: openAiErrorObject(error) };
   }
+}
+
+/** The inner object of the OpenAI error shape: `{message, type, code, param}`. */
+export function openAiErrorObject(error: GatewayError): { message: string; type: string; code: string; param: string | null } {
+  return {
+    message: error.message,
+    type: openAiTypes[error.statusCode] ?? (error.statusCode >= 500 ? 'server_error' : 'invalid_request_error'),
+    code: error.code,
+    param: error.param ?? null,
+  };
 }

@@ -1,13 +1,18 @@
 import type { FastifyReply } from 'fastify';
 import type { InvocationOutcome } from '../core/pipeline/operation-invocation.js';
 
-/** Sends what the runner produced: JSON as it is, a stream with the headers SSE needs to pass proxies unbuffered. */
+/**
+ * Sends what the runner produced: JSON (or a text transcript) as it is, raw bytes with their
+ * content type, a stream with the headers SSE needs to pass proxies unbuffered.
+ */
 export function sendInvocationOutcome(reply: FastifyReply, outcome: InvocationOutcome): FastifyReply {
   if (outcome.kind === 'json') {
     reply.code(outcome.status);
-    if (typeof outcome.body === 'string') reply.type('application/json; charset=utf-8');
+    if (outcome.contentType !== undefined) reply.type(outcome.contentType);
+    else if (typeof outcome.body === 'string') reply.type('application/json; charset=utf-8');
     return reply.send(outcome.body);
   }
+  if (outcome.kind === 'bytes') return reply.code(200).type(outcome.contentType).send(outcome.readable);
   return reply
     .code(200)
     .headers({ 'content-type': outcome.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', connection: 'keep-alive' })

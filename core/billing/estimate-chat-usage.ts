@@ -2,11 +2,15 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import type { Usage } from '../contracts/usage.js';
 
 /**
- * The parts of a chat-like request the estimate reads: OpenAI-style `messages`, or native
- * `contents` (with `systemInstruction`), and the output limit under any of its names.
+ * The parts of a chat-like request the estimate reads: OpenAI-style `messages`, Responses
+ * `input` (with `instructions`), or native `contents` (with `systemInstruction`), and the
+ * output limit under any of its names.
  */
 export interface ChatLikeRequest {
   messages?: unknown;
+  input?: unknown;
+  instructions?: unknown;
+  max_output_tokens?: unknown;
   contents?: unknown;
   systemInstruction?: unknown;
   max_tokens?: unknown;
@@ -19,18 +23,23 @@ const bytesPerToken = 4;
 const positiveInteger = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 
-/** The output limit the client set, if any: `max_completion_tokens`, `max_tokens` or `generationConfig.maxOutputTokens`. */
+/** The output limit the client set, if any: `max_completion_tokens`, `max_tokens`, `max_output_tokens` or `generationConfig.maxOutputTokens`. */
 function requestedOutputTokens(request: ChatLikeRequest): number | undefined {
   const generationConfig = request.generationConfig;
   const maxOutputTokens =
     typeof generationConfig === 'object' && generationConfig !== null ? (generationConfig as { maxOutputTokens?: unknown }).maxOutputTokens : undefined;
-  return positiveInteger(request.max_completion_tokens) ?? positiveInteger(request.max_tokens) ?? positiveInteger(maxOutputTokens);
+  return (
+    positiveInteger(request.max_completion_tokens) ??
+    positiveInteger(request.max_tokens) ??
+    positiveInteger(request.max_output_tokens) ??
+    positiveInteger(maxOutputTokens)
+  );
 }
 
 /**
  * A cheap usage estimate to reserve quota by before a chat-like call, without a tokenizer:
  * input tokens are a quarter of the UTF-8 bytes of the JSON of the messages (or of the
- * native contents and system instruction, which native requests keep outside `contents`),
+ * Responses input and instructions, or of the native contents and system instruction),
  * rounded up; output tokens are `outputTokens` when given, else the limit the client set,
  * else `billing.estimated_output_tokens`. Marked `estimated`. `body` is read as a
  * {@link ChatLikeRequest}; other fields are ignored.
@@ -40,7 +49,11 @@ export function estimateChatUsage(body: object, config: Pick<GatewayConfig, 'bil
   // fields are read as {@link ChatLikeRequest} and checked at run time.
   const request = body as ChatLikeRequest;
   const input =
-    request.messages !== undefined ? request.messages : { systemInstruction: request.systemInstruction, contents: request.contents };
+    request.messages !== undefined
+      ? request.messages
+      : request.input !== undefined
+        ? { instructions: request.instructions, input: request.input }
+        : { systemInstruction: request.systemInstruction, contents: request.contents };
   const inputBytes = Buffer.byteLength(JSON.stringify(input) ?? '', 'utf8');
   return {
     inputTokens: Math.ceil(inputBytes / bytesPerToken),

@@ -121,11 +121,23 @@ const routingSchema = z.strictObject({
   circuit_breaker: z
     .strictObject({ failure_threshold: integer(1, 1000).default(5), cooldown_ms: integer(1, 3_600_000).default(30_000) })
     .default({ failure_threshold: 5, cooldown_ms: 30_000 }),
+  affinity: z
+    .strictObject({
+      // OpenAI keeps stored responses for 30 days, so a conversation can be continued that long.
+      ttl_ms: integer(1000, 365 * 24 * 3_600_000).default(30 * 24 * 3_600_000),
+      on_channel_down: z.enum(['fail', 'failover'], { error: 'expected fail or failover' }).default('failover'),
+    })
+    .default({ ttl_ms: 30 * 24 * 3_600_000, on_channel_down: 'failover' }),
 });
 
 const billingSchema = z.strictObject({
   allow_free_models: boolean.default(false),
   estimated_output_tokens: integer(1, 10_000_000).default(4096),
+});
+
+const audioSchema = z.strictObject({
+  // OpenAI's own limit for transcription uploads.
+  max_upload_mb: integer(1, 1024).default(25),
 });
 
 const streamingSchema = z.strictObject({
@@ -171,6 +183,7 @@ export const gatewayConfigSchema = z
     billing: billingSchema.default(billingSchema.parse({})),
     routing: routingSchema.default(routingSchema.parse({})),
     streaming: streamingSchema.default(streamingSchema.parse({})),
+    audio: audioSchema.default(audioSchema.parse({})),
     providers: z.array(providerSchema).default([]),
   })
   .superRefine((config, context) => {

@@ -1,14 +1,24 @@
+import type { SpeechRequest, TranscriptionRequest } from './audio-requests.js';
 import type { ChatCompletionRequest } from './chat-completion-request.js';
 import type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './native-requests.js';
+import type { ResponsesRequest } from './responses-request.js';
 
 /** Each operation's standard request format: the spec's client format for its route. */
 export interface OperationRequests {
   /** `POST /v1/chat/completions`. */
   chat: ChatCompletionRequest;
+  /** `POST /v1/responses`. */
+  responses: ResponsesRequest;
   /** `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent`. */
   'native.generate': NativeGenerateRequest;
   /** `POST /v1beta/models/{model}:embedContent`. */
   'native.embed': NativeEmbedRequest;
   /** `POST /v1beta/models/{model}:batchEmbedContents`. */
   'native.batchEmbed': NativeBatchEmbedRequest;
+  /** `POST /v1/audio/speech`. */
+  'audio.speech': SpeechRequest;
+  /** `POST /v1/audio/transcriptions`. */
+  'audio.transcribe': TranscriptionRequest;
+  /** `POST /v1/audio/translations`. */
+  'audio.translate': TranscriptionRequest;
 }

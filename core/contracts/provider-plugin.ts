@@ -50,11 +50,24 @@ export interface OperationCall<Request, Options = unknown> {
 /** A complete answer in the client's format. */
 export interface JsonResult {
   kind: 'json';
-  /** The client-format body. A string is sent as it is (already serialized JSON). */
+  /** The client-format body. A string is sent as it is (already serialized JSON, or text of `contentType`). */
   body: unknown;
   usage: Usage;
   /** Defaults to 200. */
   status?: number;
+  /** Defaults to `application/json`; a transcript in `srt` is `text/plain`, for example. */
+  contentType?: string;
+  /** A key a later request may name to come back to this channel, such as a Responses id. */
+  affinityKey?: string;
+}
+
+/** An answer of raw bytes (synthesized speech) passed through to the client as they arrive. */
+export interface BytesResult {
+  kind: 'bytes';
+  body: UpstreamBody;
+  contentType: string;
+  /** Known before the bytes are read (speech is billed by the input's characters). */
+  usage: Usage;
 }
 
 /** A streamed answer: the unread upstream body and a decoder that translates it frame by frame. */
@@ -67,7 +80,7 @@ export interface StreamResult {
 }
 
 /** What an operation handler returns. */
-export type OperationResult = JsonResult | StreamResult;
+export type OperationResult = JsonResult | StreamResult | BytesResult;
 
 /** Implements one operation; throws a {@link GatewayError} (retryable or not) when it fails. */
 export type OperationHandler<Request, Options = unknown> = (call: OperationCall<Request, Options>) => Promise<OperationResult>;

@@ -25,6 +25,8 @@ export type StreamOutput =
        */
       content: boolean;
     }
+  /** A key a later request may name to come back to this channel, such as a Responses id. */
+  | { type: 'affinity'; key: string }
   /** The usage so far; the last one reported wins. */
   | { type: 'usage'; usage: Usage }
   /** The upstream reported an error in-band. Before any content it is a retryable failure. */

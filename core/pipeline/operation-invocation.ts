@@ -21,9 +21,12 @@ export interface OperationInvocation {
   encoder?: StreamEncoder;
   /** The usage to reserve for; the runner estimates it by default. */
   estimate: Usage;
+  /** A key an earlier answer reported (`previous_response_id`): the request goes back to the channel that produced it. */
+  affinityKey?: string;
 }
 
 /** What the route sends back. */
 export type InvocationOutcome =
-  | { kind: 'json'; status: number; body: unknown }
-  | { kind: 'stream'; contentType: string; readable: Readable };
+  | { kind: 'json'; status: number; body: unknown; contentType?: string }
+  | { kind: 'stream'; contentType: string; readable: Readable }
+  | { kind: 'bytes'; contentType: string; readable: Readable };

@@ -1,13 +1,15 @@
 import { costUnits, groupRatioOf, priceOfModel } from '../billing/pricing.js';
 import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
-import type { OperationHandler, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
+import { Readable, finished } from 'node:stream';
+import type { BytesResult, OperationHandler, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
 import type { Usage } from '../contracts/usage.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Channel } from '../routing/channel.js';
+import type { ChannelAffinity } from '../routing/channel-affinity.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
-import { planAttempts, type Attempt } from '../routing/plan-attempts.js';
+import { planAttempts, type Attempt, type PinnedChannel } from '../routing/plan-attempts.js';
 import { SseSplitter } from '../streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../streaming/stream-pump.js';
 import { authorizeModel } from './steps/authorize-model.js';
@@ -39,6 +41,7 @@ export class OperationRunner {
     private readonly breaker: CircuitBreaker,
     private readonly catalog: ModelCatalog,
     private readonly ledger: QuotaLedger,
+    private readonly affinity: ChannelAffinity,
     private readonly config: GatewayConfig,
   ) {}
 
@@ -48,7 +51,15 @@ export class OperationRunner {
     const groups = this.catalog.groupsOf(token.group);
     const attempts = planAttempts(
       this.channels,
-      { model, operation, groups, crossGroupRetry: token.group === 'auto' && token.cross_group_retry, maxAttempts: this.config.routing.max_attempts },
+      {
+        model,
+        operation,
+        groups,
+        crossGroupRetry: token.group === 'auto' && token.cross_group_retry,
+        maxAttempts: this.config.routing.max_attempts,
+        // Only a continuation waits on the store; every other request plans at once.
+        pinned: invocation.affinityKey === undefined ? undefined : await this.#pinnedChannel(invocation.affinityKey),
+      },
       this.breaker,
     );
     // Planning first: a model no channel serves is refused (404) before its price is looked
@@ -138,18 +149,55 @@ export class OperationRunner {
     }
 
     const settleFrom = async (usage: Usage) => reservation.settle(this.#cost(price, usage, group));
+    const succeed = () => {
+      this.breaker.recordSuccess(channel.name);
+      record('success');
+    };
     if (result.kind === 'json') {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
-      this.breaker.recordSuccess(channel.name);
-      record('success');
+      succeed();
       const body = result.body;
       await settleFrom(this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length));
-      return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body } };
+      await this.#remember(result.affinityKey, channel, invocation);
+      return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
     }
-    return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, () => {
-      this.breaker.recordSuccess(channel.name);
-      record('success');
+    if (result.kind === 'bytes') {
+      succeed();
+      return { kind: 'answered', result: this.#relayBytes(result, invocation, onClientAbort, settleFrom) };
+    }
+    return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, async (affinityKey) => {
+      succeed();
+      await this.#remember(affinityKey, channel, invocation);
     });
+  }
+
+  /** The channel an affinity key pins the request to, when the key is known. */
+  async #pinnedChannel(affinityKey: string): Promise<PinnedChannel | undefined> {
+    const name = await this.affinity.channelOf(affinityKey);
+    return name === undefined ? undefined : { name, exclusive: this.config.routing.affinity.on_channel_down === 'fail' };
+  }
+
+  /**
+   * Records which channel produced an answer's affinity key before the client can name it.
+   * A failed write costs only the affinity of a later follow-up, so it is logged, not thrown.
+   */
+  async #remember(key: string | undefined, channel: Channel, invocation: OperationInvocation): Promise<void> {
+    if (key === undefined) return;
+    await this.affinity.remember(key, channel.name).catch((error: unknown) => invocation.logger.warn({ err: error, channel: channel.name }, 'could not record the channel of an answer'));
+  }
+
+  /**
+   * Passes raw bytes through as they arrive. Their usage is known up front (speech bills the
+   * input's characters), and is settled once the body is over, however it ends: the upstream
+   * has done the work even when the client leaves early.
+   */
+  #relayBytes(result: BytesResult, invocation: OperationInvocation, onClientAbort: () => void, settleFrom: (usage: Usage) => Promise<void>): InvocationOutcome {
+    const readable = Readable.from(result.body, { objectMode: false });
+    finished(readable, () => {
+      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      void settleFrom(result.usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));
+    });
+    return { kind: 'bytes', contentType: result.contentType, readable };
   }
 
   async #startStream(
@@ -159,7 +207,7 @@ export class OperationRunner {
     onClientAbort: () => void,
     settleFrom: (usage: Usage) => Promise<void>,
     fail: (error: unknown) => { kind: 'failed'; error: GatewayError },
-    succeed: () => void,
+    succeed: (affinityKey: string | undefined) => Promise<void>,
   ): Promise<{ kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError }> {
     const encoder = invocation.encoder;
     if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
@@ -189,7 +237,7 @@ export class OperationRunner {
       pump.abandon();
       return fail(primed.error);
     }
-    succeed();
+    await succeed(pump.affinityKey);
     return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable: pump.readable() } };
   }
 

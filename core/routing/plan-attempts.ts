@@ -18,6 +18,15 @@ export interface AttemptRequest {
   /** With `auto`: whether retries may move on to the next group once a group is exhausted. */
   crossGroupRetry: boolean;
   maxAttempts: number;
+  /** A channel that must be tried first (it holds the conversation the request continues). */
+  pinned?: PinnedChannel;
+}
+
+/** The channel a request continues on, and whether it may go elsewhere when that channel fails. */
+export interface PinnedChannel {
+  name: string;
+  /** True: no other channel is tried, and a cooling-down pinned channel is a 503. */
+  exclusive: boolean;
 }
 
 /** Orders a tier by weighted random choice without replacement; all-zero weights count equally. */
@@ -52,6 +61,26 @@ export function* planAttempts(
   let served = false;
   let attempts = 0;
   let shortestCooldown = Number.POSITIVE_INFINITY;
+  const pinned = pinnedAttempt(channels, request);
+  if (pinned !== undefined) {
+    served = true;
+    if (breaker.tryAcquire(pinned.channel.name)) {
+      tried.add(pinned.channel);
+      attempts += 1;
+      yield pinned;
+      if (attempts >= request.maxAttempts || request.pinned?.exclusive === true) return;
+    } else if (request.pinned?.exclusive === true) {
+      const seconds = Math.max(1, Math.ceil(breaker.retryInMilliseconds(pinned.channel.name) / 1000));
+      throw new GatewayError(
+        503,
+        'affinity_channel_unavailable',
+        `the channel holding this conversation is cooling down after failures; retry in ${seconds} s`,
+        { headers: { 'retry-after': String(seconds) } },
+      );
+    } else {
+      shortestCooldown = breaker.retryInMilliseconds(pinned.channel.name);
+    }
+  }
   for (const group of request.groups) {
     const candidates = channels.filter((channel) => channel.groups.has(group) && channel.serves(request.model, request.operation));
     if (candidates.length === 0) continue;
@@ -86,4 +115,13 @@ export function* planAttempts(
   throw new GatewayError(503, 'no_available_channel', `every channel for model "${request.model}" is cooling down after failures; retry in ${seconds} s`, {
     headers: { 'retry-after': String(seconds) },
   });
+}
+
+/** The pinned channel as an attempt, when it still serves the model in one of the request's groups (config may have changed since). */
+function pinnedAttempt(channels: readonly Channel[], request: AttemptRequest): Attempt | undefined {
+  if (request.pinned === undefined) return undefined;
+  const channel = channels.find((candidate) => candidate.name === request.pinned?.name);
+  if (channel === undefined || !channel.serves(request.model, request.operation)) return undefined;
+  const group = request.groups.find((name) => channel.groups.has(name));
+  return group === undefined ? undefined : { channel, group };
 }

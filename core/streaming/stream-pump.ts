@@ -56,6 +56,7 @@ export class StreamPump {
   readonly #iterator: AsyncIterator<Uint8Array>;
   readonly #held: string[] = [];
   #usage: Usage | undefined;
+  #affinityKey: string | undefined;
   #outputBytes = 0;
   #contentSeen = false;
   #finished = false;
@@ -90,6 +91,11 @@ export class StreamPump {
       }
       if (this.#contentSeen) return { kind: 'content' };
     }
+  }
+
+  /** The last affinity key the decoder reported, known once priming has read the stream's start. */
+  get affinityKey(): string | undefined {
+    return this.#affinityKey;
   }
 
   /** Abandons a primed stream that will not be sent (failover): the upstream is aborted and its body released. */
@@ -193,6 +199,7 @@ export class StreamPump {
     for (const output of outputs) {
       if (output.type === 'usage') this.#usage = output.usage;
       else if (output.type === 'error') return output.error;
+      else if (output.type === 'affinity') this.#affinityKey = output.key;
       else {
         if (output.content) this.#contentSeen = true;
         this.#outputBytes += output.data.length;

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   /** Query parameters; the last value wins when one repeats. */
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
+  /** The body exactly as received; a multipart upload is binary, so its text is lossy. */
+  raw: Buffer;
   /** The body as text. */
   text: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
@@ -49,7 +51,7 @@ export async function startFakeServer(handle: (exchange: FakeExchange) => void |
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request = record(incoming, Buffer.concat(chunks).toString('utf8'));
+      const request = record(incoming, Buffer.concat(chunks));
       requests.push(request);
       const connection = new AbortController();
       response.on('close', () => connection.abort());
@@ -109,7 +111,8 @@ export function writeFlushed(response: ServerResponse, data: string | Uint8Array
   });
 }
 
-function record(incoming: IncomingMessage, text: string): RecordedRequest {
+function record(incoming: IncomingMessage, raw: Buffer): RecordedRequest {
+  const text = raw.toString('utf8');
   const url = new URL(incoming.url ?? '/', 'http://fake.invalid');
   let json: unknown;
   if (text !== '') {
@@ -124,6 +127,7 @@ function record(incoming: IncomingMessage, text: string): RecordedRequest {
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     headers: incoming.headers,
+    raw,
     text,
     json,
   };

@@ -10,7 +10,7 @@ import { valueAtPath } from './value-at-path.js';
 export function parseClientInput<Schema extends z.ZodType>(schema: Schema, input: unknown, where = 'body'): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issue = mostSpecificIssue(result.error.issues[0]);
   if (issue === undefined) throw invalidRequest(`${where}: invalid`);
   const path = formatYamlPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
@@ -18,6 +18,24 @@ export function parseClientInput<Schema extends z.ZodType>(schema: Schema, input
     throw invalidRequest(`unknown field "${field}" in the ${where}; check its spelling`, { param: field });
   }
   if (path === '') throw invalidRequest(`${where}: ${issue.message}`);
-  const message = issue.code === 'invalid_type' && valueAtPath(input, issue.path) === undefined ? 'required' : issue.message;
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && valueAtPath(input, issue.path) === undefined;
+  const message = missing ? 'required' : issue.message;
   throw invalidRequest(`${path}: ${message}`, { param: path });
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue to report. A union (tools, input items, content parts) fails as a whole with
+ * one issue per option; the option whose `type` matched is the one the client meant, so its
+ * own first issue (`tools.0.search_context_size: expected one of low, medium, high`) says
+ * more than the union's summary. Options that failed on `type` itself are passed over; when
+ * none is left, the union's own message stands.
+ */
+function mostSpecificIssue(issue: Issue | undefined): Issue | undefined {
+  if (issue?.code !== 'invalid_union') return issue;
+  const meant = issue.errors.find((option) => option.length > 0 && !option.some((inner) => inner.path.length === 1 && inner.path[0] === 'type') && option[0]!.path.length > 0);
+  if (meant === undefined) return issue;
+  const inner = mostSpecificIssue(meant[0]);
+  return inner === undefined ? issue : { ...inner, path: [...issue.path, ...inner.path] };
 }

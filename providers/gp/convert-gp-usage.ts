@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/index.js';
-import type { GpUsage } from './gp-schemas.js';
+import type { GpResponsesUsage, GpUsage } from './gp-schemas.js';
 
 const count = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
@@ -13,6 +13,17 @@ export function convertGpUsage(usage: GpUsage): Usage {
     cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),
     outputTokens: count(usage.completion_tokens),
     reasoningTokens: count(usage.completion_tokens_details?.reasoning_tokens),
+    source: 'upstream',
+  };
+}
+
+/** The core usage for a Responses object's `usage` (upstreams.md §2.2): input includes cached, output includes reasoning. */
+export function convertGpResponsesUsage(usage: GpResponsesUsage): Usage {
+  return {
+    inputTokens: count(usage.input_tokens),
+    cachedInputTokens: count(usage.input_tokens_details?.cached_tokens),
+    outputTokens: count(usage.output_tokens),
+    reasoningTokens: count(usage.output_tokens_details?.reasoning_tokens),
     source: 'upstream',
   };
 }

@@ -11,7 +11,7 @@ import { toGpRequest } from './to-gp-request.js';
 export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
-    const response = await callGp(host, call, body);
+    const response = await callGp(host, call, '/chat/completions', body);
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };

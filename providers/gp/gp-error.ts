@@ -46,15 +46,15 @@ export function readGpError(json: unknown): GpErrorDetail | undefined {
   return { message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' };
 }
 
-/** 502 for an upstream answer that is not a chat completion; another channel may do better. */
-export function invalidGpResponse(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not a chat completion', {
+/** 502 for an upstream answer that is not what was asked for (`a chat completion`, `a response`); another channel may do better. */
+export function invalidGpResponse(cause?: unknown, expected = 'a chat completion'): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, {
     retryable: true,
     cause,
   });
 }
 
-/** 502 for a stream that ended without `[DONE]` and without any finish reason. */
+/** 502 for a stream that ended before its end marker: `[DONE]` or a finish reason for chat, a terminal event for Responses. */
 export function truncatedGpStream(): GatewayError {
   return new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true });
 }

@@ -46,3 +46,34 @@ export const gpChunkSchema = z.looseObject({
 export const gpCompletionSchema = z.looseObject({ usage: gpUsageSchema.nullish() });
 
 export type GpChunk = z.output<typeof gpChunkSchema>;
+
+/** The `usage` object of a Responses object (upstreams.md §2.2). */
+export const gpResponsesUsageSchema = z.looseObject({
+  input_tokens: count,
+  output_tokens: count,
+  total_tokens: count,
+  input_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
+  output_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
+});
+
+export type GpResponsesUsage = z.output<typeof gpResponsesUsageSchema>;
+
+/** What the gateway reads of a Responses object: its id, status, error and usage. */
+export const gpResponseObjectSchema = z.looseObject({
+  id: z.string().nullish(),
+  status: z.string().nullish(),
+  error: gpErrorDetailSchema.nullish(),
+  usage: gpResponsesUsageSchema.nullish(),
+});
+
+export type GpResponseObject = z.output<typeof gpResponseObjectSchema>;
+
+/** What the decoder reads of a Responses stream event (upstreams.md §2.3). */
+export const gpResponsesEventSchema = z.looseObject({
+  type: z.string(),
+  response: gpResponseObjectSchema.nullish(),
+  error: gpErrorDetailSchema.nullish(),
+  // Some servers put the error's fields on the `error` event itself instead of under `error`.
+  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.string().nullish(),
+});

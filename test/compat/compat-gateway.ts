@@ -17,11 +17,18 @@ export interface CompatGateway {
   upstream: FakeGxUpstream;
 }
 
+/** More channels and prices besides the gx ones, for suites that need other families. */
+export interface CompatGatewayExtras {
+  providers?: Array<Record<string, unknown>>;
+  pricing?: Record<string, Record<string, number>>;
+}
+
 /**
- * Starts the fake upstream and a gateway (memory store) whose only channel is gx, listening
- * on an ephemeral port so official clients talk real HTTP to it. Both close when `t` ends.
+ * Starts the fake upstream and a gateway (memory store) with a gx channel (and `extras`),
+ * listening on an ephemeral port so official clients talk real HTTP to it. Both close when
+ * `t` ends.
  */
-export async function startCompatGateway(t: Test): Promise<CompatGateway> {
+export async function startCompatGateway(t: Test, extras: CompatGatewayExtras = {}): Promise<CompatGateway> {
   const upstream = await startFakeGxUpstream({ apiKey: upstreamKey });
   t.teardown(() => upstream.close());
   const { app } = await buildTestApp(t, 'memory', {
@@ -33,11 +40,13 @@ export async function startCompatGateway(t: Test): Promise<CompatGateway> {
         api_key: upstreamKey,
         models: ['gx-2.5-pro', 'gx-2.5-flash', 'text-embedding-004'],
       },
+      ...(extras.providers ?? []),
     ],
     pricing: {
       'gx-2.5-pro': { input_per_mtok: 1.25, output_per_mtok: 10 },
       'gx-2.5-flash': { input_per_mtok: 0.3, output_per_mtok: 2.5 },
       'text-embedding-004': { per_call: 0.0001 },
+      ...extras.pricing,
     },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
 import { TokenStatus, type TokenRecord } from '../../core/tokens/token-record.js';
 import { StoreTokenRepository } from '../../core/tokens/token-repository.js';
@@ -28,6 +29,17 @@ for (const driver of storageDrivers) {
     t.teardown(() => backend.close());
     const tokens = new StoreTokenRepository(backend);
     const users = new StoreUserRepository(backend);
+
+    t.test('a remembered response id names its channel until its TTL runs out', async (t) => {
+      const affinity = new ChannelAffinity(backend.keyv<string>('affinity'), 1000);
+      await affinity.remember('resp_abc', 'gp-east');
+      t.equal(await affinity.channelOf('resp_abc'), 'gp-east');
+      t.equal(await affinity.channelOf('resp_unknown'), undefined);
+      const shortLived = new ChannelAffinity(backend.keyv<string>('affinity'), 50);
+      await shortLived.remember('resp_brief', 'gp-west');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      t.equal(await shortLived.channelOf('resp_brief'), undefined, 'expired');
+    });
 
     t.test('a token is found by id, by key hash and among its owner\'s ids, with its balance', async (t) => {
       const id = await tokens.nextId();

@@ -101,3 +101,33 @@ t.test('api_keys rotate round-robin across calls', async (t) => {
   const rotating = channel('keys', { api_keys: ['k1', 'k2', 'k3'] });
   t.same([1, 2, 3, 4].map(() => rotating.context().apiKey), ['k1', 'k2', 'k3', 'k1']);
 });
+
+t.test('a pinned channel is tried first, ahead of a higher priority, and others follow when it may fail over', async (t) => {
+  const channels = [channel('high', { priority: 10 }), channel('holder', { priority: 0 })];
+  t.same(names(planAttempts(channels, request({ pinned: { name: 'holder', exclusive: false } }), breaker())), ['default/holder', 'default/high']);
+});
+
+t.test('an exclusive pin tries only the channel holding the conversation', async (t) => {
+  const channels = [channel('high', { priority: 10 }), channel('holder')];
+  t.same(names(planAttempts(channels, request({ pinned: { name: 'holder', exclusive: true } }), breaker())), ['default/holder']);
+});
+
+t.test('an exclusive pin on a cooling-down channel is a 503 with Retry-After, not another channel', async (t) => {
+  const circuits = breaker();
+  circuits.recordFailure('holder');
+  t.throws(() => names(planAttempts([channel('other'), channel('holder')], request({ pinned: { name: 'holder', exclusive: true } }), circuits)), {
+    statusCode: 503,
+    code: 'affinity_channel_unavailable',
+    headers: { 'retry-after': '60' },
+  });
+});
+
+t.test('a pin that may fail over skips a cooling-down channel and routes as usual', async (t) => {
+  const circuits = breaker();
+  circuits.recordFailure('holder');
+  t.same(names(planAttempts([channel('other'), channel('holder')], request({ pinned: { name: 'holder', exclusive: false } }), circuits)), ['default/other']);
+});
+
+t.test('a pin to a channel that no longer serves the model is ignored', async (t) => {
+  t.same(names(planAttempts([channel('a')], request({ pinned: { name: 'removed', exclusive: true } }), breaker())), ['default/a']);
+});

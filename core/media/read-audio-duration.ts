@@ -1,0 +1,17 @@
+import { parseBuffer } from 'music-metadata';
+
+/**
+ * The length in seconds of an audio file (wav, mp3, flac, ogg, m4a, webm…), read from its
+ * own headers and frames; undefined when the container cannot be read or states no length.
+ * Transcription is billed per minute, and the upstream does not always say how long the
+ * audio was.
+ */
+export async function readAudioDuration(data: Uint8Array, mimeType?: string): Promise<number | undefined> {
+  try {
+    const metadata = await parseBuffer(data, mimeType === undefined ? undefined : { mimeType, size: data.byteLength }, { duration: true, skipCovers: true });
+    const seconds = metadata.format.duration;
+    return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  } catch {
+    return undefined;
+  }
+}

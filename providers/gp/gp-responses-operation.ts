@@ -1,0 +1,42 @@
+import { emptyUsage, type OperationCall, type OperationResult, type ProviderHost, type ResponsesRequest } from '../../core/index.js';
+import { callGp } from './call-gp.js';
+import { convertGpResponsesUsage } from './convert-gp-usage.js';
+import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
+import type { GpOptions } from './gp-options.js';
+import { createGpResponsesStreamDecoder } from './gp-responses-stream-decoder.js';
+import { gpResponseObjectSchema } from './gp-schemas.js';
+
+/**
+ * `responses`: the client's request passed through to `/responses` of an OpenAI-format
+ * upstream, every field kept and `model` replaced by the upstream model.
+ */
+export function createGpResponsesOperation(host: ProviderHost) {
+  return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
+    const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
+    const response = await callGp(host, call, '/responses', body);
+    if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
+
+    let text: string;
+    let json: unknown;
+    try {
+      text = await response.body.text();
+      json = JSON.parse(text);
+    } catch (error) {
+      throw invalidGpResponse(error, 'a response');
+    }
+    const parsed = gpResponseObjectSchema.safeParse(json);
+    if (!parsed.success) throw invalidGpResponse(parsed.error, 'a response');
+    const object = parsed.data;
+    // A 200 body may still be a failure: a response whose status is failed, or an error body.
+    if (object.status === 'failed') throw gpErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
+    const upstreamError = readGpError(json);
+    if (upstreamError !== undefined) throw gpErrorToGatewayError(upstreamError);
+    // The body goes out byte for byte; without usage, zeros flagged estimated make the runner bill its own estimate.
+    return {
+      kind: 'json',
+      body: text,
+      usage: object.usage === undefined || object.usage === null ? emptyUsage('estimated') : convertGpResponsesUsage(object.usage),
+      affinityKey: typeof object.id === 'string' && object.id !== '' ? object.id : undefined,
+    };
+  };
+}

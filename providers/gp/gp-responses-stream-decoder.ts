@@ -1,0 +1,71 @@
+import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { convertGpResponsesUsage } from './convert-gp-usage.js';
+import { gpErrorToGatewayError, invalidGpResponse, truncatedGpStream } from './gp-error.js';
+import { gpResponsesEventSchema } from './gp-schemas.js';
+
+/** Events that only announce the response; everything after them is model output and commits the stream. */
+const lifecycleEvents = new Set(['response.created', 'response.in_progress', 'response.queued']);
+
+/** Events that end a Responses stream (upstreams.md §2.3); OpenAI sends no `[DONE]` after them. */
+const terminalEvents = new Set(['response.completed', 'response.incomplete']);
+
+/**
+ * Passes a Responses stream (upstreams.md §2.3) through: every event goes out as `event:
+ * <type>` plus its data text exactly as received, `sequence_number` and all. Deltas, which
+ * are most of a stream, are passed on by their `event:` line without parsing their JSON.
+ * `response.created` reports the response id as the channel's affinity key;
+ * `response.completed` (or `.incomplete`) reports usage and ends the stream. An `error` or
+ * `response.failed` event becomes an `error` output, so before any content the core fails
+ * over (fixture openai-responses-stream-error.sse: `insufficient_quota` arrives that way
+ * with HTTP 200); the decoder then stays silent. A stream that stops before a terminal
+ * event broke off.
+ */
+export function createGpResponsesStreamDecoder(): StreamDecoder {
+  let failed = false;
+  let finished = false;
+
+  const fail = (error: GatewayError): StreamOutput[] => {
+    failed = true;
+    return [{ type: 'error', error }];
+  };
+
+  return {
+    push(frame: SseFrame): StreamOutput[] {
+      if (failed) return [];
+      const data = frame.data.trim();
+      if (data === '') return [];
+      if (data === '[DONE]') return [];
+      if (frame.event !== undefined && frame.event.endsWith('.delta')) return [{ type: 'event', event: frame.event, data: frame.data, content: true }];
+
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch (cause) {
+        return fail(invalidGpResponse(cause, 'a Responses event'));
+      }
+      const parsed = gpResponsesEventSchema.safeParse(json);
+      if (!parsed.success) return fail(invalidGpResponse(parsed.error, 'a Responses event'));
+      const event = parsed.data;
+      if (event.type === 'error') {
+        return fail(gpErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));
+      }
+      if (event.type === 'response.failed') {
+        return fail(gpErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
+      }
+
+      const outputs: StreamOutput[] = [{ type: 'event', event: event.type, data: frame.data, content: !lifecycleEvents.has(event.type) }];
+      const response = event.response;
+      if (event.type === 'response.created' && typeof response?.id === 'string' && response.id !== '') outputs.push({ type: 'affinity', key: response.id });
+      if (terminalEvents.has(event.type)) {
+        finished = true;
+        if (response?.usage !== undefined && response.usage !== null) outputs.push({ type: 'usage', usage: convertGpResponsesUsage(response.usage) });
+      }
+      return outputs;
+    },
+
+    end(): StreamOutput[] {
+      if (failed || finished) return [];
+      return fail(truncatedGpStream());
+    },
+  };
+}
