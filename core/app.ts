@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
+import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from './billing/quota-ledger.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const runner = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
     await app.register(chatRoutes, { runner, config });
     await app.register(responsesRoutes, { runner, config });
+    await app.register(imagesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });
     await app.ready();
   } catch (error) {

@@ -34,6 +34,7 @@ export {
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
+export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export {
   maxSpeechInputCharacters,
   speechContentTypes,

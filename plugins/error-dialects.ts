@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { GatewayError } from '../core/errors/gateway-error.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
 
-/** The error shapes clients read: management envelope, OpenAI-style, gx native. */
-export type ErrorDialect = 'envelope' | 'openai' | 'native';
+/** The error shapes clients read: management envelope, OpenAI-style, gx native, and the image routes' table. */
+export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,7 +52,32 @@ export function formatError(dialect: ErrorDialect, error: GatewayError): unknown
       return { error: { code: error.statusCode, message: error.message, status: nativeStatuses[error.statusCode] ?? (error.statusCode >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
     case 'openai':
       return { error: openAiErrorObject(error) };
+    case 'images':
+      return { error: { message: error.message, type: error.statusCode >= 500 ? 'server_error' : 'invalid_request_error', code: error.code } };
   }
+}
+
+/**
+ * The error as a dialect presents it. The image routes answer with the statuses and codes of
+ * spec part 2's errors table: every client mistake is 400 `invalid_request` (unknown model
+ * included) unless it is `prompt_blocked`; 401 `invalid_authentication`; 402
+ * `insufficient_quota`; 429 `rate_limit_exceeded` with `Retry-After`; 502 `empty_response`
+ * when the upstream produced no image; 504 `request_timeout`; any other upstream or gateway
+ * failure 503 `bad_response`. The other dialects present the error as it is.
+ */
+export function inDialect(dialect: ErrorDialect, error: GatewayError): GatewayError {
+  if (dialect !== 'images') return error;
+  const as = (status: number, code: string, headers = error.headers) => new GatewayError(status, code, error.message, { headers, param: error.param, cause: error });
+  const status = error.statusCode;
+  if (status === 401) return as(401, 'invalid_authentication');
+  if (status === 402) return as(402, 'insufficient_quota');
+  if (status === 429) return as(429, 'rate_limit_exceeded', { 'retry-after': '1', ...error.headers });
+  if (error.code === 'prompt_blocked') return as(400, 'prompt_blocked');
+  if (status === 403 || status === 413 || status === 499) return error;
+  if (status >= 400 && status < 500) return as(400, 'invalid_request');
+  if (error.code === 'empty_response') return as(502, 'empty_response');
+  if (status === 504) return as(504, 'request_timeout');
+  return as(503, 'bad_response');
 }
 
 /** The inner object of the OpenAI error shape: `{message, type, code, param}`. */

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { GatewayError } from '../core/errors/gateway-error.js';
-import { dialectOf, formatError } from './error-dialects.js';
+import { dialectOf, formatError, inDialect } from './error-dialects.js';
 
 /** Turns fastify's own client errors into gateway errors that say what to change. */
 function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {
@@ -31,7 +31,9 @@ export const errorHandlerPlugin = fastifyPlugin(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const gatewayError = GatewayError.is(error) ? error : fromFastifyError(error, options.bodyLimitMegabytes);
       if (gatewayError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      reply.code(gatewayError.statusCode).headers(gatewayError.headers).send(formatError(dialectOf(request), gatewayError));
+      const dialect = dialectOf(request);
+      const presented = inDialect(dialect, gatewayError);
+      reply.code(presented.statusCode).headers(presented.headers).send(formatError(dialect, presented));
     });
     app.setNotFoundHandler((request, reply) => {
       const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);

@@ -1,5 +1,6 @@
 import type { SpeechRequest, TranscriptionRequest } from './audio-requests.js';
 import type { ChatCompletionRequest } from './chat-completion-request.js';
+import type { ImageRequest } from './image-requests.js';
 import type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './native-requests.js';
 import type { ResponsesRequest } from './responses-request.js';
 
@@ -15,6 +16,10 @@ export interface OperationRequests {
   'native.embed': NativeEmbedRequest;
   /** `POST /v1beta/models/{model}:batchEmbedContents`. */
   'native.batchEmbed': NativeBatchEmbedRequest;
+  /** `POST /v1/images/generations`. */
+  'images.generate': ImageRequest;
+  /** `POST /v1/images/edits`. */
+  'images.edit': ImageRequest;
   /** `POST /v1/audio/speech`. */
   'audio.speech': SpeechRequest;
   /** `POST /v1/audio/transcriptions`. */

@@ -1,0 +1,53 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { estimateImageUsage } from '../../core/billing/estimate-image-usage.js';
+import type { GatewayConfig } from '../../core/config/config-schema.js';
+import { imageRequestSchema, type ImageRequest } from '../../core/contracts/image-requests.js';
+import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import { parseClientInput } from '../../core/validation/parse-client-input.js';
+import { clientAbortSignal } from '../client-abort-signal.js';
+import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { readImageForm } from './read-image-form.js';
+
+const routes: Array<[string, OperationName]> = [
+  ['/v1/images/generations', 'images.generate'],
+  ['/v1/images/edits', 'images.edit'],
+];
+
+/**
+ * `POST /v1/images/generations` and `/v1/images/edits`, JSON or multipart, answering errors
+ * in the images table's codes. Multipart is read only here, each file capped at
+ * `security.media.max_bytes`; which families accept it is for their providers to say.
+ */
+export async function imagesRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: options.config.security.media.max_bytes, files: 16, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
+  });
+  for (const [path, operation] of routes) {
+    app.post(path, { config: { dialect: 'images' } }, async (request, reply) => {
+      const input = request.isMultipart() ? await readImageForm(request, options.config.security.media.max_bytes) : withoutUploads(request.body);
+      const body: ImageRequest = parseClientInput(imageRequestSchema, input);
+      const outcome = await options.runner.run({
+        operation,
+        request: body,
+        model: body.model,
+        stream: false,
+        token: (request.apiToken as AuthenticatedToken).token,
+        requestId: request.id,
+        clientSignal: clientAbortSignal(reply),
+        logger: request.log,
+        estimate: estimateImageUsage(body, options.config),
+      });
+      return sendInvocationOutcome(reply, outcome);
+    });
+  }
+}
+
+/** A JSON body must not pose as a multipart one: `uploads` is the gateway's own field. */
+function withoutUploads(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('uploads' in body)) return body;
+  const { uploads: _ignored, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
