@@ -3,6 +3,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
+import { videoRoutes } from '../plugins/video/video-routes.js';
+import { TaskPoller } from './tasks/task-poller.js';
+import { TaskRepository } from './tasks/task-repository.js';
+import { TaskService } from './tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from './billing/quota-ledger.js';
@@ -104,6 +108,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(responsesRoutes, { runner, config });
     await app.register(imagesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });
+    const clock = container.resolve(InjectionTokens.clock);
+    const tasks = new TaskService(runner, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config.tasks, () => clock.now(), logger);
+    await app.register(videoRoutes, { tasks, config });
+    const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
+    app.addHook('onReady', async () => poller.start());
+    app.addHook('onClose', async () => poller.stop());
     await app.ready();
   } catch (error) {
     // A failed start must not leave the store's connections open.

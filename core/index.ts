@@ -26,6 +26,9 @@ export {
   type ProviderPlugin,
   type StreamResult,
   type BytesResult,
+  type TaskAccepted,
+  type TaskProgress,
+  type TaskStatus,
   type UpstreamBody,
   type UpstreamHttp,
   type UpstreamRequest,
@@ -35,6 +38,7 @@ export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
+export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
 export {
   maxSpeechInputCharacters,
   speechContentTypes,

@@ -13,6 +13,7 @@ export function sendInvocationOutcome(reply: FastifyReply, outcome: InvocationOu
     return reply.send(outcome.body);
   }
   if (outcome.kind === 'bytes') return reply.code(200).type(outcome.contentType).send(outcome.readable);
+  if (outcome.kind === 'task') throw new Error('a task outcome is stored by the task service, never sent as it is');
   return reply
     .code(200)
     .headers({ 'content-type': outcome.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', connection: 'keep-alive' })

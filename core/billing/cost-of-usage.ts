@@ -27,7 +27,8 @@ export function usdOfUsage(price: PriceConfig, usage: Usage, options: CostOption
     (promptTokens - cachedTokens) * inputPerMillion +
     cachedTokens * (price.cached_input_per_mtok ?? inputPerMillion) +
     count(usage.outputTokens) * (price.output_per_mtok ?? 0);
-  const resolutionMultiplier = options.resolution === undefined ? 1 : (price.resolution_multipliers?.[options.resolution] ?? 1);
+  const resolution = options.resolution ?? usage.resolution;
+  const resolutionMultiplier = resolution === undefined ? 1 : (price.resolution_multipliers?.[resolution] ?? 1);
   return (
     textPerMillion / 1_000_000 +
     (price.per_call ?? 0) +

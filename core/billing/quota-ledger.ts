@@ -24,6 +24,20 @@ export interface Reservation {
   settle(actualUnits: number): Promise<void>;
   /** Gives back the whole hold, for a request that failed and delivered nothing. */
   refund(): Promise<void>;
+  /**
+   * Hands the hold over to a record that outlives this process's memory (a video task): the
+   * hold stays taken, and this reservation's settle and refund become no-ops. Settle it later
+   * with {@link QuotaLedger.settleHold}.
+   */
+  detach(): QuotaHold;
+}
+
+/** A hold taken by {@link QuotaLedger.reserve} and stored with a long-running task. */
+export interface QuotaHold {
+  tokenId: number;
+  /** Units held; 0 for an unlimited token. */
+  units: number;
+  unlimited: boolean;
 }
 
 /**
@@ -58,9 +72,7 @@ export class QuotaLedger {
   async reserve(token: TokenView, units: number): Promise<Reservation> {
     assertQuotaUnits('units', units);
     if (token.unlimited_quota) {
-      return new LedgerReservation(token.id, 0, async (actualUnits) => {
-        if (actualUnits > 0) await this.#backend.addUsed(tokenBalanceAccount(token.id), actualUnits);
-      });
+      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (actualUnits) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, actualUnits), () => {});
     }
     const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units);
     if (!reserved.granted) {
@@ -69,14 +81,38 @@ export class QuotaLedger {
       );
     }
     this.#openReservations.set(token.id, (this.#openReservations.get(token.id) ?? 0) + 1);
-    return new LedgerReservation(token.id, units, (actualUnits) => this.#close(token.id, units, actualUnits));
+    const hold = { tokenId: token.id, units, unlimited: false };
+    return new LedgerReservation(
+      hold,
+      (actualUnits) => {
+        this.#forget(token.id);
+        return this.#close(token.id, units, actualUnits);
+      },
+      () => this.#forget(token.id),
+    );
+  }
+
+  /**
+   * Settles a detached hold: charges `actualUnits` (0 refunds it all) and gives back the rest.
+   * The caller makes sure this happens once per hold (a task claims its settlement first).
+   */
+  async settleHold(hold: QuotaHold, actualUnits: number): Promise<void> {
+    assertQuotaUnits('actualUnits', actualUnits);
+    if (hold.unlimited) {
+      if (actualUnits > 0) await this.#backend.addUsed(tokenBalanceAccount(hold.tokenId), actualUnits);
+      return;
+    }
+    await this.#close(hold.tokenId, hold.units, actualUnits);
+  }
+
+  #forget(tokenId: number): void {
+    const remainingOpen = (this.#openReservations.get(tokenId) ?? 1) - 1;
+    if (remainingOpen > 0) this.#openReservations.set(tokenId, remainingOpen);
+    else this.#openReservations.delete(tokenId);
   }
 
   /** Settles a limited token's hold: `actualUnits` is 0 for a refund. */
   async #close(tokenId: number, reserved: number, actualUnits: number): Promise<void> {
-    const remainingOpen = (this.#openReservations.get(tokenId) ?? 1) - 1;
-    if (remainingOpen > 0) this.#openReservations.set(tokenId, remainingOpen);
-    else this.#openReservations.delete(tokenId);
     const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits);
     if (settled.charged < actualUnits) {
       this.#logger.warn(
@@ -98,17 +134,32 @@ export class QuotaLedger {
   }
 }
 
-/** A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund. */
+/** A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund, unless it is detached first. */
 class LedgerReservation implements Reservation {
-  readonly tokenId: number;
-  readonly units: number;
+  readonly #hold: QuotaHold;
   readonly #close: (actualUnits: number) => Promise<void>;
+  readonly #onDetach: () => void;
   #closed = false;
 
-  constructor(tokenId: number, units: number, close: (actualUnits: number) => Promise<void>) {
-    this.tokenId = tokenId;
-    this.units = units;
+  constructor(hold: QuotaHold, close: (actualUnits: number) => Promise<void>, onDetach: () => void) {
+    this.#hold = hold;
     this.#close = close;
+    this.#onDetach = onDetach;
+  }
+
+  get tokenId(): number {
+    return this.#hold.tokenId;
+  }
+
+  get units(): number {
+    return this.#hold.units;
+  }
+
+  detach(): QuotaHold {
+    if (this.#closed) throw new Error('a settled reservation cannot be detached');
+    this.#closed = true;
+    this.#onDetach();
+    return { ...this.#hold };
   }
 
   async settle(actualUnits: number): Promise<void> {

@@ -140,6 +140,14 @@ const audioSchema = z.strictObject({
   max_upload_mb: integer(1, 1024).default(25),
 });
 
+const tasksSchema = z.strictObject({
+  // Spec part 2: a task and its URL are valid for about 24 hours.
+  ttl_ms: integer(60_000, 30 * 24 * 3_600_000).default(24 * 3_600_000),
+  min_poll_interval_ms: integer(0, 600_000).default(2_000),
+  background_poll_ms: integer(100, 3_600_000).default(15_000),
+  max_download_mb: integer(1, 4096).default(200),
+});
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -184,6 +192,7 @@ export const gatewayConfigSchema = z
     routing: routingSchema.default(routingSchema.parse({})),
     streaming: streamingSchema.default(streamingSchema.parse({})),
     audio: audioSchema.default(audioSchema.parse({})),
+    tasks: tasksSchema.default(tasksSchema.parse({})),
     providers: z.array(providerSchema).default([]),
   })
   .superRefine((config, context) => {

@@ -3,6 +3,7 @@ import type { ChatCompletionRequest } from './chat-completion-request.js';
 import type { ImageRequest } from './image-requests.js';
 import type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './native-requests.js';
 import type { ResponsesRequest } from './responses-request.js';
+import type { VideoSubmitRequest, VideoTaskQuery } from './video-requests.js';
 
 /** Each operation's standard request format: the spec's client format for its route. */
 export interface OperationRequests {
@@ -20,6 +21,14 @@ export interface OperationRequests {
   'images.generate': ImageRequest;
   /** `POST /v1/images/edits`. */
   'images.edit': ImageRequest;
+  /** `POST /v1/video/generations`: starts a task upstream and answers with its handle. */
+  'video.submit': VideoSubmitRequest;
+  /** Asks the upstream how a task is doing (the task route, and the background poller). */
+  'video.status': VideoTaskQuery;
+  /** The finished video's bytes (`/v1/video/generations/download`). */
+  'video.content': VideoTaskQuery;
+  /** The moderation record of a task (`/v1/video/generations/moderation-result/{id}`). */
+  'video.moderation': VideoTaskQuery;
   /** `POST /v1/audio/speech`. */
   'audio.speech': SpeechRequest;
   /** `POST /v1/audio/transcriptions`. */

@@ -79,8 +79,38 @@ export interface StreamResult {
   framing: 'sse';
 }
 
+/** An upstream accepted a long-running task (`video.submit`); core keeps the record and polls it. */
+export interface TaskAccepted {
+  kind: 'task';
+  /** What the provider needs to ask about the task later (an upstream task id, an operation name…). Opaque to core. */
+  handle: string;
+  /** What the task will cost when it succeeds (seconds and resolution, or one call); reserved now. */
+  usage: Usage;
+  /** The status this family's clients expect for a finished task; `succeeded` unless set (the sdx-2 models say `completed`). */
+  succeededStatus?: string;
+  /** Fields of the submission to show back on the task, such as `seconds` and `size`. */
+  details?: Record<string, string | number | boolean>;
+}
+
+/** The states every upstream's task states map onto. */
+export type TaskStatus = 'queued' | 'in_progress' | 'succeeded' | 'failed';
+
+/** How a task is doing upstream (`video.status`). */
+export interface TaskProgress {
+  kind: 'task-progress';
+  status: TaskStatus;
+  /** Percent done, when the upstream says. */
+  progress?: number;
+  /** The video's address once it succeeded. */
+  url?: string;
+  /** Why it failed: a numeric code (the upstream's, or an HTTP-like one), the message, and the upstream's own code name when it has one. */
+  error?: { code: number; message: string; type?: string };
+  /** What the finished task cost, when the upstream reports it; otherwise the usage from the submit is billed. */
+  usage?: Usage;
+}
+
 /** What an operation handler returns. */
-export type OperationResult = JsonResult | StreamResult | BytesResult;
+export type OperationResult = JsonResult | StreamResult | BytesResult | TaskAccepted | TaskProgress;
 
 /** Implements one operation; throws a {@link GatewayError} (retryable or not) when it fails. */
 export type OperationHandler<Request, Options = unknown> = (call: OperationCall<Request, Options>) => Promise<OperationResult>;
@@ -88,6 +118,12 @@ export type OperationHandler<Request, Options = unknown> = (call: OperationCall<
 /** What a provider instance offers: a handler per operation it implements. */
 export interface Provider<Options = unknown> {
   operations: { [Name in OperationName]?: OperationHandler<OperationRequests[Name], Options> };
+  /**
+   * The usage to reserve quota by before calling an operation, when only the family knows it
+   * (a video's seconds and resolution live in family-specific fields). Throw a 400 for a
+   * request the family cannot accept. Without one, the route's estimate is used.
+   */
+  estimate?: { [Name in OperationName]?: (request: OperationRequests[Name]) => Usage };
   /** Called once when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -26,6 +26,8 @@ export interface Usage {
   images?: number;
   /** Seconds of media produced. */
   seconds?: number;
+  /** The output resolution (`720p`, `1080p`…), which selects a price's `resolution_multipliers` entry for `per_second`. */
+  resolution?: string;
   /** Characters of input (speech synthesis). */
   characters?: number;
   /** Minutes of audio consumed (transcription). */

@@ -1,4 +1,5 @@
-import type { OperationName } from '../contracts/provider-plugin.js';
+import type { QuotaHold } from '../billing/quota-ledger.js';
+import type { OperationName, TaskAccepted } from '../contracts/provider-plugin.js';
 import type { Usage } from '../contracts/usage.js';
 import type { ProviderLogger } from '../contracts/provider-plugin.js';
 import type { StreamEncoder } from '../streaming/stream-encoder.js';
@@ -29,4 +30,6 @@ export interface OperationInvocation {
 export type InvocationOutcome =
   | { kind: 'json'; status: number; body: unknown; contentType?: string }
   | { kind: 'stream'; contentType: string; readable: Readable }
-  | { kind: 'bytes'; contentType: string; readable: Readable };
+  | { kind: 'bytes'; contentType: string; readable: Readable }
+  /** A long-running task was accepted; its quota hold is the caller's to store and settle. */
+  | { kind: 'task'; accepted: TaskAccepted; channel: string; group: string; hold: QuotaHold; unitsIfSucceeded: number };

@@ -2,7 +2,7 @@ import { costUnits, groupRatioOf, priceOfModel } from '../billing/pricing.js';
 import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
 import { Readable, finished } from 'node:stream';
-import type { BytesResult, OperationHandler, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
+import type { BytesResult, OperationHandler, OperationName, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
 import type { Usage } from '../contracts/usage.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Channel } from '../routing/channel.js';
@@ -69,7 +69,8 @@ export class OperationRunner {
     let reservation: Reservation;
     try {
       price = priceOfModel(this.config, model);
-      reservation = await this.ledger.reserve(token, this.#cost(price, invocation.estimate, groups[0] ?? 'default'));
+      const estimate = first.done === true ? invocation.estimate : this.#estimate(first.value.channel, invocation);
+      reservation = await this.ledger.reserve(token, this.#cost(price, estimate, groups[0] ?? 'default'));
     } catch (error) {
       // The planned channel is never called, so a half-open circuit gets its probe back.
       if (first.done !== true) this.breaker.release(first.value.channel.name);
@@ -165,10 +166,40 @@ export class OperationRunner {
       succeed();
       return { kind: 'answered', result: this.#relayBytes(result, invocation, onClientAbort, settleFrom) };
     }
+    if (result.kind === 'task') {
+      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      succeed();
+      // The task settles when it finishes, maybe in another process: the hold goes with its record.
+      return { kind: 'answered', result: { kind: 'task', accepted: result, channel: channel.name, group, hold: reservation.detach(), unitsIfSucceeded: this.#cost(price, result.usage, group) } };
+    }
+    if (result.kind === 'task-progress') return fail(new Error(`the provider answered ${invocation.operation} with a task's progress`));
     return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, async (affinityKey) => {
       succeed();
       await this.#remember(affinityKey, channel, invocation);
     });
+  }
+
+  /** The usage to reserve for: the family's own estimate when its provider has one (it may refuse the request), else the route's. */
+  #estimate(channel: Channel, invocation: OperationInvocation): Usage {
+    const estimate = channel.provider.estimate?.[invocation.operation] as ((request: unknown) => Usage) | undefined;
+    return estimate === undefined ? invocation.estimate : estimate(invocation.request);
+  }
+
+  /** The quota units `usage` costs for `model` in `group`; for tasks settled after their request ended. */
+  costOf(model: string, usage: Usage, group: string): number {
+    return this.#cost(priceOfModel(this.config, model), usage, group);
+  }
+
+  /**
+   * Calls an operation on one named channel, without routing, quota or failover: how a task
+   * is asked about on the channel that accepted it. Undefined when that channel is no longer
+   * configured.
+   */
+  async callChannel(channelName: string, operation: OperationName, request: unknown, model: string, signal: AbortSignal, requestId: string): Promise<OperationResult | undefined> {
+    const channel = this.channels.find((candidate) => candidate.name === channelName);
+    const handler = channel?.provider.operations[operation] as OperationHandler<unknown> | undefined;
+    if (channel === undefined || handler === undefined) return undefined;
+    return handler({ request, model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
   }
 
   /** The channel an affinity key pins the request to, when the key is known. */

@@ -9,7 +9,7 @@ import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.j
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
-import { readImageForm } from './read-image-form.js';
+import { readJsonOrMultipart } from '../read-multipart-form.js';
 
 const routes: Array<[string, OperationName]> = [
   ['/v1/images/generations', 'images.generate'],
@@ -27,7 +27,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { runner: Oper
   });
   for (const [path, operation] of routes) {
     app.post(path, { config: { dialect: 'images' } }, async (request, reply) => {
-      const input = request.isMultipart() ? await readImageForm(request, options.config.security.media.max_bytes) : withoutUploads(request.body);
+      const input = await readJsonOrMultipart(request, options.config.security.media.max_bytes);
       const body: ImageRequest = parseClientInput(imageRequestSchema, input);
       const outcome = await options.runner.run({
         operation,
@@ -43,11 +43,4 @@ export async function imagesRoutes(app: FastifyInstance, options: { runner: Oper
       return sendInvocationOutcome(reply, outcome);
     });
   }
-}
-
-/** A JSON body must not pose as a multipart one: `uploads` is the gateway's own field. */
-function withoutUploads(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || !('uploads' in body)) return body;
-  const { uploads: _ignored, ...rest } = body as Record<string, unknown>;
-  return rest;
 }

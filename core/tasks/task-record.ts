@@ -1,0 +1,56 @@
+import type { QuotaHold } from '../billing/quota-ledger.js';
+import type { TaskStatus } from '../contracts/provider-plugin.js';
+
+/** A video task as the store keeps it. */
+export interface TaskRecord {
+  /** `video_` and random characters. */
+  id: string;
+  token_id: number;
+  user_id: number;
+  model: string;
+  /** The channel that accepted it; every later question goes there. */
+  channel: string;
+  /** The billing group it was reserved under. */
+  group: string;
+  /** The provider's opaque handle of the upstream task. */
+  handle: string;
+  status: TaskStatus;
+  progress?: number;
+  url?: string;
+  error?: { code: number; message: string; type?: string };
+  /** The quota held since the submission. */
+  hold: QuotaHold;
+  /** What a success costs, from the submission's usage; the upstream's final usage may replace it. */
+  units_if_succeeded: number;
+  /** Units charged once settled (0 for a refund). */
+  charged_units?: number;
+  settled: boolean;
+  succeeded_status?: string;
+  details?: Record<string, string | number | boolean>;
+  /** Unix seconds. */
+  created_at: number;
+  /** Unix seconds. */
+  updated_at: number;
+  /** Milliseconds since the epoch of the last question to the upstream. */
+  polled_at: number;
+  /** Milliseconds since the epoch after which the task is gone for its owner. */
+  expires_at: number;
+}
+
+export const isTerminal = (status: TaskStatus): boolean => status === 'succeeded' || status === 'failed';
+
+/** A task as the client sees it (spec part 2, Video task). */
+export function taskView(record: TaskRecord): Record<string, unknown> {
+  return {
+    ...record.details,
+    task_id: record.id,
+    status: record.status === 'succeeded' ? (record.succeeded_status ?? 'succeeded') : record.status,
+    format: 'mp4',
+    model: record.model,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    ...(record.progress === undefined ? {} : { progress: record.progress }),
+    ...(record.url === undefined ? {} : { url: record.url }),
+    ...(record.error === undefined ? {} : { error: record.error }),
+  };
+}

@@ -1,0 +1,182 @@
+import type { QuotaLedger } from '../billing/quota-ledger.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { OperationName, OperationResult, ProviderLogger, TaskProgress } from '../contracts/provider-plugin.js';
+import type { VideoTaskQuery } from '../contracts/video-requests.js';
+import { notFound } from '../errors/error-codes.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { OperationInvocation } from '../pipeline/operation-invocation.js';
+import type { OperationRunner } from '../pipeline/operation-runner.js';
+import { randomAlphanumeric } from '../security/random-string.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import type { TokenView } from '../tokens/token-record.js';
+import { isTerminal, type TaskRecord } from './task-record.js';
+import type { TaskRepository } from './task-repository.js';
+
+/** How long one question to the upstream about a task may take. */
+const statusTimeoutMilliseconds = 30_000;
+/** Settlement claims outlive every task, so a task is never settled twice. */
+const settlementClaimMilliseconds = 7 * 24 * 3_600_000;
+
+/** Upstream answers that mean the task no longer exists there: it will never finish. */
+const vanishedStatuses = new Set([404, 410]);
+
+/**
+ * Owns video tasks from submission to settlement. A submission goes through the runner (auth
+ * already done: model limits, routing with failover, the reservation) and is acknowledged
+ * only once its record is stored with the quota hold. Asking about a task goes to the
+ * channel that accepted it, at most once per `tasks.min_poll_interval_ms` across every
+ * process sharing the store; the background poller asks about tasks nobody polls. A task
+ * settles exactly once: charged on success, refunded on failure, on expiry, or when the
+ * upstream has lost it.
+ */
+export class TaskService {
+  constructor(
+    private readonly runner: OperationRunner,
+    private readonly tasks: TaskRepository,
+    private readonly backend: StoreBackend,
+    private readonly ledger: QuotaLedger,
+    private readonly config: GatewayConfig['tasks'],
+    private readonly now: () => number,
+    private readonly logger: ProviderLogger,
+  ) {}
+
+  /** Submits a task and stores its record; the record is the answer. */
+  async submit(invocation: OperationInvocation): Promise<TaskRecord> {
+    const outcome = await this.runner.run(invocation);
+    if (outcome.kind !== 'task') throw new GatewayError(500, 'internal_error', `the provider answered ${invocation.operation} without a task`);
+    const now = this.now();
+    const seconds = Math.floor(now / 1000);
+    const record: TaskRecord = {
+      id: `video_${randomAlphanumeric(24)}`,
+      token_id: invocation.token.id,
+      user_id: invocation.token.user_id,
+      model: invocation.model,
+      channel: outcome.channel,
+      group: outcome.group,
+      handle: outcome.accepted.handle,
+      status: 'queued',
+      hold: outcome.hold,
+      units_if_succeeded: outcome.unitsIfSucceeded,
+      settled: false,
+      succeeded_status: outcome.accepted.succeededStatus,
+      details: outcome.accepted.details,
+      created_at: seconds,
+      updated_at: seconds,
+      polled_at: now,
+      expires_at: now + this.config.ttl_ms,
+    };
+    try {
+      await this.tasks.save(record, now);
+    } catch (error) {
+      // Not acknowledged, so not charged. The upstream task runs on unbilled; it is logged.
+      await this.ledger.settleHold(record.hold, 0).catch(() => {});
+      this.logger.error({ err: error, channel: record.channel, handle: record.handle }, 'could not store an accepted video task; its hold was refunded');
+      throw error;
+    }
+    return record;
+  }
+
+  /** The caller's task, brought up to date; 404 for an unknown, expired or another token's task. */
+  async find(token: TokenView, id: string, requestId: string): Promise<TaskRecord> {
+    const record = await this.tasks.get(id);
+    if (record === undefined || record.token_id !== token.id || record.expires_at <= this.now()) {
+      throw notFound(`no video task "${id}" for this API key; tasks expire about ${Math.round(this.config.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
+    }
+    return this.refresh(record, requestId);
+  }
+
+  /** Asks the channel that accepted a finished task for something else about it (its video, its moderation record). */
+  async ask(record: TaskRecord, operation: OperationName, requestId: string, signal: AbortSignal): Promise<OperationResult> {
+    const query: VideoTaskQuery = { handle: record.handle, model: record.model };
+    const result = await this.runner.callChannel(record.channel, operation, query, record.model, signal, requestId);
+    if (result === undefined) {
+      throw new GatewayError(404, 'operation_unsupported', `model "${record.model}" offers no ${operation} on the channel that ran this task`);
+    }
+    return result;
+  }
+
+  /**
+   * Brings an open task up to date: at most one question to the upstream per minimum poll
+   * interval, shared by every process on the store; a terminal answer settles the task.
+   */
+  async refresh(record: TaskRecord, requestId: string): Promise<TaskRecord> {
+    const now = this.now();
+    if (record.settled || now - record.polled_at < this.config.min_poll_interval_ms) return record;
+    const turn = await this.backend.hitWindow(`task-poll:${record.id}`, Math.max(1, this.config.min_poll_interval_ms));
+    if (turn.count > 1) return record;
+    if (now >= record.expires_at) {
+      return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 504, message: 'the task did not finish before it expired', type: 'expired' } });
+    }
+    let progress: TaskProgress;
+    try {
+      progress = await this.#askStatus(record, requestId);
+    } catch (error) {
+      if (GatewayError.is(error) && vanishedStatuses.has(error.statusCode) && error.code !== 'operation_unsupported') {
+        return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 404, message: `the upstream no longer knows this task: ${error.message}`, type: 'task_vanished' } });
+      }
+      // A passing upstream failure: the task stays as it was and is asked about again later.
+      this.logger.warn({ err: error, task: record.id, channel: record.channel }, 'could not ask the upstream about a video task');
+      const updated = { ...record, polled_at: now };
+      await this.tasks.save(updated, now);
+      return updated;
+    }
+    return isTerminal(progress.status) ? this.#finish(record, progress) : this.#update(record, progress);
+  }
+
+  async #askStatus(record: TaskRecord, requestId: string): Promise<TaskProgress> {
+    const signal = AbortSignal.timeout(statusTimeoutMilliseconds);
+    const result = await this.ask(record, 'video.status', requestId, signal).catch((error: unknown) => {
+      // The channel is gone from the config: nobody can finish this task.
+      if (GatewayError.is(error) && error.code === 'operation_unsupported') throw new GatewayError(410, 'channel_removed', error.message);
+      throw error;
+    });
+    if (result.kind !== 'task-progress') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not report the task\'s progress');
+    return result;
+  }
+
+  async #update(record: TaskRecord, progress: TaskProgress): Promise<TaskRecord> {
+    const now = this.now();
+    const updated: TaskRecord = { ...record, status: progress.status, progress: progress.progress ?? record.progress, updated_at: Math.floor(now / 1000), polled_at: now };
+    await this.tasks.save(updated, now);
+    return updated;
+  }
+
+  /** Records a terminal state and settles the hold once: the success's cost, or nothing for a failure. */
+  async #finish(record: TaskRecord, progress: TaskProgress): Promise<TaskRecord> {
+    const now = this.now();
+    const succeeded = progress.status === 'succeeded';
+    const units = succeeded
+      ? progress.usage === undefined
+        ? record.units_if_succeeded
+        : this.runner.costOf(record.model, progress.usage, record.group)
+      : 0;
+    const claim = await this.backend.hitWindow(`task-settled:${record.id}`, settlementClaimMilliseconds);
+    if (claim.count === 1) await this.ledger.settleHold(record.hold, units);
+    const finished: TaskRecord = {
+      ...record,
+      status: progress.status,
+      progress: succeeded ? 100 : record.progress,
+      url: progress.url ?? record.url,
+      error: progress.error,
+      settled: true,
+      charged_units: claim.count === 1 ? units : record.charged_units,
+      updated_at: Math.floor(now / 1000),
+      polled_at: now,
+    };
+    await this.tasks.save(finished, now);
+    this.logger.info({ task: record.id, status: finished.status, chargedUnits: units }, 'video task settled');
+    return finished;
+  }
+
+  /** Asks about every open task the clients are not polling; called by the background poller. */
+  async refreshOpenTasks(): Promise<void> {
+    for (const id of await this.tasks.openIds()) {
+      const record = await this.tasks.get(id);
+      if (record === undefined) {
+        await this.tasks.forget(id);
+        continue;
+      }
+      await this.refresh(record, `poller-${id}`).catch((error: unknown) => this.logger.warn({ err: error, task: id }, 'the background poll of a video task failed'));
+    }
+  }
+}

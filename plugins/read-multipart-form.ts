@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { ImageUpload } from '../core/contracts/image-requests.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
+
+/** Form fields that carry numbers; a multipart body sends every field as text. */
+const numericFields = new Set(['n', 'seed', 'guidance_scale', 'duration']);
+
+/**
+ * Reads a multipart request (images, video) into the JSON shape of its route: text fields as
+ * properties (numbers for `n`, `seed`, `guidance_scale` and `duration` when they are numeric;
+ * a field sent twice becomes a list), files as `uploads` in the order they came. The multipart limits
+ * registered with the route bound every part; a file over `maxFileBytes` rejects with a 413
+ * that names the file and the limit.
+ */
+export async function readMultipartForm(request: FastifyRequest, maxFileBytes: number): Promise<Record<string, unknown> & { uploads: ImageUpload[] }> {
+  const fields: Record<string, unknown> = {};
+  const uploads: ImageUpload[] = [];
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer().catch((error: unknown) => {
+        if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+        throw new GatewayError(413, 'file_too_large', `the file "${part.filename}" is larger than the limit of ${maxFileBytes} bytes; send a smaller file`);
+      });
+      uploads.push({ field: part.fieldname, filename: part.filename, mimeType: part.mimetype, data });
+      continue;
+    }
+    const text = typeof part.value === 'string' ? part.value : String(part.value);
+    const value = numericFields.has(part.fieldname) && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    const previous = fields[part.fieldname];
+    fields[part.fieldname] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return { ...fields, uploads };
+}
+
+/**
+ * The body of a route that takes JSON or multipart: the form read by {@link readMultipartForm},
+ * or the JSON body without an `uploads` field, since a JSON body must not pose as a multipart
+ * one (`uploads` is the gateway's own field).
+ */
+export async function readJsonOrMultipart(request: FastifyRequest, maxFileBytes: number): Promise<unknown> {
+  if (request.isMultipart()) return readMultipartForm(request, maxFileBytes);
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !('uploads' in body)) return body;
+  const { uploads: _ignored, ...rest } = body as Record<string, unknown>;
+  return rest;
+}

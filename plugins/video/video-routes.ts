@@ -1,0 +1,81 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../../core/config/config-schema.js';
+import { emptyUsage } from '../../core/contracts/usage.js';
+import { videoSubmitRequestSchema, type VideoSubmitRequest } from '../../core/contracts/video-requests.js';
+import { invalidRequest } from '../../core/errors/error-codes.js';
+import type { TaskService } from '../../core/tasks/task-service.js';
+import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
+import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import { parseClientInput } from '../../core/validation/parse-client-input.js';
+import { clientAbortSignal } from '../client-abort-signal.js';
+import { readJsonOrMultipart } from '../read-multipart-form.js';
+import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { downloadRecord } from './download-record.js';
+import { openAiVideoObject } from './openai-video-object.js';
+
+const tokenOf = (request: FastifyRequest) => (request.apiToken as AuthenticatedToken).token;
+
+/**
+ * The video task routes of spec part 2: submit and poll on `/v1/video/generations`, the
+ * download record and the moderation record, and the OpenAI-style `/v1/videos` pair. Core
+ * owns the task records, polling and billing; providers only submit, report and fetch.
+ */
+export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskService; config: GatewayConfig }): Promise<void> {
+  const { tasks, config } = options;
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: config.security.media.max_bytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
+  });
+
+  const submit = async (request: FastifyRequest, reply: Parameters<typeof clientAbortSignal>[0]): Promise<TaskRecord> => {
+    const body: VideoSubmitRequest = parseClientInput(videoSubmitRequestSchema, await readJsonOrMultipart(request, config.security.media.max_bytes));
+    return tasks.submit({
+      operation: 'video.submit',
+      request: body,
+      model: body.model,
+      stream: false,
+      token: tokenOf(request),
+      requestId: request.id,
+      clientSignal: clientAbortSignal(reply),
+      logger: request.log,
+      // Every video family prices from its own fields, so its provider estimates; a family
+      // without an estimate is priced per call.
+      estimate: emptyUsage('estimated'),
+    });
+  };
+
+  app.post('/v1/video/generations', { config: { dialect: 'openai' } }, async (request, reply) => {
+    const record = await submit(request, reply);
+    return { task_id: record.id, status: 'submitted', format: 'mp4', model: record.model, created_at: record.created_at };
+  });
+
+  app.get('/v1/video/generations/download', { config: { dialect: 'openai' } }, async (request, reply) => {
+    const id = (request.query as { id?: unknown }).id;
+    if (typeof id !== 'string' || id === '') throw invalidRequest('id: required; pass the task id as ?id=video_…', { param: 'id' });
+    const record = await tasks.find(tokenOf(request), id, request.id);
+    if (record.status !== 'succeeded') {
+      throw invalidRequest(`the task is ${record.status}; download it once it has succeeded`, { param: 'id' });
+    }
+    const result = await tasks.ask(record, 'video.content', request.id, clientAbortSignal(reply));
+    return downloadRecord(record, result, config.tasks.max_download_mb * 1024 * 1024);
+  });
+
+  app.get('/v1/video/generations/moderation-result/:task_id', { config: { dialect: 'openai' } }, async (request, reply) => {
+    const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
+    const result = await tasks.ask(record, 'video.moderation', request.id, clientAbortSignal(reply));
+    if (result.kind !== 'json') throw new Error('video.moderation must answer JSON');
+    return sendInvocationOutcome(reply, { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType });
+  });
+
+  app.get('/v1/video/generations/:task_id', { config: { dialect: 'openai' } }, async (request) => {
+    const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
+    return taskView(record);
+  });
+
+  app.post('/v1/videos', { config: { dialect: 'openai' } }, async (request, reply) => openAiVideoObject(await submit(request, reply)));
+
+  app.get('/v1/videos/:video_id', { config: { dialect: 'openai' } }, async (request) => {
+    const record = await tasks.find(tokenOf(request), (request.params as { video_id: string }).video_id, request.id);
+    return openAiVideoObject(record);
+  });
+}
