@@ -8,6 +8,7 @@ import { TaskPoller } from './tasks/task-poller.js';
 import { TaskRepository } from './tasks/task-repository.js';
 import { TaskService } from './tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
+import { audioRoutes } from '../plugins/audio/audio-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from './billing/quota-ledger.js';
 import { GuardedMediaFetcher } from './http/media-fetcher.js';
@@ -105,6 +106,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
     const runner = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
     await app.register(chatRoutes, { runner, config });
+    await app.register(audioRoutes, { runner, config });
     await app.register(responsesRoutes, { runner, config });
     await app.register(imagesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });

@@ -1,0 +1,37 @@
+import { emptyUsage, speechContentTypes, type OperationCall, type OperationResult, type ProviderHost, type SpeechRequest } from '../../core/index.js';
+import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
+import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
+import type { OpenAiAudioOptions } from './openai-audio-options.js';
+
+/**
+ * `audio.speech`: the client's JSON to `/audio/speech` with `model` replaced by the upstream
+ * model; the audio bytes come back unread and go to the client as they arrive, typed by the
+ * requested format (upstreams.md §2.5). Billed by the input's characters (code points, as
+ * the 4096-character limit counts them), which the upstream does not report.
+ */
+export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
+  return async (call: OperationCall<SpeechRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
+    const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
+    const response = await callOpenAiAudio(host, call, '/audio/speech', { contentType: 'application/json', body });
+    // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that
+    // ignored the request's format. Reading it is cheap, and another channel may do better.
+    const upstreamType = headerOf(response, 'content-type') ?? '';
+    if (/json|text\/event-stream/i.test(upstreamType)) {
+      const text = await response.body.text().catch(() => '');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      const upstreamError = readOpenAiAudioError(json);
+      throw upstreamError === undefined ? invalidOpenAiAudioResponse('audio') : openAiAudioErrorToGatewayError(upstreamError);
+    }
+    return {
+      kind: 'bytes',
+      body: response.body,
+      contentType: speechContentTypes[call.request.response_format],
+      usage: { ...emptyUsage('estimated'), characters: [...call.request.input].length },
+    };
+  };
+}

@@ -1,0 +1,47 @@
+import type { OperationCall, OperationResult, ProviderHost, TranscriptionRequest } from '../../core/index.js';
+import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
+import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
+import type { OpenAiAudioOptions } from './openai-audio-options.js';
+import { transcriptSchema } from './openai-audio-schemas.js';
+import { isJsonTranscript, readTranscriptionUsage, transcriptContentType, type TranscriptFacts } from './read-transcription-usage.js';
+import { toTranscriptionForm } from './to-transcription-form.js';
+
+/**
+ * `audio.transcribe` (`/audio/transcriptions`) and `audio.translate` (`/audio/translations`):
+ * the form rebuilt for the upstream, and its transcript passed back byte for byte in the
+ * format asked for (upstreams.md §2.6). A json or verbose_json answer must be a JSON object
+ * that is not an error body; the text formats are taken as they come.
+ */
+export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path: '/audio/transcriptions' | '/audio/translations') {
+  return async (call: OperationCall<TranscriptionRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
+    const format = call.request.response_format;
+    const form = await toTranscriptionForm(call.request, call.upstreamModel);
+    const response = await callOpenAiAudio(host, call, path, form);
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw invalidOpenAiAudioResponse('a transcript', error);
+    }
+    let facts: TranscriptFacts | undefined;
+    if (isJsonTranscript(format)) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw invalidOpenAiAudioResponse('a JSON transcript', error);
+      }
+      const upstreamError = readOpenAiAudioError(json);
+      if (upstreamError !== undefined) throw openAiAudioErrorToGatewayError(upstreamError);
+      const parsed = transcriptSchema.safeParse(json);
+      if (!parsed.success) throw invalidOpenAiAudioResponse('a JSON transcript', parsed.error);
+      facts = parsed.data;
+    }
+    return {
+      kind: 'json',
+      body: text,
+      contentType: transcriptContentType(format, headerOf(response, 'content-type')),
+      usage: readTranscriptionUsage(facts, call.request.file.durationSeconds),
+    };
+  };
+}
