@@ -102,8 +102,11 @@ export class TaskService {
   async refresh(record: TaskRecord, requestId: string): Promise<TaskRecord> {
     const now = this.now();
     if (record.settled || now - record.polled_at < this.config.min_poll_interval_ms) return record;
-    const turn = await this.backend.hitWindow(`task-poll:${record.id}`, Math.max(1, this.config.min_poll_interval_ms));
-    if (turn.count > 1) return record;
+    if (this.config.min_poll_interval_ms > 0) {
+      // One question per interval across every process on the store: the first to count it asks.
+      const turn = await this.backend.hitWindow(`task-poll:${record.id}`, this.config.min_poll_interval_ms);
+      if (turn.count > 1) return record;
+    }
     if (now >= record.expires_at) {
       return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 504, message: 'the task did not finish before it expired', type: 'expired' } });
     }
