@@ -9,6 +9,8 @@ import { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
 
 export type { RecordedRequest } from './fake-server.js';
 export type { GxBehaviour } from './fake-gx-upstream/gx-behaviour.js';
+export type { GxRefusal } from './fake-gx-upstream/generate-answer.js';
+export { tinyPngBase64 } from './fake-gx-upstream/sample-media.js';
 export { googleCompactJson, googlePrettyJson } from './fake-gx-upstream/google-json.js';
 export { gxErrorBody } from './fake-gx-upstream/gx-error-body.js';
 
@@ -76,7 +78,7 @@ export async function startFakeGxUpstream(options: FakeGxUpstreamOptions = {}): 
         }
         if (method === 'generateContent') {
           if (behaviour.garbage === true) return send(textAnswer(200, 'this is not JSON {', started));
-          return json(200, behaviour.json ?? answerGenerateContent(model, request.json, responseId).response);
+          return json(200, behaviour.json ?? answerGenerateContent(model, request.json, responseId, behaviour).response);
         }
         return send(streamAnswer(exchange, behaviour, model, responseId, started));
       }
@@ -124,7 +126,7 @@ function streamAnswer(exchange: FakeExchange, behaviour: GxBehaviour, model: str
     const code = behaviour.sseErrorBeforeContent === true ? 503 : behaviour.sseErrorBeforeContent;
     events = [gxErrorBody(code, behaviour.message)];
   } else {
-    events = behaviour.chunks ?? (behaviour.json !== undefined ? [behaviour.json] : answerGenerateContent(model, exchange.request.json, responseId).chunks);
+    events = behaviour.chunks ?? (behaviour.json !== undefined ? [behaviour.json] : answerGenerateContent(model, exchange.request.json, responseId, behaviour).chunks);
   }
   if (sse) return { status: 200, headers, pieces: events.map((event) => `data: ${googleCompactJson(event)}\r\n\r\n`), streamed: true };
   // Without alt=sse the stream is one JSON array of pretty objects, elements separated by

@@ -4,6 +4,7 @@ import { sendPieces } from './send-pieces.js';
 import { chatCompletionsRoute } from './fake-openai-upstream/chat-answer.js';
 import type { OpenAiBehaviour } from './fake-openai-upstream/openai-behaviour.js';
 import { openAiErrorBody } from './fake-openai-upstream/openai-error-body.js';
+import { imagesRoute } from './fake-openai-upstream/images-answer.js';
 import { headerValue, jsonAnswer, type OpenAiRoute } from './fake-openai-upstream/openai-wire.js';
 import { responsesRoute } from './fake-openai-upstream/responses-answer.js';
 import { speechRoute } from './fake-openai-upstream/speech-answer.js';
@@ -60,6 +61,8 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
     '/v1/audio/speech': speechRoute,
     '/v1/audio/transcriptions': transcriptionRoute('transcribe'),
     '/v1/audio/translations': transcriptionRoute('translate'),
+    '/v1/images/generations': imagesRoute('generations'),
+    '/v1/images/edits': imagesRoute('edits'),
   };
 
   const server = await startFakeServer(async (exchange) => {

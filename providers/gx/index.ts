@@ -1,19 +1,30 @@
 import { defineProvider } from '../../core/index.js';
+import { estimateGxImageUsage } from './estimate-gx-image-usage.js';
 import { createGxChatOperation } from './gx-chat-operation.js';
+import { createGxImageOperation } from './gx-image-operation.js';
 import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOperation } from './gx-native-operations.js';
 import { gxOptionsSchema, type GxOptions } from './gx-options.js';
 
-/** The gx family: chat completions translated to the native API, and the native endpoints passed through. */
+/**
+ * The gx family: chat completions translated to the native API, the native endpoints
+ * passed through, and the image endpoints for its image models.
+ */
 export default defineProvider<GxOptions>({
   apiVersion: 1,
   name: 'gx',
   options: gxOptionsSchema,
-  create: (_options, host) => ({
-    operations: {
-      chat: createGxChatOperation(host),
-      'native.generate': createGxGenerateOperation(host),
-      'native.embed': createGxEmbedOperation(host),
-      'native.batchEmbed': createGxBatchEmbedOperation(host),
-    },
-  }),
+  create: (_options, host) => {
+    const images = createGxImageOperation(host);
+    return {
+      operations: {
+        chat: createGxChatOperation(host),
+        'native.generate': createGxGenerateOperation(host),
+        'native.embed': createGxEmbedOperation(host),
+        'native.batchEmbed': createGxBatchEmbedOperation(host),
+        'images.generate': images,
+        'images.edit': images,
+      },
+      estimate: { 'images.generate': estimateGxImageUsage, 'images.edit': estimateGxImageUsage },
+    };
+  },
 });

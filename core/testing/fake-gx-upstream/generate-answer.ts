@@ -32,6 +32,22 @@ const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.
 /** About four characters a token; zero for empty text, as gx omits zero counts. */
 const countTokens = (text: string): number => (text === '' ? 0 : Math.max(1, Math.ceil(text.length / 4)));
 
+/**
+ * Tokens gx counts for one image in a prompt: 258 for an image up to 384 px a side (the
+ * fake's references are small). Reported under modality IMAGE in `promptTokensDetails`.
+ */
+export const promptImageTokens = 258;
+
+/** How the fake refuses a generate request instead of answering it; see {@link answerGenerateContent}. */
+export interface GxRefusal {
+  /** Block the prompt with this `promptFeedback.blockReason` (`SAFETY`, `PROHIBITED_CONTENT`, `OTHER`…): no candidates. */
+  blockPrompt?: string;
+  /** An image answer finishes with this reason (`IMAGE_SAFETY`, `NO_IMAGE`…) and without its image part. */
+  withholdImage?: string;
+  /** Answer with neither candidates nor promptFeedback: usage only. */
+  noCandidates?: boolean;
+}
+
 /** Plausible, deterministic base64; gx signatures are opaque to clients. */
 export const fakeThoughtSignature = (about: string): string => Buffer.from(`gx-fake-signature:${about}`).toString('base64');
 
@@ -46,11 +62,13 @@ export const fakeThoughtSignature = (about: string): string => Buffer.from(`gx-f
  *   mode ANY calls the first allowed function anyway, mode NONE never calls;
  * - responseModalities IMAGE: optional text, then a PNG part, then a role-only closing
  *   chunk (fixture gemini-stream-image-output.json); AUDIO: one L16 PCM part;
+ * - inline images in the prompt count {@link promptImageTokens} each, as IMAGE prompt tokens;
+ * - a {@link GxRefusal} blocks the prompt, withholds the image, or answers no candidate;
  * - a `gxSearch` tool adds groundingMetadata to the last chunk;
  * - model ids starting `gx-3` close like Gemini 3: a final event with an empty text part
  *   (fixture gemini3-stream-function-call-thought-signature.sse).
  */
-export function answerGenerateContent(model: string, body: unknown, responseId: string): GxAnswer {
+export function answerGenerateContent(model: string, body: unknown, responseId: string, refusal: GxRefusal = {}): GxAnswer {
   const request = isObject(body) ? body : {};
   const contents = objects(request.contents);
   const generationConfig = isObject(request.generationConfig) ? request.generationConfig : {};
@@ -69,9 +87,14 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
     .join('');
   const functionResponses = lastParts.map((part) => part.functionResponse).filter(isObject);
   const systemParts = isObject(request.systemInstruction) ? objects(request.systemInstruction.parts) : [];
-  const promptText = [...systemParts, ...contents.flatMap((content) => objects(content.parts))]
+  const promptParts = [...systemParts, ...contents.flatMap((content) => objects(content.parts))];
+  const promptImages = promptParts.filter(isInlineImage).length;
+  const promptText = promptParts
+    .filter((part) => !isInlineImage(part))
     .map((part) => (typeof part.text === 'string' ? part.text : JSON.stringify(part)))
     .join(' ');
+  const prompt = promptUsage(promptText, promptImages);
+  if (refusal.blockPrompt !== undefined || refusal.noCandidates === true) return candidatelessAnswer(model, responseId, prompt, refusal.blockPrompt);
 
   const thinking = thinkingConfig !== undefined && thinkingConfig.thinkingBudget !== 0;
   const thoughtText = `**Reading the request**\n\nThe user wrote "${lastText}". An echo answers it.\n`;
@@ -79,6 +102,7 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
   if (thinking && thinkingConfig.includeThoughts === true) steps.push({ parts: [{ text: thoughtText, thought: true }], tokens: 0 });
 
   let finishMessage: string | undefined;
+  let finishReason = 'STOP';
   const calls = functionResponses.length > 0 ? [] : requestedCalls(lastText, tools, request.toolConfig);
   if (calls.length > 0) {
     steps.push({ parts: calls, tokens: countTokens(JSON.stringify(calls.map((call) => call.functionCall))) });
@@ -89,7 +113,12 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
     steps.push({ parts: [{ inlineData: { mimeType: pcmMimeType, data: tinyPcmBase64 } }], tokens: 2, modality: 'AUDIO' });
   } else if (modalities.includes('IMAGE')) {
     if (modalities.includes('TEXT')) steps.push(...textSteps(`image: ${lastText}`));
-    steps.push({ parts: [{ inlineData: { mimeType: 'image/png', data: tinyPngBase64 } }], tokens: 1290, modality: 'IMAGE' });
+    if (refusal.withholdImage === undefined) {
+      steps.push({ parts: [{ inlineData: { mimeType: 'image/png', data: tinyPngBase64 } }], tokens: 1290, modality: 'IMAGE' });
+    } else {
+      finishReason = refusal.withholdImage;
+      finishMessage = withheldImageMessages[refusal.withholdImage];
+    }
     steps.push({ parts: undefined, tokens: 0 });
   } else {
     const reply =
@@ -101,7 +130,6 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
   }
 
   const grounding = tools.some((tool) => 'gxSearch' in tool) ? groundingFor(lastText) : undefined;
-  const promptTokens = Math.max(1, countTokens(promptText));
   const thoughtsTokens = thinking ? countTokens(thoughtText) : 0;
   const details = new Map<string, number>();
   let candidatesTokens = 0;
@@ -111,13 +139,13 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
     if (step.modality !== undefined) details.set(step.modality, (details.get(step.modality) ?? 0) + step.tokens);
     const last = index === steps.length - 1;
     const candidate: JsonObject = { content: step.parts === undefined ? { role: 'model' } : { parts: step.parts, role: 'model' } };
-    if (last) candidate.finishReason = 'STOP';
+    if (last) candidate.finishReason = finishReason;
     candidate.index = 0;
     if (last && finishMessage !== undefined) candidate.finishMessage = finishMessage;
     if (last && grounding !== undefined) candidate.groundingMetadata = grounding;
     return {
       candidates: [candidate],
-      usageMetadata: usage(promptTokens, candidatesTokens, thoughtsTokens, details),
+      usageMetadata: usage(prompt, candidatesTokens, thoughtsTokens, details),
       modelVersion: model,
       responseId,
     };
@@ -176,12 +204,55 @@ function leadingJsonObject(text: string): JsonObject | undefined {
   return undefined;
 }
 
-function usage(promptTokens: number, candidatesTokens: number, thoughtsTokens: number, details: Map<string, number>): JsonObject {
+const isInlineImage = (part: JsonObject): boolean =>
+  isObject(part.inlineData) && typeof part.inlineData.mimeType === 'string' && part.inlineData.mimeType.toLowerCase().startsWith('image/');
+
+/** Prompt tokens by modality: text at about four characters a token (at least 1 when there is nothing else), images at a fixed count. */
+interface PromptUsage {
+  text: number;
+  image: number;
+}
+
+function promptUsage(text: string, images: number): PromptUsage {
+  const image = images * promptImageTokens;
+  const textTokens = countTokens(text);
+  return { text: textTokens === 0 && image === 0 ? 1 : textTokens, image };
+}
+
+// Guessed wording (upstreams.md records no withheld-image answer); clients must not rely on it.
+const withheldImageMessages: Record<string, string> = {
+  IMAGE_SAFETY: 'Unable to show the generated image: it was filtered out by the safety policy.',
+  IMAGE_PROHIBITED_CONTENT: 'Unable to show the generated image: it was filtered out by the prohibited use policy.',
+};
+
+/**
+ * An answer without candidates: a blocked prompt (`promptFeedback.blockReason`, upstreams.md
+ * §1.3) or, without a reason, nothing at all. Usage counts the prompt only.
+ */
+function candidatelessAnswer(model: string, responseId: string, prompt: PromptUsage, blockReason: string | undefined): GxAnswer {
+  const response: JsonObject = {};
+  if (blockReason !== undefined) {
+    response.promptFeedback =
+      blockReason === 'SAFETY'
+        ? { blockReason, safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }] }
+        : { blockReason };
+  }
+  response.usageMetadata = usage(prompt, 0, 0, new Map());
+  response.modelVersion = model;
+  response.responseId = responseId;
+  return { chunks: [response], response };
+}
+
+function usage(prompt: PromptUsage, candidatesTokens: number, thoughtsTokens: number, details: Map<string, number>): JsonObject {
   // Field order and zero omission follow the raw captures in fixtures/gx (proto3 JSON drops zeros).
+  const promptTokens = prompt.text + prompt.image;
   const result: JsonObject = { promptTokenCount: promptTokens };
   if (candidatesTokens > 0) result.candidatesTokenCount = candidatesTokens;
   result.totalTokenCount = promptTokens + candidatesTokens + thoughtsTokens;
-  result.promptTokensDetails = [{ modality: 'TEXT', tokenCount: promptTokens }];
+  const promptDetails = [];
+  if (prompt.text > 0) promptDetails.push({ modality: 'TEXT', tokenCount: prompt.text });
+  if (prompt.image > 0) promptDetails.push({ modality: 'IMAGE', tokenCount: prompt.image });
+  result.promptTokensDetails = promptDetails;
   if (details.size > 0) result.candidatesTokensDetails = [...details].map(([modality, tokenCount]) => ({ modality, tokenCount }));
   if (thoughtsTokens > 0) result.thoughtsTokenCount = thoughtsTokens;
   return result;

@@ -1,12 +1,15 @@
 import type { ScriptedBehaviour } from '../scripted-behaviour.js';
+import type { GxRefusal } from './generate-answer.js';
 
 /**
  * How the fake gx upstream answers the next request instead of its default. Fields combine
  * (for example `chunkDelayMs` with `rawSse`, or `stallBeforeHeadersMs` with `error`).
  * "Chunks" are the pieces the answer is written in: one SSE event, one element of a
  * JSON-array stream, one entry of a `rawSse` array, or the whole body of a JSON answer.
+ * The {@link GxRefusal} fields (`blockPrompt`, `withholdImage`, `noCandidates`) shape the
+ * default generate answer, streamed or not.
  */
-export interface GxBehaviour extends ScriptedBehaviour {
+export interface GxBehaviour extends ScriptedBehaviour, GxRefusal {
   /**
    * Send these exact bytes as the body of a streamGenerateContent answer. A string is written
    * one event at a time (cut after each blank line); an array is written piece by piece.

@@ -180,6 +180,72 @@ t.test('IMAGE and AUDIO modalities answer inline media', async (t) => {
   t.equal(JSON.parse(audio.body.toString('utf8')).candidates[0].content.parts[0].inlineData.mimeType, 'audio/L16;codec=pcm;rate=24000');
 });
 
+t.test('a non-stream image answer carries text, a PNG part, STOP and usage by modality', async (t) => {
+  const fake = await startFake(t);
+  const answer = await post(fake, '/v1beta/models/gx-3-pro-image-preview:generateContent', userText('a lighthouse', { generationConfig: { responseModalities: ['TEXT', 'IMAGE'] } }));
+  const body = JSON.parse(answer.body.toString('utf8'));
+  t.match(body.candidates, [{ content: { parts: [{ text: 'image: a lighthouse' }, { inlineData: { mimeType: 'image/png', data: String } }], role: 'model' }, finishReason: 'STOP', index: 0 }]);
+  t.equal(body.candidates.length, 1);
+  t.same(body.usageMetadata.candidatesTokensDetails, [{ modality: 'IMAGE', tokenCount: 1290 }]);
+  t.equal(body.usageMetadata.totalTokenCount, body.usageMetadata.promptTokenCount + body.usageMetadata.candidatesTokenCount);
+});
+
+t.test('inline images in the prompt count 258 tokens each under modality IMAGE', async (t) => {
+  const fake = await startFake(t);
+  const png = { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } };
+  const answer = await post(fake, '/v1beta/models/gx-2.5-flash-image:generateContent', {
+    contents: [{ role: 'user', parts: [png, png, { text: 'blend them' }] }],
+    generationConfig: { responseModalities: ['IMAGE'] },
+  });
+  const usage = JSON.parse(answer.body.toString('utf8')).usageMetadata;
+  t.same(usage.promptTokensDetails, [
+    { modality: 'TEXT', tokenCount: 3 },
+    { modality: 'IMAGE', tokenCount: 516 },
+  ]);
+  t.equal(usage.promptTokenCount, 519);
+});
+
+t.test('blockPrompt answers promptFeedback without candidates, streamed or not', async (t) => {
+  const fake = await startFake(t);
+  fake.next({ blockPrompt: 'PROHIBITED_CONTENT' });
+  const whole = JSON.parse((await post(fake, '/v1beta/models/gx-2.5-flash-image:generateContent', userText('forbidden'))).body.toString('utf8'));
+  t.same(Object.keys(whole), ['promptFeedback', 'usageMetadata', 'modelVersion', 'responseId']);
+  t.same(whole.promptFeedback, { blockReason: 'PROHIBITED_CONTENT' });
+  t.same(whole.usageMetadata, { promptTokenCount: 3, totalTokenCount: 3, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 3 }] });
+
+  fake.next({ blockPrompt: 'SAFETY' });
+  const streamed = events((await post(fake, '/v1beta/models/gx-2.5-flash-image:streamGenerateContent?alt=sse', userText('forbidden'))).body);
+  t.equal(streamed.length, 1);
+  t.match(streamed[0], { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [{ probability: 'HIGH', blocked: true }] } });
+  t.notOk('candidates' in streamed[0]!);
+});
+
+t.test('withholdImage finishes an image answer with its reason and without the image part', async (t) => {
+  const fake = await startFake(t);
+  fake.next({ withholdImage: 'IMAGE_SAFETY' });
+  const imageOnly = JSON.parse(
+    (await post(fake, '/v1beta/models/gx-2.5-flash-image:generateContent', userText('a cat', { generationConfig: { responseModalities: ['IMAGE'] } }))).body.toString('utf8'),
+  );
+  t.match(imageOnly.candidates, [{ content: { role: 'model' }, finishReason: 'IMAGE_SAFETY', finishMessage: /filtered out/, index: 0 }]);
+  t.notOk('parts' in imageOnly.candidates[0].content);
+  t.notOk('candidatesTokensDetails' in imageOnly.usageMetadata);
+
+  fake.next({ withholdImage: 'NO_IMAGE' });
+  const withText = JSON.parse(
+    (await post(fake, '/v1beta/models/gx-2.5-flash-image:generateContent', userText('a cat', { generationConfig: { responseModalities: ['TEXT', 'IMAGE'] } }))).body.toString('utf8'),
+  );
+  t.same(withText.candidates[0].content.parts, [{ text: 'image: a cat' }], 'the text stays');
+  t.equal(withText.candidates[0].finishReason, 'NO_IMAGE');
+  t.notOk('finishMessage' in withText.candidates[0]);
+});
+
+t.test('noCandidates answers usage only', async (t) => {
+  const fake = await startFake(t);
+  fake.next({ noCandidates: true });
+  const body = JSON.parse((await post(fake, '/v1beta/models/gx-2.5-flash-image:generateContent', userText('anything'))).body.toString('utf8'));
+  t.same(Object.keys(body), ['usageMetadata', 'modelVersion', 'responseId']);
+});
+
 t.test('embedContent and batchEmbedContents answer deterministic vectors', async (t) => {
   const fake = await startFake(t);
   const single = JSON.parse((await post(fake, '/v1beta/models/gx-embedding-001:embedContent', { content: { parts: [{ text: 'a' }] } })).body.toString('utf8'));

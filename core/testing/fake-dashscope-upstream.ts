@@ -1,0 +1,81 @@
+import { startFakeServer } from './fake-server.js';
+import { playConnectionBehaviour, scriptedFake, type ScriptedFake } from './scripted-behaviour.js';
+import { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
+import type { DashScopeBehaviour } from './fake-dashscope-upstream/dashscope-behaviour.js';
+import { dashScopeErrorBody, missingApiKeyBody } from './fake-dashscope-upstream/dashscope-error-body.js';
+import { headerValue, jsonAnswer, type DashScopeRoute } from './fake-dashscope-upstream/dashscope-wire.js';
+import { imageGenerationPath, imageGenerationRoute } from './fake-dashscope-upstream/image-generation-answer.js';
+import { ResultImages, type GeneratedImage } from './fake-dashscope-upstream/result-images.js';
+
+export type { RecordedRequest } from './fake-server.js';
+export type { DashScopeBehaviour, DashScopeBlock, DashScopeImageVariant } from './fake-dashscope-upstream/dashscope-behaviour.js';
+export type { GeneratedImage } from './fake-dashscope-upstream/result-images.js';
+export { dashScopeErrorBody } from './fake-dashscope-upstream/dashscope-error-body.js';
+export { imageGenerationPath } from './fake-dashscope-upstream/image-generation-answer.js';
+export { samplePng, samplePngBase64 } from './fake-dashscope-upstream/sample-png.js';
+
+/** Options of {@link startFakeDashScopeUpstream}. */
+export interface FakeDashScopeUpstreamOptions {
+  /** The one key accepted as `Authorization: Bearer <key>`. Default `dashscope-test-key`. */
+  apiKey?: string;
+}
+
+/** A running fake DashScope upstream. */
+export interface FakeDashScopeUpstream extends ScriptedFake<DashScopeBehaviour> {
+  /** Every image the fake made, by the path of its URL (`new URL(url).pathname`). */
+  results: ReadonlyMap<string, GeneratedImage>;
+}
+
+/** One API route: a method, a path pattern (its groups become `captures`), and the answer. */
+interface RouteEntry {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  route: DashScopeRoute;
+}
+
+const exactly = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+// The async video-task routes of upstreams.md §4.1–§4.2 (submit, GET /api/v1/tasks/{id})
+// belong in this table, each in its own file under fake-dashscope-upstream/.
+const routes: RouteEntry[] = [{ method: 'POST', path: exactly(imageGenerationPath), route: imageGenerationRoute }];
+
+/**
+ * Starts a fake DashScope upstream that speaks upstreams.md §4 byte for byte: compact JSON
+ * bodies, `Authorization: Bearer <apiKey>` checked with DashScope's own `InvalidApiKey`
+ * body, errors as `{request_id, code, message}`. So far it serves the sync image path
+ * `POST /api/v1/services/aigc/multimodal-generation/generation` (§4.3); the image URLs it
+ * answers point back at it and serve a small real PNG to a plain GET, without a key, like a
+ * signed object-store link. {@link DashScopeBehaviour} lists what tests can script per
+ * request; downloads never use one.
+ */
+export async function startFakeDashScopeUpstream(options: FakeDashScopeUpstreamOptions = {}): Promise<FakeDashScopeUpstream> {
+  const apiKey = options.apiKey ?? 'dashscope-test-key';
+  const queue: DashScopeBehaviour[] = [];
+  const results = new ResultImages();
+  let origin = '';
+
+  const server = await startFakeServer(async (exchange) => {
+    const { request } = exchange;
+    if (request.method === 'GET' && ResultImages.isResultPath(request.path)) return sendPieces(exchange, results.download(request.path), {});
+    const behaviour = queue.shift() ?? {};
+    if (!(await playConnectionBehaviour(exchange, behaviour))) return;
+    const send = (answer: PiecewiseAnswer) => sendPieces(exchange, answer, behaviour);
+
+    let match: { route: DashScopeRoute; captures: string[] } | undefined;
+    for (const entry of routes) {
+      const found = entry.method === request.method ? entry.path.exec(request.path) : null;
+      if (found !== null) match = { route: entry.route, captures: found.slice(1) };
+    }
+    if (match === undefined) return send(jsonAnswer(404, dashScopeErrorBody(404, `The requested URL ${request.method} ${request.path} was not found.`, 'NotFound')));
+    const authorization = headerValue(request.headers.authorization);
+    if (authorization === undefined) return send(jsonAnswer(401, missingApiKeyBody()));
+    if (authorization !== `Bearer ${apiKey}`) return send(jsonAnswer(401, dashScopeErrorBody(401)));
+
+    const status = behaviour.status ?? behaviour.error;
+    if (status !== undefined) return send(jsonAnswer(status, behaviour.body ?? dashScopeErrorBody(status, behaviour.message)));
+    return send(match.route({ request, behaviour, origin, results, captures: match.captures }));
+  });
+  origin = server.url;
+
+  return { ...scriptedFake(server, queue), results: results.all };
+}

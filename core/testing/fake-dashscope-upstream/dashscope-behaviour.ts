@@ -1,0 +1,30 @@
+import type { ScriptedBehaviour } from '../scripted-behaviour.js';
+
+/** Which moderation refusal to answer: DataInspectionFailed on the input or the output, or IPInfringementSuspect. */
+export type DashScopeBlock = 'input' | 'output' | 'ip';
+
+/** The two answer shapes of the sync image path (upstreams.md §4.3, fixture dashscope-qwen-image-responses.json). */
+export type DashScopeImageVariant = 'legacy' | 'current';
+
+/**
+ * How the fake DashScope upstream answers the next API request instead of its default.
+ * Result-image downloads (GETs of the URLs the fake hands out) never take a behaviour.
+ * Fields combine with the common ones of {@link ScriptedBehaviour} (for example
+ * `stallBeforeHeadersMs` with `blocked`).
+ */
+export interface DashScopeBehaviour extends ScriptedBehaviour {
+  /** Refuse a valid request as moderation does: HTTP 400 with `DataInspectionFailed` (`true` = on the input) or `IPInfringementSuspect`. */
+  blocked?: true | DashScopeBlock;
+  /** Answer with this many images instead of `parameters.n` (0 = `choices: []`); the rest count as FAILED in `task_metric`. */
+  images?: number;
+  /** The answer shape; by default `current` for qwen-image-2.x/3.x and wan2.6+ image models, `legacy` for the others. */
+  variant?: DashScopeImageVariant;
+  /** Report this `usage` object instead of the fake's own. */
+  usage?: Record<string, unknown>;
+  /** Send this as the 200 answer (an object as compact JSON, a string as is). */
+  json?: unknown;
+  /** Serve this answer's images with this Content-Type instead of `image/png`. */
+  imageContentType?: string;
+  /** Serve these bytes as this answer's images instead of the sample PNG. */
+  imageBytes?: Uint8Array;
+}

@@ -1,0 +1,46 @@
+import { GatewayError } from '../../core/index.js';
+import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
+
+/**
+ * True for Ark's safety-filter codes: `InputTextSensitiveContentDetected`,
+ * `InputImageSensitiveContentDetected`, `OutputImageSensitiveContentDetected` (upstreams.md
+ * §3.1, §3.2) and any other `...SensitiveContentDetected`.
+ */
+export function isDsrSensitiveContent(code: string | null | undefined): boolean {
+  return typeof code === 'string' && code.endsWith('SensitiveContentDetected');
+}
+
+/** The upstream's message with its code: `The request failed because ... (InputTextSensitiveContentDetected)`. */
+export function describeDsrErrorDetail(error: DsrErrorDetail): string | undefined {
+  const code = error.code ?? undefined;
+  const message = error.message ?? undefined;
+  if (message === undefined || message === '') return code === undefined || code === '' ? undefined : code;
+  return code === undefined || code === '' ? message : `${message} (${code})`;
+}
+
+/** The error object of an Ark error body, if the text is one. */
+export function readDsrErrorBody(text: string): DsrErrorDetail | undefined {
+  try {
+    const parsed = dsrErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
+export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
+  const detail = describeDsrErrorDetail(error) ?? 'the content was flagged';
+  return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
+}
+
+/** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */
+export function dsrEmptyResponse(detail?: string): GatewayError {
+  const why = detail === undefined ? '' : `: ${detail}`;
+  return new GatewayError(502, 'empty_response', `the upstream returned no image${why}; retry once or twice`, { retryable: true });
+}
+
+/** 502 for a 2xx answer that is not an images response. */
+export function invalidDsrResponse(cause?: unknown): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not an images response', { retryable: true, cause });
+}

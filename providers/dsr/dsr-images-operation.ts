@@ -1,0 +1,40 @@
+import type { ImageRequest, OperationCall, OperationName, OperationResult, ProviderHost } from '../../core/index.js';
+import { callDsr } from './call-dsr.js';
+import { checkDsrModelRules } from './check-dsr-model-rules.js';
+import { collectDsrInputs } from './collect-dsr-inputs.js';
+import { invalidDsrResponse } from './dsr-error.js';
+import { dsrModelProfile } from './dsr-model-profiles.js';
+import type { DsrOptions } from './dsr-options.js';
+import { fetchDsrReferences } from './fetch-dsr-references.js';
+import { fromDsrResponse } from './from-dsr-response.js';
+import { normalizeDsrForm } from './normalize-dsr-form.js';
+import { parseDsrRequest } from './parse-dsr-request.js';
+import { toDsrRequest } from './to-dsr-request.js';
+
+/**
+ * `images.generate` and `images.edit` for a Seedream-style model: the request is checked
+ * against the family's schema and the model's rules, reference images are fetched through
+ * the SSRF guard, one non-stream call goes to the upstream, and its answer comes back with
+ * the images actually delivered as the billed usage.
+ */
+export function createDsrImagesOperation(host: ProviderHost, operation: Extract<OperationName, 'images.generate' | 'images.edit'>) {
+  return async (call: OperationCall<ImageRequest, DsrOptions>): Promise<OperationResult> => {
+    const { fields, uploads } = normalizeDsrForm(call.request);
+    const request = parseDsrRequest(fields);
+    const profile = dsrModelProfile(call.model, call.upstreamModel);
+    const inputs = collectDsrInputs(request, uploads);
+    const prompt = checkDsrModelRules(request, inputs, profile, call.model, operation);
+    const images = await fetchDsrReferences(host, inputs.references, call.signal);
+    const body = toDsrRequest(request, { upstreamModel: call.upstreamModel, prompt, images, profile });
+
+    const response = await callDsr(host, call, JSON.stringify(body));
+    let json: unknown;
+    try {
+      json = JSON.parse(await response.body.text());
+    } catch (error) {
+      throw invalidDsrResponse(error);
+    }
+    const answer = fromDsrResponse(json, { model: call.model, now: Math.floor(host.now() / 1000) });
+    return { kind: 'json', body: answer.body, usage: answer.usage };
+  };
+}

@@ -1,0 +1,37 @@
+import type { ImageRequest, Usage } from '../../core/index.js';
+import type { GiRequestFields } from './gi-request-schema.js';
+import { readGiRequest } from './read-gi-request.js';
+
+// OpenAI's published output tokens per gpt-image-1 image by quality: square, and the two
+// oblong presets. Other sizes scale the square's count by their pixels; `auto` (size or
+// quality) counts as the dearest preset, so the reservation is an upper bound.
+const squareTokens = { low: 272, medium: 1056, high: 4160 } as const;
+const oblongTokens = { low: 408, medium: 1584, high: 6240 } as const;
+
+/** Output tokens one image of this size and quality is expected to cost upstream. */
+export function giOutputTokensPerImage(size: string, quality: GiRequestFields['quality']): number {
+  const level = quality === 'auto' ? 'high' : quality;
+  if (size === '1024x1024') return squareTokens[level];
+  if (size === 'auto' || size === '1024x1536' || size === '1536x1024') return oblongTokens[level];
+  const [width = 1024, height = 1024] = size.split('x').map(Number);
+  return Math.ceil((squareTokens[level] * width * height) / (1024 * 1024));
+}
+
+/**
+ * The quota to reserve before any upstream call: all `n` images (settlement bills those the
+ * upstream returns), the prompt at four UTF-8 bytes a token and the expected output tokens,
+ * for operators who price gi by tokens too. Validates the request first, so a bad one is
+ * refused before quota is touched.
+ * @throws GatewayError 400 `invalid_request`, as {@link readGiRequest}.
+ */
+export function estimateGiUsage(request: ImageRequest, operation: 'generate' | 'edit'): Usage {
+  const { fields } = readGiRequest(request, operation);
+  return {
+    inputTokens: Math.ceil(Buffer.byteLength(fields.prompt, 'utf8') / 4),
+    cachedInputTokens: 0,
+    outputTokens: fields.n * giOutputTokensPerImage(fields.size, fields.quality),
+    reasoningTokens: 0,
+    images: fields.n,
+    source: 'estimated',
+  };
+}

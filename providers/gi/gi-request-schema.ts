@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { giSizeProblem } from './gi-size.js';
+
+/** `quality` values; the upstream also knows `auto` (upstreams.md §2.7), so it is accepted too. */
+export const giQualities = ['low', 'medium', 'high', 'auto'] as const;
+
+/** `input_fidelity` values (spec part 2); see `toGiInputFidelity` for what the upstream gets. */
+export const giInputFidelities = ['low', 'medium', 'high', 'auto'] as const;
+
+const oneOf = (values: readonly string[]) => ({ error: `expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` });
+
+// A multipart form sends every field as text, so the form's "80" or "false" stands for the JSON value.
+const fromFormText = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+};
+
+const imageSource = z.string({ error: 'expected an http(s) URL or a data: URI' }).min(1, { error: 'must not be empty' });
+
+/**
+ * The fields of a gi request (spec part 2, "GPT-style family"), strict: anything else is
+ * refused by name. Besides the spec's fields it takes the upstream's own output options
+ * (upstreams.md §2.7: `background`, `output_format`, `output_compression`, `moderation`,
+ * `user`, and `mask` for edits), checked the same way. Multipart files are not part of it.
+ */
+export const giRequestSchema = z.strictObject({
+  model: z.string(),
+  prompt: z
+    .string({ error: 'expected the prompt as a string' })
+    .refine((prompt) => prompt.trim() !== '', { error: 'must not be empty; describe the image to make or the edit to apply' }),
+  n: z.number({ error: 'expected a whole number from 1 to 10' }).int({ error: 'expected a whole number from 1 to 10' }).min(1, { error: 'expected at least 1' }).max(10, { error: 'expected at most 10 images per request' }).default(1),
+  size: z
+    .string({ error: 'expected a size such as 1024x1024' })
+    .superRefine((size, context) => {
+      const problem = giSizeProblem(size);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    })
+    .default('1024x1024'),
+  quality: z.enum(giQualities, oneOf(giQualities)).default('high'),
+  input_fidelity: z.enum(giInputFidelities, oneOf(giInputFidelities)).optional(),
+  image: z.union([imageSource, z.array(imageSource)], { error: 'expected an http(s) URL or a data: URI, or a list of them' }).optional(),
+  images: z.array(imageSource, { error: 'expected a list of http(s) URLs or data: URIs' }).optional(),
+  mask: imageSource.optional(),
+  // Always b64_json: the upstream refuses the field (upstreams.md §2.7), so it is checked and never sent.
+  response_format: z.enum(['b64_json', 'url'], oneOf(['b64_json', 'url'])).optional(),
+  background: z.enum(['transparent', 'opaque', 'auto'], oneOf(['transparent', 'opaque', 'auto'])).optional(),
+  output_format: z.enum(['png', 'jpeg', 'webp'], oneOf(['png', 'jpeg', 'webp'])).optional(),
+  output_compression: z.preprocess(
+    fromFormText,
+    z.number({ error: 'expected a whole number from 0 to 100' }).int({ error: 'expected a whole number from 0 to 100' }).min(0, { error: 'expected at least 0' }).max(100, { error: 'expected at most 100' }),
+  ).optional(),
+  moderation: z.enum(['low', 'auto'], oneOf(['low', 'auto'])).optional(),
+  user: z.string({ error: 'expected a string' }).optional(),
+  stream: z.preprocess(fromFormText, z.literal(false, { error: 'streamed image generation is not offered; leave stream out' })).optional(),
+});
+
+/** A validated gi request, defaults applied. */
+export type GiRequestFields = z.output<typeof giRequestSchema>;

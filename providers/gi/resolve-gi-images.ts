@@ -1,0 +1,37 @@
+import { GatewayError, invalidRequest, type ProviderHost } from '../../core/index.js';
+import { giFetchedMimeTypes, giImageExtension, giUploadType, normalizeGiImageType } from './gi-image-types.js';
+import type { GiImageSource } from './read-gi-request.js';
+
+/** An image ready to go upstream as a multipart file. */
+export interface GiImageFile {
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/** gpt-image takes input images up to 50 MB each; the gateway's own `security.media.max_bytes` still caps it. */
+const largestImageBytes = 50 * 1024 * 1024;
+
+/**
+ * The bytes of one request image: an uploaded file as it came (its type checked), or a URL or
+ * data: URI fetched through the SSRF guard. A refused fetch is the guard's 400 with the
+ * field's name in front, so the client knows which image to fix.
+ */
+export async function resolveGiImage(host: ProviderHost, source: GiImageSource, name: string, signal: AbortSignal): Promise<GiImageFile> {
+  if ('upload' in source) {
+    const { upload } = source;
+    const mimeType = giUploadType(upload.data, upload.mimeType);
+    if (mimeType === undefined) {
+      throw invalidRequest(`${source.field}: the file "${upload.filename}" is not a png, jpeg or webp image; send one of those`, { param: source.field });
+    }
+    return { filename: upload.filename === '' ? `${name}.${giImageExtension(mimeType)}` : upload.filename, mimeType, data: upload.data };
+  }
+  try {
+    const media = await host.media.fetch(source.url, { allowedMimeTypes: giFetchedMimeTypes, maxBytes: largestImageBytes, signal });
+    const mimeType = normalizeGiImageType(media.mimeType);
+    return { filename: `${name}.${giImageExtension(mimeType)}`, mimeType, data: media.data };
+  } catch (error) {
+    if (GatewayError.is(error) && error.statusCode === 400) throw invalidRequest(`${source.field}: ${error.message}`, { param: source.field, cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+import { readBodyExcerpt, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { invalidQiResponse, qiStatusError } from './qi-error.js';
+import type { QiOptions } from './qi-options.js';
+
+/** The sync image path under the channel's prefix (upstreams.md §4.3). */
+export const qiGenerationPath = '/services/aigc/multimodal-generation/generation';
+
+/**
+ * POSTs a JSON body to `{base_url}{path_prefix}/services/aigc/multimodal-generation/generation`
+ * with the channel's key as a Bearer token (upstreams.md §4.1) and returns the parsed answer.
+ * No `X-DashScope-Async` header: this path is synchronous and refuses it (§4.3). A non-2xx
+ * answer becomes {@link qiStatusError}.
+ */
+export async function callQi(host: ProviderHost, call: OperationCall<unknown, QiOptions>, body: string): Promise<unknown> {
+  const response = await host.http.request({
+    method: 'POST',
+    url: `${call.channel.baseUrl}${call.options.path_prefix}${qiGenerationPath}`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.channel.apiKey}` },
+    body,
+    signal: call.signal,
+    timeouts: call.channel.timeouts,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    const excerpt = await readBodyExcerpt(response);
+    const retryAfter = Number(response.headers['retry-after']);
+    throw qiStatusError(response.statusCode, excerpt, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+  }
+  try {
+    return await response.body.json();
+  } catch (error) {
+    throw invalidQiResponse(error);
+  }
+}

@@ -1,0 +1,30 @@
+import type { ImageUpload } from '../../core/index.js';
+import { fieldError } from './qi-field-error.js';
+import type { QiImageJob } from './qi-image-job.js';
+import { readQiFlatBody } from './read-qi-flat-body.js';
+import { sniffQiImageType } from './sniff-qi-image-type.js';
+
+const imageFields = new Set(['image', 'image[]']);
+const booleanFields = ['prompt_extend', 'watermark'];
+
+/** A form sends every field as text; `true` and `false` are the flags' values. */
+const asFlag = (value: unknown): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+
+/**
+ * Reads a multipart body (how OpenAI clients send `/v1/images/edits`): the flat fields as
+ * form fields, the input images as files under `image` or `image[]`, in the order sent, each
+ * made a data: URI typed from its magic bytes.
+ */
+export function readQiForm(fields: Record<string, unknown>, uploads: readonly ImageUpload[]): QiImageJob {
+  if (fields.image !== undefined) throw fieldError(['image'], 'in a multipart body send images as files (image or image[]); URLs need a JSON body');
+  const converted = { ...fields };
+  for (const name of booleanFields) if (name in converted) converted[name] = asFlag(converted[name]);
+  const job = readQiFlatBody(converted);
+  const images = uploads.map((upload, index) => {
+    if (!imageFields.has(upload.field)) throw fieldError([upload.field], 'unknown file field; send the images as image or image[]');
+    const mimeType = sniffQiImageType(upload.data);
+    if (mimeType === undefined) throw fieldError(['image', index], `the file "${upload.filename}" is not a PNG, JPEG or WebP image`);
+    return { value: `data:${mimeType};base64,${upload.data.toString('base64')}`, path: ['image', index] };
+  });
+  return { ...job, images };
+}
