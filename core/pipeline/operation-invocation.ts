@@ -24,6 +24,8 @@ export interface OperationInvocation {
   estimate: Usage;
   /** A key an earlier answer reported (`previous_response_id`): the request goes back to the channel that produced it. */
   affinityKey?: string;
+  /** A channel the request must go to and nowhere else (a remix of a video that exists only there). */
+  pinTo?: string;
 }
 
 /** What the route sends back. */

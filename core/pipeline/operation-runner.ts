@@ -58,7 +58,12 @@ export class OperationRunner {
         crossGroupRetry: token.group === 'auto' && token.cross_group_retry,
         maxAttempts: this.config.routing.max_attempts,
         // Only a continuation waits on the store; every other request plans at once.
-        pinned: invocation.affinityKey === undefined ? undefined : await this.#pinnedChannel(invocation.affinityKey),
+        pinned:
+          invocation.pinTo !== undefined
+            ? { name: invocation.pinTo, exclusive: true }
+            : invocation.affinityKey === undefined
+              ? undefined
+              : await this.#pinnedChannel(invocation.affinityKey),
       },
       this.breaker,
     );

@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
 import { videoSubmitRequestSchema, type VideoSubmitRequest } from '../../core/contracts/video-requests.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskService } from '../../core/tasks/task-service.js';
 import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
 import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
@@ -29,9 +30,11 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
 
   const submit = async (request: FastifyRequest, reply: Parameters<typeof clientAbortSignal>[0]): Promise<TaskRecord> => {
     const body: VideoSubmitRequest = parseClientInput(videoSubmitRequestSchema, await readJsonOrMultipart(request, config.security.media.max_bytes));
+    const remixOf = await remixSource(body, request);
     return tasks.submit({
       operation: 'video.submit',
-      request: body,
+      request: remixOf === undefined ? body : { ...body, remix_from_video_id: remixOf.handle },
+      pinTo: remixOf?.channel,
       model: body.model,
       stream: false,
       token: tokenOf(request),
@@ -42,6 +45,21 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
       // without an estimate is priced per call.
       estimate: emptyUsage('estimated'),
     });
+  };
+
+  /**
+   * The caller's finished task a `remix_from_video_id` names: the provider gets that task's
+   * upstream handle instead of the gateway's id, and the remix goes to the channel holding it.
+   */
+  const remixSource = async (body: VideoSubmitRequest, request: FastifyRequest): Promise<TaskRecord | undefined> => {
+    const id = body.remix_from_video_id;
+    if (id === undefined) return undefined;
+    if (typeof id !== 'string' || !id.startsWith('video_')) throw invalidRequest('remix_from_video_id: expected the id of one of your video tasks (video_…)', { param: 'remix_from_video_id' });
+    const source = await tasks.find(tokenOf(request), id, request.id).catch((error: unknown) => {
+      throw GatewayError.is(error) && error.statusCode === 404 ? invalidRequest(`remix_from_video_id: ${error.message}`, { param: 'remix_from_video_id' }) : error;
+    });
+    if (source.status !== 'succeeded') throw invalidRequest(`remix_from_video_id: the task is ${source.status}; remix it once it has succeeded`, { param: 'remix_from_video_id' });
+    return source;
   };
 
   app.post('/v1/video/generations', { config: { dialect: 'openai' } }, async (request, reply) => {

@@ -168,6 +168,22 @@ t.test('a token that cannot pay for the video gets 402 before the upstream is as
   t.equal(response.statusCode, 402);
 });
 
+t.test("a remix names the caller's finished task, and the provider gets that task's upstream handle", async (t) => {
+  const { gateway, token } = await videoGateway(t);
+  const source = (await submit(gateway, token, { prompt: 'x, script: queued succeeded' })).json().task_id as string;
+  const early = await submit(gateway, token, { prompt: 'remix it', remix_from_video_id: source });
+  t.equal(early.statusCode, 400, 'not before the source succeeded');
+  t.match(early.json(), { error: { param: 'remix_from_video_id', message: /is queued/ } });
+  await poll(gateway, token, source);
+  const remix = await submit(gateway, token, { prompt: 'remix it', remix_from_video_id: source });
+  t.equal(remix.statusCode, 200);
+  t.match((await poll(gateway, token, remix.json().task_id)).json(), { remixed_from_upstream: 'upstream-task-1' });
+  const other = await issueToken(t, gateway);
+  const stolen = await submit(gateway, other, { prompt: 'remix it', remix_from_video_id: source });
+  t.equal(stolen.statusCode, 400, "another token's task cannot be remixed");
+  t.match(stolen.json(), { error: { param: 'remix_from_video_id', message: /no video task/ } });
+});
+
 t.test('the OpenAI-style /v1/videos pair shows the task as a video object', async (t) => {
   const { gateway, token } = await videoGateway(t);
   const created = await gateway.app.inject({ method: 'POST', url: '/v1/videos', headers: { ...token.bearer, 'content-type': 'application/json' }, payload: { model: 'vx-test', prompt: 'x, seconds: 8, script: succeeded' } });
