@@ -46,11 +46,13 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
 /**
  * The gateway error for an upstream's non-2xx answer (see {@link errorForUpstreamStatus}),
  * with the upstream's own message when `describe` finds one in the body, and the
- * `Retry-After` header passed on.
+ * `Retry-After` header passed on; without the header, the delay `retryAfterInBody` finds in
+ * the body (gx states it as `RetryInfo`, not as a header).
  */
 export async function upstreamStatusError(
   response: UpstreamResponse,
   describe: (body: string) => string | undefined = () => undefined,
+  retryAfterInBody: (body: string) => number | undefined = () => undefined,
 ): Promise<GatewayError> {
   const excerpt = await readBodyExcerpt(response);
   let detail: string | undefined;
@@ -59,10 +61,15 @@ export async function upstreamStatusError(
   } catch {
     detail = undefined;
   }
-  const retryAfter = Number(response.headers['retry-after']);
-  return errorForUpstreamStatus(
-    response.statusCode,
-    detail ?? `the upstream answered HTTP ${response.statusCode}`,
-    Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
-  );
+  const header = response.headers['retry-after'];
+  const retryAfter = header === undefined || header === '' ? Number.NaN : Number(header);
+  let retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  if (retryAfterSeconds === undefined && response.statusCode === 429) {
+    try {
+      retryAfterSeconds = retryAfterInBody(excerpt);
+    } catch {
+      retryAfterSeconds = undefined;
+    }
+  }
+  return errorForUpstreamStatus(response.statusCode, detail ?? `the upstream answered HTTP ${response.statusCode}`, retryAfterSeconds);
 }

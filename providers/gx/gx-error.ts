@@ -32,6 +32,12 @@ export function describeGxError(body: string): string | undefined {
   }
 }
 
+/** The `RetryInfo` delay of an error body, for `upstreamStatusError(response, describeGxError, gxRetryAfterInBody)`. */
+export function gxRetryAfterInBody(body: string): number | undefined {
+  const parsed = gxErrorBodySchema.safeParse(JSON.parse(body));
+  return parsed.success ? retryAfterSeconds(parsed.data.error.details) : undefined;
+}
+
 /** Seconds to wait, from a `google.rpc.RetryInfo` detail (`"retryDelay": "34.4s"`), rounded up. */
 function retryAfterSeconds(details: unknown[] | null | undefined): number | undefined {
   for (const detail of details ?? []) {
