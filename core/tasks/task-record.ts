@@ -27,6 +27,10 @@ export interface TaskRecord {
   settled: boolean;
   succeeded_status?: string;
   details?: Record<string, string | number | boolean>;
+  /** The client's prompt, when it gave one. */
+  prompt?: string;
+  /** The gateway id of the task this one remixes. */
+  remixed_from?: string;
   /** Unix seconds. */
   created_at: number;
   /** Unix seconds. */

@@ -40,8 +40,9 @@ export class TaskService {
     private readonly logger: ProviderLogger,
   ) {}
 
-  /** Submits a task and stores its record; the record is the answer. */
-  async submit(invocation: OperationInvocation): Promise<TaskRecord> {
+  /** Submits a task and stores its record; the record is the answer. `remixedFrom` is the gateway id of the task it remixes. */
+  async submit(invocation: OperationInvocation, remixedFrom?: string): Promise<TaskRecord> {
+    const request = invocation.request as { prompt?: unknown };
     const outcome = await this.runner.run(invocation);
     if (outcome.kind !== 'task') throw new GatewayError(500, 'internal_error', `the provider answered ${invocation.operation} without a task`);
     const now = this.now();
@@ -60,6 +61,8 @@ export class TaskService {
       settled: false,
       succeeded_status: outcome.accepted.succeededStatus,
       details: outcome.accepted.details,
+      prompt: typeof request.prompt === 'string' ? request.prompt : undefined,
+      remixed_from: remixedFrom,
       created_at: seconds,
       updated_at: seconds,
       polled_at: now,

@@ -9,6 +9,7 @@ import { headerValue, jsonAnswer, type OpenAiRoute } from './fake-openai-upstrea
 import { responsesRoute } from './fake-openai-upstream/responses-answer.js';
 import { speechRoute } from './fake-openai-upstream/speech-answer.js';
 import { transcriptionRoute } from './fake-openai-upstream/transcription-answer.js';
+import { videosRoutes } from './fake-openai-upstream/videos-routes.js';
 
 export type { RecordedRequest } from './fake-server.js';
 export type {
@@ -27,6 +28,8 @@ export { frameResponseEvent, numberEvents, type ResponseEvent } from './fake-ope
 export { speechAudio, speechContentTypes, speechSeconds, type SpeechFormat } from './fake-openai-upstream/speech-audio.js';
 export { defaultTranscriptionSeconds } from './fake-openai-upstream/transcription-answer.js';
 export { pcmTone, wavDurationSeconds, wavFile } from './fake-openai-upstream/wav-audio.js';
+export { videoBehaviours, type VideoBehaviour, type VideoError, type VideoScript, type VideoStep } from './fake-openai-upstream/videos-behaviour.js';
+export { fakeMp4 } from './fake-openai-upstream/videos-content.js';
 
 /** Options of {@link startFakeOpenAiUpstream}. */
 export interface FakeOpenAiUpstreamOptions {
@@ -47,7 +50,8 @@ export interface FakeOpenAiUpstream extends ScriptedFake<OpenAiBehaviour> {
  *   numbered from 0 without `[DONE]`, `previous_response_id` checked against what it produced;
  * - `POST /v1/audio/speech` (§2.5): chunked audio bytes typed by format, or SSE deltas;
  * - `POST /v1/audio/transcriptions` and `/v1/audio/translations` (§2.6): multipart uploads
- *   answered as json, text, srt, vtt, verbose_json or diarized_json.
+ *   answered as json, text, srt, vtt, verbose_json or diarized_json;
+ * - `/v1/videos` and `/v1/videos/{id}[/content|/remix]` (§2.9): see `videosRoutes`.
  * Every route wants `Authorization: Bearer <apiKey>` and answers OpenAI's error bodies (§2.1).
  * {@link OpenAiBehaviour} lists what tests can script per request.
  */
@@ -55,6 +59,7 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
   const apiKey = options.apiKey ?? 'openai-test-key';
   const queue: OpenAiBehaviour[] = [];
   const storedResponses = new Map<string, Record<string, unknown>>();
+  const videos = videosRoutes();
   const routes: Record<string, OpenAiRoute> = {
     '/v1/chat/completions': chatCompletionsRoute(),
     '/v1/responses': responsesRoute(storedResponses),
@@ -63,6 +68,7 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
     '/v1/audio/translations': transcriptionRoute('translate'),
     '/v1/images/generations': imagesRoute('generations'),
     '/v1/images/edits': imagesRoute('edits'),
+    '/v1/videos': videos.create,
   };
 
   const server = await startFakeServer(async (exchange) => {
@@ -72,7 +78,7 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
     const { request } = exchange;
     const send = async (answer: ReturnType<OpenAiRoute>) => sendPieces(exchange, await answer, behaviour);
 
-    const route = request.method === 'POST' ? routes[request.path] : undefined;
+    const route = (request.method === 'POST' ? routes[request.path] : undefined) ?? videos.routeFor(request);
     if (route === undefined) return send(jsonAnswer(404, openAiErrorBody(404, `Invalid URL (${request.method} ${request.path})`), started));
     const authorization = headerValue(request.headers.authorization);
     if (authorization !== `Bearer ${apiKey}`) {

@@ -21,6 +21,8 @@ export function openAiVideoObject(record: TaskRecord): Record<string, unknown> {
     ...(record.details?.seconds === undefined ? {} : { seconds: String(record.details.seconds) }),
     ...(record.details?.size === undefined ? {} : { size: String(record.details.size) }),
     ...(record.url === undefined ? {} : { url: record.url }),
+    prompt: record.prompt ?? null,
+    remixed_from_video_id: record.remixed_from ?? null,
     error: record.error === undefined ? null : { code: record.error.type ?? String(record.error.code), message: record.error.message },
   };
 }

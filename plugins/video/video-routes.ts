@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
@@ -18,6 +19,16 @@ import { openAiVideoObject } from './openai-video-object.js';
 const tokenOf = (request: FastifyRequest) => (request.apiToken as AuthenticatedToken).token;
 
 /**
+ * A succeeded task whose upstream gave no public address (its video needs the channel's key)
+ * gets the gateway's own content route as its `url`, so the spec's `url` is there on success;
+ * fetching it takes the caller's API key.
+ */
+function withContentUrl(record: TaskRecord, request: FastifyRequest): TaskRecord {
+  if (record.status !== 'succeeded' || record.url !== undefined) return record;
+  return { ...record, url: `${request.protocol}://${request.host}/v1/video/generations/${record.id}/content` };
+}
+
+/**
  * The video task routes of spec part 2: submit and poll on `/v1/video/generations`, the
  * download record and the moderation record, and the OpenAI-style `/v1/videos` pair. Core
  * owns the task records, polling and billing; providers only submit, report and fetch.
@@ -28,8 +39,10 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     limits: { fileSize: config.security.media.max_bytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
   });
 
-  const submit = async (request: FastifyRequest, reply: Parameters<typeof clientAbortSignal>[0]): Promise<TaskRecord> => {
-    const body: VideoSubmitRequest = parseClientInput(videoSubmitRequestSchema, await readJsonOrMultipart(request, config.security.media.max_bytes));
+  /** Submits the request's body, with `fields` laid over it (the remix route names the source task itself). */
+  const submit = async (request: FastifyRequest, reply: Parameters<typeof clientAbortSignal>[0], fields: Record<string, unknown> = {}): Promise<TaskRecord> => {
+    const input = await readJsonOrMultipart(request, config.security.media.max_bytes);
+    const body: VideoSubmitRequest = parseClientInput(videoSubmitRequestSchema, typeof input === 'object' && input !== null ? { ...input, ...fields } : input);
     const remixOf = await remixSource(body, request);
     return tasks.submit({
       operation: 'video.submit',
@@ -44,7 +57,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
       // Every video family prices from its own fields, so its provider estimates; a family
       // without an estimate is priced per call.
       estimate: emptyUsage('estimated'),
-    });
+    }, remixOf?.id);
   };
 
   /**
@@ -87,13 +100,37 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
 
   app.get('/v1/video/generations/:task_id', { config: { dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
-    return taskView(record);
+    return taskView(withContentUrl(record, request));
   });
+
+  /** The finished video's bytes, as they arrive from the upstream. */
+  const sendContent = async (request: FastifyRequest, reply: Parameters<typeof clientAbortSignal>[0], id: string) => {
+    const record = await tasks.find(tokenOf(request), id, request.id);
+    if (record.status !== 'succeeded') throw invalidRequest(`the task is ${record.status}; fetch its video once it has succeeded`);
+    const result = await tasks.ask(record, 'video.content', request.id, clientAbortSignal(reply));
+    if (result.kind !== 'bytes') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not return the video bytes');
+    return sendInvocationOutcome(reply, { kind: 'bytes', contentType: result.contentType, readable: Readable.from(result.body) });
+  };
+
+  app.get('/v1/video/generations/:task_id/content', { config: { dialect: 'openai' } }, async (request, reply) =>
+    sendContent(request, reply, (request.params as { task_id: string }).task_id),
+  );
 
   app.post('/v1/videos', { config: { dialect: 'openai' } }, async (request, reply) => openAiVideoObject(await submit(request, reply)));
 
   app.get('/v1/videos/:video_id', { config: { dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { video_id: string }).video_id, request.id);
-    return openAiVideoObject(record);
+    return openAiVideoObject(withContentUrl(record, request));
   });
+
+  // The official SDK's `videos.remix`: the source's model, and the source named by the path.
+  app.post('/v1/videos/:video_id/remix', { config: { dialect: 'openai' } }, async (request, reply) => {
+    const sourceId = (request.params as { video_id: string }).video_id;
+    const source = await tasks.find(tokenOf(request), sourceId, request.id);
+    return openAiVideoObject(await submit(request, reply, { model: source.model, remix_from_video_id: sourceId }));
+  });
+
+  app.get('/v1/videos/:video_id/content', { config: { dialect: 'openai' } }, async (request, reply) =>
+    sendContent(request, reply, (request.params as { video_id: string }).video_id),
+  );
 }

@@ -21,6 +21,8 @@ export interface CompatGateway {
 export interface CompatGatewayExtras {
   providers?: Array<Record<string, unknown>>;
   pricing?: Record<string, Record<string, number>>;
+  /** Other top-level config sections (`tasks`, `security`...); `providers` and `pricing` are built from the fields above. */
+  config?: Record<string, unknown>;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function startCompatGateway(t: Test, extras: CompatGatewayExtras = 
   const upstream = await startFakeGxUpstream({ apiKey: upstreamKey });
   t.teardown(() => upstream.close());
   const { app } = await buildTestApp(t, 'memory', {
+    ...extras.config,
     providers: [
       {
         name: 'gx-main',

@@ -149,6 +149,21 @@ t.test('the download record of a finished task carries the video as base64 and a
   t.equal(missing.statusCode, 400);
 });
 
+t.test('a finished task without a public url points at the gateway content route, which serves the video bytes', async (t) => {
+  const { gateway, token } = await videoGateway(t);
+  const id = (await submit(gateway, token, { prompt: 'x, no url, script: succeeded' })).json().task_id as string;
+  const task = (await poll(gateway, token, id)).json();
+  t.equal(task.url, `http://localhost:80/v1/video/generations/${id}/content`);
+  for (const url of [`/v1/video/generations/${id}/content`, `/v1/videos/${id}/content`]) {
+    const content = await gateway.app.inject({ method: 'GET', url, headers: token.bearer });
+    t.equal(content.statusCode, 200, url);
+    t.equal(content.headers['content-type'], 'video/mp4');
+    t.equal(content.payload, 'mp4 bytes of upstream-task-1');
+  }
+  const other = await issueToken(t, gateway);
+  t.equal((await gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}/content`, headers: other.bearer })).statusCode, 404);
+});
+
 t.test('a submission the family refuses, or the upstream rejects, costs nothing', async (t) => {
   const { gateway, token } = await videoGateway(t);
   const before = await storedToken(gateway, token);
@@ -191,7 +206,10 @@ t.test('the OpenAI-style /v1/videos pair shows the task as a video object', asyn
   const video = created.json();
   t.match(video, { id: /^video_/, object: 'video', model: 'vx-test', status: 'queued', progress: 0, seconds: '8' });
   const polled = await gateway.app.inject({ method: 'GET', url: `/v1/videos/${video.id}`, headers: token.bearer });
-  t.match(polled.json(), { id: video.id, status: 'completed', progress: 100, error: null });
+  t.match(polled.json(), { id: video.id, status: 'completed', progress: 100, error: null, prompt: 'x, seconds: 8, script: succeeded', remixed_from_video_id: null });
+  const remix = await gateway.app.inject({ method: 'POST', url: `/v1/videos/${video.id}/remix`, headers: { ...token.bearer, 'content-type': 'application/json' }, payload: { prompt: 'now at night' } });
+  t.equal(remix.statusCode, 200);
+  t.match(remix.json(), { object: 'video', model: 'vx-test', status: 'queued', prompt: 'now at night', remixed_from_video_id: video.id });
 });
 
 for (const driver of ['sqlite', 'redis'] as const) {

@@ -1,0 +1,21 @@
+import { defineProvider } from '../../core/index.js';
+import { estimateSrUsage } from './estimate-sr-usage.js';
+import { createSrContentOperation } from './sr-content-operation.js';
+import { srOptionsSchema, type SrOptions } from './sr-options.js';
+import { createSrStatusOperation } from './sr-status-operation.js';
+import { createSrSubmitOperation } from './sr-submit-operation.js';
+
+/** The sr family: Sora-style video tasks (sr-2) on an OpenAI videos upstream. */
+export default defineProvider<SrOptions>({
+  apiVersion: 1,
+  name: 'sr',
+  options: srOptionsSchema,
+  create: (_options, host) => ({
+    operations: {
+      'video.submit': createSrSubmitOperation(host),
+      'video.status': createSrStatusOperation(host),
+      'video.content': createSrContentOperation(host),
+    },
+    estimate: { 'video.submit': estimateSrUsage },
+  }),
+});

@@ -1,0 +1,18 @@
+import { upstreamStatusError, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { callSr, isSuccess, srVideoPath } from './call-sr.js';
+import { readSrVideo, toSrTaskProgress } from './from-sr-video.js';
+import { describeSrError } from './sr-error.js';
+import type { SrOptions } from './sr-options.js';
+
+/**
+ * `video.status`: `GET /videos/{id}` (upstreams.md §2.9) as core's task progress (see
+ * `toSrTaskProgress`). A 404 or 410 stays a 404 / 4xx gateway error, which core reads as the
+ * upstream having lost the task; any other failure leaves the task as it was.
+ */
+export function createSrStatusOperation(host: ProviderHost) {
+  return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
+    const response = await callSr(host, call, 'GET', srVideoPath(call.request.handle));
+    if (!isSuccess(response)) throw await upstreamStatusError(response, describeSrError);
+    return toSrTaskProgress(readSrVideo(await response.body.text(), true));
+  };
+}

@@ -1,0 +1,68 @@
+import { GatewayError, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { invalidVoOperation } from './from-vo-operation.js';
+import { describeVoError, voSubmitError } from './vo-error.js';
+import type { VoOptions } from './vo-options.js';
+import type { VoUpstreamRequest } from './to-vo-request.js';
+
+/** The header the channel's key travels in (upstreams.md §1.1, read with the spec's neutral names). */
+export const voKeyHeader = 'x-gx-api-key';
+
+// Operation names look like `models/{model}/operations/{id}`; anything else from the upstream
+// is not turned into a path.
+const operationName = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+async function readJson(response: UpstreamResponse): Promise<unknown> {
+  try {
+    return await response.body.json();
+  } catch (error) {
+    throw invalidVoOperation(error);
+  }
+}
+
+/**
+ * Starts a task: `POST {base_url}/{api_version}/models/{model}:predictLongRunning` with the
+ * channel's key (upstreams.md §1.11), and answers the operation's name. A non-2xx answer
+ * becomes {@link voSubmitError}.
+ * @throws GatewayError 502 (not retried: the task may have started) for an answer without a name.
+ */
+export async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, VoOptions>, body: VoUpstreamRequest): Promise<string> {
+  const response = await host.http.request({
+    method: 'POST',
+    url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`,
+    headers: { 'content-type': 'application/json', [voKeyHeader]: call.channel.apiKey },
+    body: JSON.stringify(body),
+    signal: call.signal,
+    timeouts: call.channel.timeouts,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) throw await voSubmitError(response);
+  let json: unknown;
+  try {
+    json = await response.body.json();
+  } catch (error) {
+    throw new GatewayError(502, 'upstream_invalid_response', 'the upstream accepted the task with an answer that is not JSON', { cause: error });
+  }
+  const name = (json as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || !operationName.test(name) || name.split('/').includes('..')) {
+    throw new GatewayError(502, 'upstream_invalid_response', 'the upstream accepted the task without an operation name');
+  }
+  return name;
+}
+
+/**
+ * Asks about a task: `GET {base_url}/{api_version}/{operation name}` with the channel's key.
+ * A 404 becomes a 404 gateway error, which tells core the upstream lost the task.
+ */
+export async function getVoOperation(host: ProviderHost, call: OperationCall<unknown, VoOptions>, name: string): Promise<unknown> {
+  if (!operationName.test(name) || name.split('/').includes('..')) {
+    throw new GatewayError(404, 'task_vanished', `"${name}" is not an operation name this channel can ask about`);
+  }
+  const response = await host.http.request({
+    method: 'GET',
+    url: `${call.channel.baseUrl}/${call.options.api_version}/${name}`,
+    headers: { [voKeyHeader]: call.channel.apiKey },
+    signal: call.signal,
+    timeouts: call.channel.timeouts,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeVoError);
+  return readJson(response);
+}

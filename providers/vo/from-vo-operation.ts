@@ -1,0 +1,66 @@
+import { GatewayError, redactSecrets, type TaskProgress } from '../../core/index.js';
+import { describeRpcCode } from './vo-error.js';
+import { voOperationSchema } from './vo-schemas.js';
+
+/** What one poll of an operation says, before billing is added. */
+export interface VoOperationReading {
+  progress: TaskProgress;
+  /** The download addresses of the videos made, in order; empty unless it succeeded. */
+  videoUris: string[];
+}
+
+/** 502 for a poll answer that is not an operation; the task stays as it was and is asked about again. */
+export function invalidVoOperation(cause?: unknown): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not a long-running operation', { retryable: true, cause });
+}
+
+/**
+ * Maps an operation (upstreams.md §1.11, fixture gemini-veo-operation.json) onto the task
+ * states, pure:
+ * - not `done` (or no `done` key) → `in_progress`: the upstream shows no queue, so a task is
+ *   `queued` only until its first poll;
+ * - an `error` → `failed` with the HTTP-like status of its google.rpc code, the status name as
+ *   `type`, and the upstream's message;
+ * - videos in `generatedSamples` → `succeeded`, even when the safety filters removed some of
+ *   the others (only the videos made are billed). No `url` is given: the upstream's address
+ *   works only with the channel's key, so clients download through the gateway;
+ * - no video, some filtered → `failed` 400 `content_filtered` with the upstream's reasons;
+ * - no video and no reason → `failed` 502 `empty_response`.
+ * @throws GatewayError 502 for an answer that is not an operation.
+ */
+export function readVoOperation(json: unknown): VoOperationReading {
+  const parsed = voOperationSchema.safeParse(json);
+  if (!parsed.success) throw invalidVoOperation(parsed.error);
+  const operation = parsed.data;
+  if (operation.error !== undefined && operation.error !== null) {
+    const { http, name } = describeRpcCode(operation.error.code, operation.error.status);
+    const message = operation.error.message === undefined || operation.error.message === null || operation.error.message === '' ? `the upstream failed the task (${name})` : redactSecrets(operation.error.message);
+    return { progress: { kind: 'task-progress', status: 'failed', error: { code: http, message, type: name } }, videoUris: [] };
+  }
+  if (operation.done !== true) return { progress: { kind: 'task-progress', status: 'in_progress' }, videoUris: [] };
+
+  const answer = operation.response?.generateVideoResponse;
+  const videoUris = (answer?.generatedSamples ?? []).flatMap((sample) => {
+    const uri = sample.video?.uri;
+    return typeof uri === 'string' && uri !== '' ? [uri] : [];
+  });
+  if (videoUris.length > 0) return { progress: { kind: 'task-progress', status: 'succeeded', progress: 100 }, videoUris };
+
+  const filtered = answer?.raiMediaFilteredCount ?? 0;
+  const reasons = (answer?.raiMediaFilteredReasons ?? []).filter((reason) => reason.trim() !== '');
+  if (filtered > 0 || reasons.length > 0) {
+    const because = reasons.length === 0 ? '' : `: ${reasons.join(' ')}`;
+    return {
+      progress: {
+        kind: 'task-progress',
+        status: 'failed',
+        error: { code: 400, message: `the upstream's safety filters removed the video${because}; change the prompt or the frames`, type: 'content_filtered' },
+      },
+      videoUris: [],
+    };
+  }
+  return {
+    progress: { kind: 'task-progress', status: 'failed', error: { code: 502, message: 'the upstream finished the task without any video', type: 'empty_response' } },
+    videoUris: [],
+  };
+}

@@ -1,0 +1,28 @@
+import { defineProvider } from '../../core/index.js';
+import { estimateVoUsage } from './estimate-vo-usage.js';
+import { createVoContentOperation } from './vo-content-operation.js';
+import { voOptionsSchema, type VoOptions } from './vo-options.js';
+import { createVoStatusOperation } from './vo-status-operation.js';
+import { createVoSubmitOperation } from './vo-submit-operation.js';
+import { VoTaskNotes } from './vo-task-notes.js';
+
+/**
+ * The vo family: video tasks on the upstream's long-running operations (`predictLongRunning`,
+ * then polls of the operation), and the finished video fetched with the channel's key.
+ */
+export default defineProvider<VoOptions>({
+  apiVersion: 1,
+  name: 'vo',
+  options: voOptionsSchema,
+  create: (_options, host) => {
+    const notes = new VoTaskNotes(host.keyValueStore('tasks'), host.logger);
+    return {
+      operations: {
+        'video.submit': createVoSubmitOperation(host, notes),
+        'video.status': createVoStatusOperation(host, notes),
+        'video.content': createVoContentOperation(host),
+      },
+      estimate: { 'video.submit': estimateVoUsage },
+    };
+  },
+});

@@ -1,0 +1,117 @@
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { voModelTakesLastFrame } from './vo-model-rules.js';
+import { assertVoFrameBytes, readVoFrameText, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
+import {
+  voRequestSchema,
+  type VoAspectRatio,
+  type VoDuration,
+  type VoPersonGeneration,
+  type VoRequestFields,
+  type VoResolution,
+} from './vo-request-schema.js';
+
+/** A vo submission checked against the family's rules, before any frame is fetched. */
+export interface VoVideoPlan {
+  prompt: string;
+  negativePrompt?: string;
+  durationSeconds: VoDuration;
+  aspectRatio: VoAspectRatio;
+  resolution: VoResolution;
+  /** Videos to make; each is billed. */
+  sampleCount: number;
+  /** Sent only when the client chose one, so the upstream's own default applies otherwise. */
+  personGeneration?: VoPersonGeneration;
+  firstFrame?: VoFrameSource;
+  lastFrame?: VoFrameSource;
+}
+
+// The spec's defaults (spec part 2, `vo-` fields).
+const defaults = { durationSeconds: 4, aspectRatio: '16:9', resolution: '1080p', sampleCount: 1 } as const;
+
+const numericFormFields = new Set(['durationSeconds', 'sampleCount', 'fps', 'seed', 'duration']);
+const booleanFormFields = new Set(['generateAudio', 'addWatermark']);
+const frameFields = new Set<string>(['image', 'lastFrame']);
+
+/** A multipart form sends every field as text; its "8" or "false" stands for the JSON value. */
+function fromFormText(fields: Record<string, unknown>): Record<string, unknown> {
+  const converted: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && numericFormFields.has(name) && /^\s*-?\d+\s*$/.test(value)) converted[name] = Number(value);
+    else if (typeof value === 'string' && booleanFormFields.has(name) && (value === 'true' || value === 'false')) converted[name] = value === 'true';
+    else converted[name] = value;
+  }
+  return converted;
+}
+
+/** The validated fields, or a 400 naming the first wrong field and what to send instead. */
+function parseFields(fields: Record<string, unknown>): VoRequestFields {
+  if (fields.metadata !== undefined) {
+    throw invalidRequest('metadata: the vo models take flat fields; send durationSeconds, aspectRatio, resolution and the rest at the top level', { param: 'metadata' });
+  }
+  const result = voRequestSchema.safeParse(fields);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    const known = Object.keys(voRequestSchema.shape).join(', ');
+    throw invalidRequest(`unknown field "${key}": vo models take ${known}`, { param: key });
+  }
+  // Every field is flat, so the first path segment is the field.
+  const field = String(issue.path[0] ?? 'body');
+  throw invalidRequest(`${field}: ${fields[field] === undefined ? 'required' : issue.message}`, { param: field });
+}
+
+/** One value from a spec field and its common flat alias; both given must agree. */
+function aliased<Value>(value: Value | undefined, name: string, alias: Value | undefined, aliasName: string): Value | undefined {
+  if (value !== undefined && alias !== undefined && value !== alias) {
+    throw invalidRequest(`${aliasName}: conflicts with ${name}; send only ${name}`, { param: aliasName });
+  }
+  return value ?? alias;
+}
+
+/** The frames from text fields and multipart files; one source per frame. */
+function readFrames(request: VideoSubmitRequest, fields: VoRequestFields): Partial<Record<VoFrameField, VoFrameSource>> {
+  const frames: Partial<Record<VoFrameField, VoFrameSource>> = {};
+  if (fields.image !== undefined) frames.image = readVoFrameText(fields.image, 'image');
+  if (fields.lastFrame !== undefined) frames.lastFrame = readVoFrameText(fields.lastFrame, 'lastFrame');
+  for (const upload of request.uploads ?? []) {
+    if (!frameFields.has(upload.field)) {
+      throw invalidRequest(`unknown file field "${upload.field}": send the first frame as image and the last frame as lastFrame`, { param: upload.field });
+    }
+    const field = upload.field as VoFrameField;
+    if (frames[field] !== undefined) throw invalidRequest(`${field}: send one ${field}, as a file or as text, not both or twice`, { param: field });
+    assertVoFrameBytes(upload.data, field);
+    frames[field] = { field, kind: 'upload', data: upload.data };
+  }
+  return frames;
+}
+
+/**
+ * Checks a vo submission against the family's rules (spec part 2, `vo-` fields) without any
+ * I/O: the strict fields, their defaults, the aliases, and the frames (a last frame only on
+ * 3.1 models, and only after a first frame). Fields the upstream has no use for on the
+ * Gemini API (`fps`, `seed`, `generateAudio`, `addWatermark`) are checked and then dropped.
+ * @throws GatewayError 400 `invalid_request` naming the field.
+ */
+export function readVoRequest(request: VideoSubmitRequest): VoVideoPlan {
+  const { uploads, ...rest } = request;
+  const fields = parseFields(uploads === undefined ? rest : fromFormText(rest));
+  const frames = readFrames(request, fields);
+  if (frames.lastFrame !== undefined && !voModelTakesLastFrame(request.model)) {
+    throw invalidRequest(`lastFrame: ${request.model} makes videos from a first frame only; use vo-3.1-fast-generate-preview for a first and a last frame`, { param: 'lastFrame' });
+  }
+  if (frames.lastFrame !== undefined && frames.image === undefined) {
+    throw invalidRequest('lastFrame: a last frame needs a first frame too; send image as well', { param: 'lastFrame' });
+  }
+  return {
+    prompt: fields.prompt,
+    ...(fields.negativePrompt === undefined ? {} : { negativePrompt: fields.negativePrompt }),
+    durationSeconds: aliased(fields.durationSeconds, 'durationSeconds', fields.duration, 'duration') ?? defaults.durationSeconds,
+    aspectRatio: aliased(fields.aspectRatio, 'aspectRatio', fields.aspect_ratio, 'aspect_ratio') ?? defaults.aspectRatio,
+    resolution: fields.resolution ?? defaults.resolution,
+    sampleCount: fields.sampleCount ?? defaults.sampleCount,
+    ...(fields.personGeneration === undefined ? {} : { personGeneration: fields.personGeneration }),
+    ...(frames.image === undefined ? {} : { firstFrame: frames.image }),
+    ...(frames.lastFrame === undefined ? {} : { lastFrame: frames.lastFrame }),
+  };
+}
