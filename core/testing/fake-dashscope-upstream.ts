@@ -6,13 +6,29 @@ import { dashScopeErrorBody, missingApiKeyBody } from './fake-dashscope-upstream
 import { headerValue, jsonAnswer, type DashScopeRoute } from './fake-dashscope-upstream/dashscope-wire.js';
 import { imageGenerationPath, imageGenerationRoute } from './fake-dashscope-upstream/image-generation-answer.js';
 import { ResultImages, type GeneratedImage } from './fake-dashscope-upstream/result-images.js';
+import { taskRoute } from './fake-dashscope-upstream/task-answer.js';
+import { videoSynthesisPath, videoSynthesisRoute } from './fake-dashscope-upstream/video-synthesis-answer.js';
+import { VideoTasks, type FakeVideoTask } from './fake-dashscope-upstream/video-tasks.js';
 
 export type { RecordedRequest } from './fake-server.js';
-export type { DashScopeBehaviour, DashScopeBlock, DashScopeImageVariant } from './fake-dashscope-upstream/dashscope-behaviour.js';
+export type {
+  DashScopeBehaviour,
+  DashScopeBlock,
+  DashScopeImageVariant,
+  DashScopeTaskFailure,
+  DashScopeTaskStatus,
+  DashScopeVideoTaskBehaviour,
+} from './fake-dashscope-upstream/dashscope-behaviour.js';
 export type { GeneratedImage } from './fake-dashscope-upstream/result-images.js';
+export type { FakeVideoTask } from './fake-dashscope-upstream/video-tasks.js';
+export type { VideoSynthesisRequest } from './fake-dashscope-upstream/video-synthesis-request.js';
 export { dashScopeErrorBody } from './fake-dashscope-upstream/dashscope-error-body.js';
 export { imageGenerationPath } from './fake-dashscope-upstream/image-generation-answer.js';
 export { samplePng, samplePngBase64 } from './fake-dashscope-upstream/sample-png.js';
+export { sampleMp4 } from './fake-dashscope-upstream/sample-mp4.js';
+export { taskPath } from './fake-dashscope-upstream/task-answer.js';
+export { videoSynthesisPath } from './fake-dashscope-upstream/video-synthesis-answer.js';
+export { moderationFailure } from './fake-dashscope-upstream/video-tasks.js';
 
 /** Options of {@link startFakeDashScopeUpstream}. */
 export interface FakeDashScopeUpstreamOptions {
@@ -24,6 +40,8 @@ export interface FakeDashScopeUpstreamOptions {
 export interface FakeDashScopeUpstream extends ScriptedFake<DashScopeBehaviour> {
   /** Every image the fake made, by the path of its URL (`new URL(url).pathname`). */
   results: ReadonlyMap<string, GeneratedImage>;
+  /** Every video task the fake accepted, by `task_id`. */
+  videoTasks: ReadonlyMap<string, FakeVideoTask>;
 }
 
 /** One API route: a method, a path pattern (its groups become `captures`), and the answer. */
@@ -35,28 +53,36 @@ interface RouteEntry {
 
 const exactly = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
-// The async video-task routes of upstreams.md §4.1–§4.2 (submit, GET /api/v1/tasks/{id})
-// belong in this table, each in its own file under fake-dashscope-upstream/.
-const routes: RouteEntry[] = [{ method: 'POST', path: exactly(imageGenerationPath), route: imageGenerationRoute }];
+const routes: RouteEntry[] = [
+  { method: 'POST', path: exactly(imageGenerationPath), route: imageGenerationRoute },
+  { method: 'POST', path: exactly(videoSynthesisPath), route: videoSynthesisRoute },
+  { method: 'GET', path: /^\/api\/v1\/tasks\/([^/]+)$/, route: taskRoute },
+];
 
 /**
  * Starts a fake DashScope upstream that speaks upstreams.md §4 byte for byte: compact JSON
  * bodies, `Authorization: Bearer <apiKey>` checked with DashScope's own `InvalidApiKey`
- * body, errors as `{request_id, code, message}`. So far it serves the sync image path
- * `POST /api/v1/services/aigc/multimodal-generation/generation` (§4.3); the image URLs it
- * answers point back at it and serve a small real PNG to a plain GET, without a key, like a
- * signed object-store link. {@link DashScopeBehaviour} lists what tests can script per
- * request; downloads never use one.
+ * body, errors as `{request_id, code, message}`. It serves the sync image path
+ * `POST /api/v1/services/aigc/multimodal-generation/generation` (§4.3) and the async video
+ * tasks (§4.1, §4.2, §4.4): `POST /api/v1/services/aigc/video-generation/video-synthesis`
+ * (only with `X-DashScope-Async: enable`) and `GET /api/v1/tasks/{task_id}`, each task moving
+ * PENDING → RUNNING → SUCCEEDED one state per poll unless a behaviour scripts another end.
+ * The image and video URLs it answers point back at it and serve a small real PNG or MP4
+ * header to a plain GET, without a key, like a signed object-store link.
+ * {@link DashScopeBehaviour} lists what tests can script per API request; downloads never
+ * use one.
  */
 export async function startFakeDashScopeUpstream(options: FakeDashScopeUpstreamOptions = {}): Promise<FakeDashScopeUpstream> {
   const apiKey = options.apiKey ?? 'dashscope-test-key';
   const queue: DashScopeBehaviour[] = [];
   const results = new ResultImages();
+  const tasks = new VideoTasks();
   let origin = '';
 
   const server = await startFakeServer(async (exchange) => {
     const { request } = exchange;
     if (request.method === 'GET' && ResultImages.isResultPath(request.path)) return sendPieces(exchange, results.download(request.path), {});
+    if (request.method === 'GET' && VideoTasks.isVideoPath(request.path)) return sendPieces(exchange, tasks.download(request.path), {});
     const behaviour = queue.shift() ?? {};
     if (!(await playConnectionBehaviour(exchange, behaviour))) return;
     const send = (answer: PiecewiseAnswer) => sendPieces(exchange, answer, behaviour);
@@ -73,9 +99,9 @@ export async function startFakeDashScopeUpstream(options: FakeDashScopeUpstreamO
 
     const status = behaviour.status ?? behaviour.error;
     if (status !== undefined) return send(jsonAnswer(status, behaviour.body ?? dashScopeErrorBody(status, behaviour.message)));
-    return send(match.route({ request, behaviour, origin, results, captures: match.captures }));
+    return send(match.route({ request, behaviour, origin, results, tasks, captures: match.captures }));
   });
   origin = server.url;
 
-  return { ...scriptedFake(server, queue), results: results.all };
+  return { ...scriptedFake(server, queue), results: results.all, videoTasks: tasks.all };
 }

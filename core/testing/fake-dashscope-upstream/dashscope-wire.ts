@@ -2,6 +2,7 @@ import type { RecordedRequest } from '../fake-server.js';
 import type { PiecewiseAnswer } from '../send-pieces.js';
 import type { DashScopeBehaviour } from './dashscope-behaviour.js';
 import type { ResultImages } from './result-images.js';
+import type { VideoTasks } from './video-tasks.js';
 
 /** What a route of the fake DashScope upstream gets for one authorised request. */
 export interface DashScopeExchange {
@@ -11,7 +12,9 @@ export interface DashScopeExchange {
   origin: string;
   /** Where generated images are kept for download. */
   results: ResultImages;
-  /** The groups a route's path pattern captured (a task id, later). */
+  /** The video tasks accepted so far, with their lifecycle. */
+  tasks: VideoTasks;
+  /** The groups a route's path pattern captured (the task id of `GET /api/v1/tasks/{id}`). */
   captures: string[];
 }
 
