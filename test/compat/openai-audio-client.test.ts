@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import OpenAI, { AuthenticationError, BadRequestError, toFile } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, wavFile } from '../../core/testing/fake-openai-upstream.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
@@ -28,26 +28,12 @@ const key = await tokens.revealKey(user.id, token.id);
 /** The official client as an application would configure it; retries off so errors surface at once. */
 const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1`, maxRetries: 0 });
 
-/** A real WAV file: the canonical 44-byte RIFF header, then `seconds` of a 440 Hz sine tone as 16-bit mono PCM at 16 kHz. */
+/** A real WAV file generated here: `seconds` of a 440 Hz sine tone as 16-bit mono PCM at 16 kHz, in the canonical RIFF header. */
 function sineWav(seconds: number, sampleRate = 16_000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const pcm = Buffer.alloc(samples * 2);
   for (let index = 0; index < samples; index += 1) pcm.writeInt16LE(Math.round(12_000 * Math.sin((2 * Math.PI * 440 * index) / sampleRate)), index * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
+  return wavFile(pcm, sampleRate);
 }
 
 const tone = sineWav(1.5);
