@@ -4,6 +4,7 @@ import type { DependencyContainer } from './di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { videoRoutes } from '../plugins/video/video-routes.js';
+import { assetsPlugin } from '../plugins/assets/asset-routes.js';
 import { TaskPoller } from './tasks/task-poller.js';
 import { TaskRepository } from './tasks/task-repository.js';
 import { TaskService } from './tasks/task-service.js';
@@ -113,6 +114,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const clock = container.resolve(InjectionTokens.clock);
     const tasks = new TaskService(runner, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config.tasks, () => clock.now(), logger);
     await app.register(videoRoutes, { tasks, config });
+    await app.register(assetsPlugin, { runner, config, backend });
     const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
     app.addHook('onReady', async () => poller.start());
     app.addHook('onClose', async () => poller.stop());

@@ -40,6 +40,22 @@ export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
 export {
+  assetTypes,
+  type AssetCreateRequest,
+  type AssetGroupCreation,
+  type AssetGroupQuery,
+  type AssetGroupRecord,
+  type AssetGroupType,
+  type AssetQuery,
+  type AssetRecord,
+  type AssetStatus,
+  type AssetType,
+  type ValidationResultQuery,
+  type ValidationResultRecord,
+  type ValidationSessionCreation,
+  type ValidationSessionRecord,
+} from './contracts/asset-requests.js';
+export {
   maxSpeechInputCharacters,
   speechContentTypes,
   speechVoices,

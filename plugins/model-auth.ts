@@ -10,6 +10,10 @@ declare module 'fastify' {
     /** The API token of a model route, set before the body is read. */
     apiToken: AuthenticatedToken | null;
   }
+  interface FastifyContextConfig {
+    /** `none` for a `/v1` route a third party calls without an API key (a validation page's callback); the route checks what it can itself. */
+    apiKey?: 'none';
+  }
 }
 
 /**
@@ -24,6 +28,7 @@ export const modelAuthPlugin = fastifyPlugin(
     app.addHook('onRequest', async (request) => {
       const native = request.url.startsWith('/v1beta/');
       if (!native && !request.url.startsWith('/v1/')) return;
+      if (request.routeOptions.config?.apiKey === 'none') return;
       const key = readApiKey(request, native);
       if (key === undefined) {
         throw unauthorized(

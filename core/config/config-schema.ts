@@ -148,6 +148,12 @@ const tasksSchema = z.strictObject({
   max_download_mb: integer(1, 4096).default(200),
 });
 
+const assetsSchema = z.strictObject({
+  // The asset routes run as this model's operations, so its channels, groups, model limits
+  // and price (asset operations cost nothing) decide who may use the library and where.
+  model: z.string({ error: 'expected a model name' }).min(1, { error: 'must not be empty' }).default('sdx-2-0'),
+});
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -193,6 +199,7 @@ export const gatewayConfigSchema = z
     streaming: streamingSchema.default(streamingSchema.parse({})),
     audio: audioSchema.default(audioSchema.parse({})),
     tasks: tasksSchema.default(tasksSchema.parse({})),
+    assets: assetsSchema.default(assetsSchema.parse({})),
     providers: z.array(providerSchema).default([]),
   })
   .superRefine((config, context) => {

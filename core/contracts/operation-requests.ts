@@ -1,3 +1,4 @@
+import type { AssetCreateRequest, AssetGroupCreation, AssetGroupQuery, AssetQuery, ValidationResultQuery, ValidationSessionCreation } from './asset-requests.js';
 import type { SpeechRequest, TranscriptionRequest } from './audio-requests.js';
 import type { ChatCompletionRequest } from './chat-completion-request.js';
 import type { ImageRequest } from './image-requests.js';
@@ -35,4 +36,18 @@ export interface OperationRequests {
   'audio.transcribe': TranscriptionRequest;
   /** `POST /v1/audio/translations`. */
   'audio.translate': TranscriptionRequest;
+  /** `POST /v1/asset-groups`: answers an `AssetGroupRecord`. */
+  'assets.createGroup': AssetGroupCreation;
+  /** `DELETE /v1/asset-groups/{group_id}`. */
+  'assets.deleteGroup': AssetGroupQuery;
+  /** `POST /v1/assets`: answers an `AssetRecord`. */
+  'assets.create': AssetCreateRequest;
+  /** `GET /v1/assets/{virtual_id}`: answers an `AssetRecord`. */
+  'assets.get': AssetQuery;
+  /** `DELETE /v1/assets/{virtual_id}`. */
+  'assets.delete': AssetQuery;
+  /** `POST /v1/visual-validate/session`: answers a `ValidationSessionRecord`. */
+  'assets.createValidationSession': ValidationSessionCreation;
+  /** `POST /v1/visual-validate/result`: answers a `ValidationResultRecord`. */
+  'assets.getValidationResult': ValidationResultQuery;
 }

@@ -107,6 +107,8 @@ export interface TaskProgress {
   error?: { code: number; message: string; type?: string };
   /** What the finished task cost, when the upstream reports it; otherwise the usage from the submit is billed. */
   usage?: Usage;
+  /** More fields to show on the task from now on, such as the address of its last frame. */
+  details?: Record<string, string | number | boolean>;
 }
 
 /** What an operation handler returns. */

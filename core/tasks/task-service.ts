@@ -142,7 +142,14 @@ export class TaskService {
 
   async #update(record: TaskRecord, progress: TaskProgress): Promise<TaskRecord> {
     const now = this.now();
-    const updated: TaskRecord = { ...record, status: progress.status, progress: progress.progress ?? record.progress, updated_at: Math.floor(now / 1000), polled_at: now };
+    const updated: TaskRecord = {
+      ...record,
+      status: progress.status,
+      progress: progress.progress ?? record.progress,
+      details: withDetails(record, progress),
+      updated_at: Math.floor(now / 1000),
+      polled_at: now,
+    };
     await this.tasks.save(updated, now);
     return updated;
   }
@@ -164,6 +171,7 @@ export class TaskService {
       progress: succeeded ? 100 : record.progress,
       url: progress.url ?? record.url,
       error: progress.error,
+      details: withDetails(record, progress),
       settled: true,
       charged_units: claim.count === 1 ? units : record.charged_units,
       updated_at: Math.floor(now / 1000),
@@ -185,4 +193,9 @@ export class TaskService {
       await this.refresh(record, `poller-${id}`).catch((error: unknown) => this.logger.warn({ err: error, task: id }, 'the background poll of a video task failed'));
     }
   }
+}
+
+/** The task's details with what the latest progress report adds. */
+function withDetails(record: TaskRecord, progress: TaskProgress): TaskRecord['details'] {
+  return progress.details === undefined ? record.details : { ...record.details, ...progress.details };
 }

@@ -3,6 +3,14 @@ import type { ScriptedBehaviour } from '../scripted-behaviour.js';
 /** What Ark's safety filter can flag: the prompt, a reference image, or the image it made (upstreams.md §3.1, §3.2). */
 export type ArkSensitiveKind = 'input_text' | 'input_image' | 'output_image';
 
+/**
+ * How a video task ends (upstreams.md §3.3): `succeeded` (queued → running → succeeded),
+ * `failed` (→ failed, `InternalServiceError`), `moderation` (→ failed,
+ * `OutputVideoSensitiveContentDetected`), `cancelled` and `expired` (queued → that state),
+ * or `vanish` (the upstream forgets it at once: every GET is a 404).
+ */
+export type ArkTaskOutcome = 'succeeded' | 'failed' | 'moderation' | 'cancelled' | 'expired' | 'vanish';
+
 /** The `usage` of a Seedream answer (upstreams.md §3.2). */
 export interface ArkImagesUsage {
   generated_images: number;
@@ -36,4 +44,16 @@ export interface ArkBehaviour extends ScriptedBehaviour {
   usage?: ArkImagesUsage;
   /** On a `stream: true` request, send these exact bytes; a string is written one event at a time. */
   rawSse?: string | Uint8Array | Array<string | Uint8Array>;
+  /** On a task create: how the task ends. Default `succeeded`. */
+  taskOutcome?: ArkTaskOutcome;
+  /** On a task create: the `error` its failure reports instead of the outcome's default. */
+  taskError?: { code: string; message: string };
+  /** On a task create: the `usage.completion_tokens` its success reports; `null` leaves `usage` out. Default: width × height × frames / 1024. */
+  taskTokens?: number | null;
+  /** On an asset-API request: answer HTTP 200 with this `ResponseMetadata.Error` (upstreams.md §3.5: errors may come with 200). */
+  volcError?: { Code: string; Message: string };
+  /** On `CreateAsset`: how the asset ends after processing. Default `Active`. */
+  assetOutcome?: 'Active' | 'Failed';
+  /** On `CreateAsset`: how many `GetAsset` reads show it `Processing` before its end. Default 1. */
+  assetProcessingReads?: number;
 }

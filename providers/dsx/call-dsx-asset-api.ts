@@ -1,0 +1,59 @@
+import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { volcEnvelopeSchema } from './dsx-asset-schemas.js';
+import type { DsxOptions } from './dsx-options.js';
+import { signVolcRequest } from './sign-volc-request.js';
+
+/** The asset API's version (upstreams.md §3.5). */
+export const volcAssetApiVersion = '2024-01-01';
+
+function failure(status: number, code: string, message: string): GatewayError {
+  const detail = code === '' ? message : `${message} (${code})`;
+  if (status === 404 || /NotFound/i.test(code)) return new GatewayError(404, 'not_found', `the upstream asset library has no such object: ${redactSecrets(detail)}`);
+  if (status === 401 || status === 403 || /Signature|AccessKey|AccessDenied|Unauthorized|Forbidden|SubscriptionRequired/i.test(code)) {
+    return new GatewayError(502, 'upstream_auth_failed', `the asset API refused this channel's credentials or plan: ${redactSecrets(detail)}`, { retryable: true });
+  }
+  if (status === 429 || /Throttl|RateLimit|TooMany|QuotaExceeded/i.test(code)) return errorForUpstreamStatus(429, detail);
+  if (status >= 500 || /Internal|ServiceUnavailable/i.test(code)) return errorForUpstreamStatus(status >= 500 ? status : 500, detail);
+  return new GatewayError(502, code === '' ? 'upstream_invalid_request' : code, redactSecrets(message), { retryable: false });
+}
+
+/**
+ * Calls one action of the asset API: `POST {assets.base_url}/?Action=<action>&Version=
+ * 2024-01-01` with a JSON body (the channel's `ProjectName` added), signed with the channel's
+ * access key pair (upstreams.md §3.5). Errors come as a non-2xx status or as HTTP 200 with
+ * `ResponseMetadata.Error`: a missing object is a 404 (not retried), the channel's own
+ * trouble (signature, access, plan, throttling, 5xx) is retryable, anything else a 502 with
+ * the upstream's code. Resolves to `Result`.
+ */
+export async function callDsxAssetAction(
+  host: ProviderHost,
+  call: Pick<OperationCall<unknown, DsxOptions>, 'options' | 'signal' | 'channel'>,
+  action: string,
+  fields: Record<string, unknown>,
+): Promise<unknown> {
+  const assets = call.options.assets;
+  if (assets === undefined) throw new GatewayError(501, 'assets_unavailable', `channel "${call.channel.name}" has no asset API configured (options.assets)`);
+  const url = `${assets.base_url}/?Action=${encodeURIComponent(action)}&Version=${volcAssetApiVersion}`;
+  const body = JSON.stringify({ ...fields, ProjectName: assets.project_name });
+  const headers = signVolcRequest(
+    { method: 'POST', url, body, contentType: 'application/json' },
+    { accessKeyId: assets.access_key_id, secretAccessKey: assets.secret_access_key, region: assets.region, service: 'ark' },
+    new Date(host.now()),
+  );
+  const response = await host.http.request({ method: 'POST', url, headers: { ...headers, accept: 'application/json' }, body, signal: call.signal, timeouts: call.channel.timeouts });
+  const text = await readBodyExcerpt(response);
+  let envelope: ReturnType<typeof volcEnvelopeSchema.parse> | undefined;
+  try {
+    const parsed = volcEnvelopeSchema.safeParse(JSON.parse(text));
+    envelope = parsed.success ? parsed.data : undefined;
+  } catch {
+    envelope = undefined;
+  }
+  const error = envelope?.ResponseMetadata?.Error ?? undefined;
+  const ok = response.statusCode >= 200 && response.statusCode < 300;
+  if (!ok || (error !== undefined && (error.Code ?? '') !== '')) {
+    throw failure(ok ? 400 : response.statusCode, error?.Code ?? '', error?.Message ?? `the asset API answered HTTP ${response.statusCode} to ${action}`);
+  }
+  if (envelope === undefined) throw new GatewayError(502, 'upstream_invalid_response', `the asset API answered ${action} with something that is not its envelope`, { retryable: true });
+  return envelope.Result ?? {};
+}

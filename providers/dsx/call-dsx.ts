@@ -1,0 +1,85 @@
+import {
+  errorForUpstreamStatus,
+  GatewayError,
+  readBodyExcerpt,
+  redactSecrets,
+  upstreamStatusError,
+  type OperationCall,
+  type ProviderHost,
+  type UpstreamResponse,
+} from '../../core/index.js';
+import type { DsxOptions } from './dsx-options.js';
+import { dsxErrorBodySchema, type DsxErrorDetail } from './dsx-schemas.js';
+
+/** The error object of an Ark error body, if the text is one. */
+export function readDsxErrorBody(text: string): DsxErrorDetail | undefined {
+  try {
+    const parsed = dsxErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ark's message with its code: `The parameter ... is not valid (InvalidParameter)`. */
+export function describeDsxError(error: DsxErrorDetail | undefined): string | undefined {
+  const code = error?.code ?? '';
+  const message = error?.message ?? '';
+  if (message === '') return code === '' ? undefined : code;
+  return code === '' ? message : `${message} (${code})`;
+}
+
+/** Sends one request to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token (upstreams.md §3.1). */
+export function requestDsx(
+  host: ProviderHost,
+  call: OperationCall<unknown, DsxOptions>,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<UpstreamResponse> {
+  return host.http.request({
+    method,
+    url: `${call.channel.baseUrl}${call.options.path_prefix}${path}`,
+    headers: {
+      authorization: `Bearer ${call.channel.apiKey}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: call.signal,
+    timeouts: call.channel.timeouts,
+  });
+}
+
+// The channel's trouble, not the request's: another channel may take the task.
+const channelStatuses = new Set([401, 403, 404, 408, 429]);
+
+/**
+ * The error for a refused create. The channel's own trouble (401, 403, 404 unknown model,
+ * 408, 429, 5xx) is retryable on another channel; any other refusal is the request's, passed
+ * through as spec part 2 says: 502 with Ark's code (`InvalidParameter`) and its `param`
+ * (`content[0].image_url.url`, a path in the upstream body), not retried.
+ */
+export async function dsxSubmitError(response: UpstreamResponse): Promise<GatewayError> {
+  const excerpt = await readBodyExcerpt(response);
+  const error = readDsxErrorBody(excerpt);
+  const message = describeDsxError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
+  if (channelStatuses.has(response.statusCode) || response.statusCode >= 500 || response.statusCode < 400) {
+    const retryAfter = Number(response.headers['retry-after']);
+    return errorForUpstreamStatus(response.statusCode, message, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+  }
+  const param = error?.param ?? '';
+  return new GatewayError(502, error?.code ?? 'upstream_invalid_request', redactSecrets(error?.message ?? message), {
+    param: param === '' ? undefined : param,
+    retryable: false,
+  });
+}
+
+/** The error for a failed question about a task: 404 stays 404 (core then marks the task vanished), others by status. */
+export const dsxTaskQueryError = (response: UpstreamResponse): Promise<GatewayError> =>
+  upstreamStatusError(response, (text) => describeDsxError(readDsxErrorBody(text)));
+
+/** 502 for a 2xx answer the gateway cannot read. */
+export function invalidDsxResponse(what: string, retryable: boolean, cause?: unknown): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${what}`, { retryable, cause });
+}

@@ -1,0 +1,72 @@
+import { invalidRequest } from '../../core/index.js';
+import type { DsxModelProfile } from './dsx-model-profiles.js';
+import { sniffDsxImageType } from './sniff-dsx-image-type.js';
+
+/** What a media reference is: an image, a video or an audio clip (`image_url`, `video_url`, `audio_url`). */
+export type DsxMediaKind = 'image' | 'video' | 'audio';
+
+/** A media reference as it goes upstream. */
+export interface CheckedDsxMedia {
+  /** The URL to send: as given, or an inline image rewritten as a data URI of its real type. */
+  url: string;
+  /** The virtual id of an `asset://<id>` reference. */
+  assetId?: string;
+}
+
+/** The largest inline image accepted, decoded (Ark's documented limit for reference images is 30 MB [L]). */
+export const maxDsxInlineImageBytes = 30 * 1024 * 1024;
+
+const assetPattern = /^asset:\/\/([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
+const dataUriPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
+const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** What a reference of `kind` may be, for messages. */
+function expectedMedia(kind: DsxMediaKind, profile: DsxModelProfile): string {
+  const asset = profile.assets ? ', or asset://<virtual id>' : '';
+  if (kind === 'image') return `an http(s) URL, a base64 data URI or raw base64${asset}`;
+  return `an http(s) URL${asset}; a ${kind} cannot be sent inline`;
+}
+
+function inlineImage(base64: string, param: string): string {
+  const data = Buffer.from(base64, 'base64');
+  if (data.length > maxDsxInlineImageBytes) {
+    throw invalidRequest(`${param}: the image is ${data.length} bytes; inline images may be at most ${maxDsxInlineImageBytes} bytes, pass a URL instead`, { param });
+  }
+  const type = sniffDsxImageType(data);
+  if (type === undefined) throw invalidRequest(`${param}: the data is not a jpeg, png, webp, bmp, tiff or gif image`, { param });
+  return `data:${type};base64,${data.toString('base64')}`;
+}
+
+/**
+ * Checks one media reference (spec part 2; upstreams.md §3.3–§3.4). The upstream fetches
+ * URLs itself, so an http(s) URL passes through; an image may also be a base64 data URI
+ * or raw base64, whose bytes must be an image type Seedance takes (re-sent as a data URI of
+ * the type its bytes show). Videos and audio clips are URLs or assets only (§3.4). An
+ * `asset://<virtual id>` reference is for the models with the asset library. Anything else
+ * is a 400 naming `param`.
+ */
+export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: string, profile: DsxModelProfile): CheckedDsxMedia {
+  const asset = assetPattern.exec(value);
+  if (asset !== null) {
+    if (!profile.assets) throw invalidRequest(`${param}: asset:// references are for the 2.0 models (sdx-2-0, sdx-2-0-fast), not ${profile.id}`, { param });
+    return { url: value, assetId: asset[1]! };
+  }
+  if (value.startsWith('asset:')) throw invalidRequest(`${param}: expected asset://<virtual id>, as GET /v1/assets lists it`, { param });
+  if (/^https?:\/\//i.test(value)) {
+    if (!URL.canParse(value) || new URL(value).hostname === '') throw invalidRequest(`${param}: "${value.slice(0, 80)}" is not a valid URL`, { param });
+    return { url: value };
+  }
+  const expected = expectedMedia(kind, profile);
+  if (value.startsWith('data:')) {
+    const parts = dataUriPattern.exec(value);
+    if (kind !== 'image' || parts === null || !parts[2]!.split(';').includes('base64')) {
+      throw invalidRequest(`${param}: expected ${expected}`, { param });
+    }
+    const payload = parts[3]!.replace(/\s+/g, '');
+    if (!base64Pattern.test(payload)) throw invalidRequest(`${param}: the data URI's payload is not base64`, { param });
+    return { url: inlineImage(payload, param) };
+  }
+  const compact = value.replace(/\s+/g, '');
+  if (kind === 'image' && compact.length >= 16 && base64Pattern.test(compact)) return { url: inlineImage(compact, param) };
+  throw invalidRequest(`${param}: expected ${expected}`, { param });
+}

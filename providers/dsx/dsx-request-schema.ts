@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+// Strict: a field this family does not know is a 400 naming it, never silently dropped
+// (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
+
+const url = z.string({ error: 'expected the URL as a string' }).min(1, { error: 'expected a URL, not an empty string' });
+
+const textItem = z.strictObject({
+  type: z.literal('text'),
+  text: z.string({ error: 'expected the prompt as a string' }),
+});
+
+const imageItem = z.strictObject({
+  type: z.literal('image_url'),
+  image_url: z.strictObject({ url }, { error: 'expected {"url": "..."}' }),
+  role: z.enum(['first_frame', 'last_frame', 'reference_image'], { error: 'expected first_frame, last_frame or reference_image' }).optional(),
+});
+
+const videoItem = z.strictObject({
+  type: z.literal('video_url'),
+  video_url: z.strictObject({ url }, { error: 'expected {"url": "..."}' }),
+  role: z.literal('reference_video', { error: 'expected reference_video' }).optional(),
+});
+
+const audioItem = z.strictObject({
+  type: z.literal('audio_url'),
+  audio_url: z.strictObject({ url }, { error: 'expected {"url": "..."}' }),
+  role: z.literal('reference_audio', { error: 'expected reference_audio' }).optional(),
+});
+
+/** One `metadata.content[]` item of a 1.x request: the prompt, or an image. */
+export const dsxLegacyItemSchema = z.discriminatedUnion('type', [textItem, imageItem], { error: 'expected an item of type text or image_url' });
+
+/** One `metadata.content[]` item of a 2.0 request: the prompt, or an image, video or audio reference. */
+export const sdxItemSchema = z.discriminatedUnion('type', [textItem, imageItem, videoItem, audioItem], {
+  error: 'expected an item of type text, image_url, video_url or audio_url',
+});
+
+export type DsxContentItem = z.output<typeof sdxItemSchema>;
+
+const callbackUrl = z.string({ error: 'expected an https URL' });
+const contentOf = <Item extends z.ZodType>(item: Item) =>
+  z.array(item, { error: 'expected an array of content items' }).min(1, { error: 'expected at least one item' });
+
+/** The body of a 1.x (`dsx-`) submission: model, an optional prompt, and `metadata`. */
+export const dsxLegacyRequestSchema = z.strictObject({
+  model: z.string(),
+  prompt: z.string({ error: 'expected the prompt as a string' }).optional(),
+  metadata: z
+    .strictObject(
+      {
+        content: contentOf(dsxLegacyItemSchema).optional(),
+        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        callback_url: callbackUrl.optional(),
+      },
+      { error: 'expected an object with content, return_last_frame and callback_url' },
+    )
+    .optional(),
+});
+
+export type DsxLegacyRequest = z.output<typeof dsxLegacyRequestSchema>;
+
+const integer = (message: string) => z.number({ error: message }).int({ error: message });
+
+/** The body of a 2.0 (`sdx-`) submission: the common flat fields plus `metadata`. */
+export const sdxRequestSchema = z.strictObject({
+  model: z.string(),
+  prompt: z.string({ error: 'expected the prompt as a string' }).optional(),
+  image: z.string({ error: 'expected the first frame as a URL, a data URI, base64 or asset://<virtual id>' }).optional(),
+  duration: integer('expected whole seconds').optional(),
+  resolution: z.string({ error: 'expected a resolution such as 720p' }).optional(),
+  aspect_ratio: z.string({ error: 'expected an aspect ratio such as 16:9' }).optional(),
+  metadata: z
+    .strictObject(
+      {
+        content: contentOf(sdxItemSchema).optional(),
+        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        callback_url: callbackUrl.optional(),
+        generate_audio: z.boolean({ error: 'expected true or false' }).optional(),
+        watermark: z.boolean({ error: 'expected true or false' }).optional(),
+        seed: integer('expected a whole number from -1 (random) to 4294967295')
+          .min(-1, { error: 'expected a whole number from -1 (random) to 4294967295' })
+          .max(4_294_967_295, { error: 'expected a whole number from -1 (random) to 4294967295' })
+          .optional(),
+      },
+      { error: 'expected an object with content, return_last_frame, callback_url, generate_audio, watermark and seed' },
+    )
+    .optional(),
+});
+
+export type SdxRequest = z.output<typeof sdxRequestSchema>;

@@ -1,0 +1,24 @@
+import type { OperationCall, ProviderHost, VideoTaskQuery } from '../../core/index.js';
+import { dsxTaskQueryError, invalidDsxResponse, requestDsx } from './call-dsx.js';
+import type { DsxOptions } from './dsx-options.js';
+import { dsxTaskSchema, type DsxTask } from './dsx-schemas.js';
+
+/**
+ * `GET /contents/generations/tasks/{id}` (upstreams.md §3.3). A 404 becomes a 404 gateway
+ * error (core then marks the task vanished and refunds it); other failures leave the task
+ * as it is. An unreadable 2xx is a retryable 502.
+ */
+export async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuery, DsxOptions>): Promise<DsxTask> {
+  // The handle is Ark's task id, `cgt-...`.
+  const response = await requestDsx(host, call, 'GET', `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`);
+  if (response.statusCode < 200 || response.statusCode >= 300) throw await dsxTaskQueryError(response);
+  let json: unknown;
+  try {
+    json = await response.body.json();
+  } catch (error) {
+    throw invalidDsxResponse('a task object', true, error);
+  }
+  const parsed = dsxTaskSchema.safeParse(json);
+  if (!parsed.success) throw invalidDsxResponse('a task object', true, parsed.error);
+  return parsed.data;
+}

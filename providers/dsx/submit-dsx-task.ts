@@ -1,0 +1,53 @@
+import type { OperationHandler, ProviderHost, VideoSubmitRequest } from '../../core/index.js';
+import { dsxSubmitError, invalidDsxResponse, requestDsx } from './call-dsx.js';
+import type { DsxOptions } from './dsx-options.js';
+import { dsxCreatedTaskSchema } from './dsx-schemas.js';
+import type { DsxSubmission } from './dsx-submission.js';
+import { estimateDsxUsage } from './estimate-dsx-usage.js';
+import { lookUpDsxAssets } from './look-up-dsx-assets.js';
+import { parseDsxSubmission } from './parse-dsx-submission.js';
+import { toDsxTaskRequest } from './to-dsx-task-request.js';
+
+/** What the task view shows of a submission. */
+export function dsxTaskDetails(submission: DsxSubmission): Record<string, string | number> {
+  return {
+    seconds: Math.round(submission.seconds * 1000) / 1000,
+    resolution: submission.resolution,
+    ...(submission.ratio === undefined ? {} : { aspect_ratio: submission.ratio }),
+    ...(submission.frames === undefined ? {} : { frames: submission.frames }),
+  };
+}
+
+/**
+ * `video.submit`: checks the submission, looks its `asset://` references up when the channel
+ * has the asset API (each goes as the item type of its asset), creates the task (`POST
+ * /contents/generations/tasks`, upstreams.md §3.3) and answers its handle with the usage a
+ * success will cost. A create answered without an id is a 502 that is not retried: the
+ * upstream may have started the task.
+ */
+export const createDsxSubmitOperation =
+  (host: ProviderHost): OperationHandler<VideoSubmitRequest, DsxOptions> =>
+  async (call) => {
+    let submission = parseDsxSubmission(call.request);
+    if (submission.assets.length > 0 && call.options.assets !== undefined) {
+      submission = parseDsxSubmission(call.request, await lookUpDsxAssets(host, call, submission.assets));
+    }
+    const response = await requestDsx(host, call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel));
+    if (response.statusCode < 200 || response.statusCode >= 300) throw await dsxSubmitError(response);
+    let json: unknown;
+    try {
+      json = await response.body.json();
+    } catch (error) {
+      throw invalidDsxResponse('a created task', false, error);
+    }
+    const created = dsxCreatedTaskSchema.safeParse(json);
+    if (!created.success) throw invalidDsxResponse('a created task', false, created.error);
+    const usage = estimateDsxUsage(submission);
+    return {
+      kind: 'task',
+      handle: created.data.id,
+      usage,
+      ...(submission.profile.succeededStatus === undefined ? {} : { succeededStatus: submission.profile.succeededStatus }),
+      details: dsxTaskDetails(submission),
+    };
+  };
