@@ -24,6 +24,7 @@ import { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { assetReferenceGuard } from './asset-reference-guard.js';
 import { assetGroupView, assetView } from './asset-views.js';
 import { checkPublicHttpsUrl } from './check-public-https-url.js';
+import { modelInvocation } from '../model-invocation.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;
@@ -56,18 +57,14 @@ export const assetsPlugin = fastifyPlugin(
     /** Runs one asset operation for the caller; `on` pins it to the channel that holds that object. */
     const run = async (request: FastifyRequest, reply: FastifyReply, operation: OperationName, body: unknown, on?: { id: string; channel: string }): Promise<Record<string, unknown>> => {
       if (on !== undefined && on.channel !== '') await affinity.remember(on.id, on.channel);
-      const outcome = await runner.run({
+      const outcome = await runner.run(modelInvocation(request, reply, {
         operation,
         request: body,
         model,
         stream: false,
-        token: tokenOf(request),
-        requestId: request.id,
-        clientSignal: clientAbortSignal(reply),
-        logger: request.log,
         estimate: emptyUsage('estimated'),
         ...(on === undefined ? {} : { affinityKey: on.id }),
-      });
+      }));
       if (outcome.kind !== 'json' || typeof outcome.body !== 'object' || outcome.body === null) {
         throw new GatewayError(502, 'upstream_invalid_response', `the provider did not answer ${operation} with a record`);
       }

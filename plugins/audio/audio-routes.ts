@@ -6,12 +6,11 @@ import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { estimateSpeechUsage, estimateTranscriptionUsage } from './estimate-audio-usage.js';
 import { readTranscriptionForm, type TranscriptionTask } from './read-transcription-form.js';
+import { modelInvocation } from '../model-invocation.js';
 
 interface AudioRouteOptions {
   runner: OperationRunner;
@@ -35,17 +34,13 @@ const transcriptionRoutes: Array<[string, OperationName, TranscriptionTask]> = [
 export async function audioRoutes(app: FastifyInstance, options: AudioRouteOptions): Promise<void> {
   app.post('/v1/audio/speech', { config: { dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(speechRequestSchema, request.body);
-    const outcome = await options.runner.run({
+    const outcome = await options.runner.run(modelInvocation(request, reply, {
       operation: 'audio.speech',
       request: body,
       model: body.model,
       stream: false,
-      token: (request.apiToken as AuthenticatedToken).token,
-      requestId: request.id,
-      clientSignal: clientAbortSignal(reply),
-      logger: request.log,
       estimate: estimateSpeechUsage(body.input),
-    });
+    }));
     return sendInvocationOutcome(reply, outcome);
   });
   await app.register(uploadRoutes, options);
@@ -77,17 +72,13 @@ async function uploadRoutes(app: FastifyInstance, options: AudioRouteOptions): P
     app.post(path, { config: { dialect: 'openai' } }, async (request, reply) => {
       if (!request.isMultipart()) throw invalidRequest('no form: send the audio as multipart/form-data with a "file" part and a "model" field');
       const body = await readTranscriptionForm(request, task, { maxUploadMegabytes, maxFieldBytes });
-      const outcome = await options.runner.run({
+      const outcome = await options.runner.run(modelInvocation(request, reply, {
         operation,
         request: body,
         model: body.model,
         stream: false,
-        token: (request.apiToken as AuthenticatedToken).token,
-        requestId: request.id,
-        clientSignal: clientAbortSignal(reply),
-        logger: request.log,
         estimate: estimateTranscriptionUsage(body.file),
-      });
+      }));
       return sendInvocationOutcome(reply, outcome);
     });
   }

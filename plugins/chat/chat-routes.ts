@@ -3,29 +3,24 @@ import { estimateChatUsage } from '../../core/billing/estimate-chat-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { chatCompletionRequestSchema } from '../../core/contracts/chat-completion-request.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { chatStreamEncoder } from './chat-stream-encoder.js';
+import { modelInvocation } from '../model-invocation.js';
 
 /** `POST /v1/chat/completions`. */
 export async function chatRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
   app.post('/v1/chat/completions', { config: { dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(chatCompletionRequestSchema, request.body);
     const stream = body.stream === true;
-    const outcome = await options.runner.run({
+    const outcome = await options.runner.run(modelInvocation(request, reply, {
       operation: 'chat',
       request: body,
       model: body.model,
       stream,
-      token: (request.apiToken as AuthenticatedToken).token,
-      requestId: request.id,
-      clientSignal: clientAbortSignal(reply),
-      logger: request.log,
       encoder: stream ? chatStreamEncoder : undefined,
       estimate: estimateChatUsage(body, options.config),
-    });
+    }));
     return sendInvocationOutcome(reply, outcome);
   });
 }

@@ -5,11 +5,10 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { imageRequestSchema, type ImageRequest } from '../../core/contracts/image-requests.js';
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { readJsonOrMultipart } from '../read-multipart-form.js';
+import { modelInvocation } from '../model-invocation.js';
 
 const routes: Array<[string, OperationName]> = [
   ['/v1/images/generations', 'images.generate'],
@@ -29,17 +28,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { runner: Oper
     app.post(path, { config: { dialect: 'images' } }, async (request, reply) => {
       const input = await readJsonOrMultipart(request, options.config.security.media.max_bytes);
       const body: ImageRequest = parseClientInput(imageRequestSchema, input);
-      const outcome = await options.runner.run({
+      const outcome = await options.runner.run(modelInvocation(request, reply, {
         operation,
         request: body,
         model: body.model,
         stream: false,
-        token: (request.apiToken as AuthenticatedToken).token,
-        requestId: request.id,
-        clientSignal: clientAbortSignal(reply),
-        logger: request.log,
         estimate: estimateImageUsage(body, options.config),
-      });
+      }));
       return sendInvocationOutcome(reply, outcome);
     });
   }

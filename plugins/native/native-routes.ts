@@ -5,11 +5,10 @@ import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerate
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
+import { modelInvocation } from '../model-invocation.js';
 
 const methods = {
   generateContent: { operation: 'native.generate', schema: nativeGenerateRequestSchema, stream: false },
@@ -39,18 +38,14 @@ export async function nativeRoutes(app: FastifyInstance, options: { runner: Oper
       method.operation === 'native.generate'
         ? estimateChatUsage(body, options.config)
         : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.config, 0);
-    const outcome = await options.runner.run({
+    const outcome = await options.runner.run(modelInvocation(request, reply, {
       operation: method.operation,
       request: body,
       model,
       stream: method.stream,
-      token: (request.apiToken as AuthenticatedToken).token,
-      requestId: request.id,
-      clientSignal: clientAbortSignal(reply),
-      logger: request.log,
       encoder: method.stream ? (alt === 'sse' ? nativeSseEncoder : createNativeJsonArrayEncoder()) : undefined,
       estimate,
-    });
+    }));
     return sendInvocationOutcome(reply, outcome);
   });
 }

@@ -3,30 +3,25 @@ import { estimateChatUsage } from '../../core/billing/estimate-chat-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { responsesRequestSchema } from '../../core/contracts/responses-request.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { createResponsesStreamEncoder } from './responses-stream-encoder.js';
+import { modelInvocation } from '../model-invocation.js';
 
 /** `POST /v1/responses`: a `previous_response_id` goes back to the channel that produced that response. */
 export async function responsesRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
   app.post('/v1/responses', { config: { dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(responsesRequestSchema, request.body);
     const stream = body.stream === true;
-    const outcome = await options.runner.run({
+    const outcome = await options.runner.run(modelInvocation(request, reply, {
       operation: 'responses',
       request: body,
       model: body.model,
       stream,
-      token: (request.apiToken as AuthenticatedToken).token,
-      requestId: request.id,
-      clientSignal: clientAbortSignal(reply),
-      logger: request.log,
       encoder: stream ? createResponsesStreamEncoder() : undefined,
       estimate: estimateChatUsage(body, options.config),
       affinityKey: body.previous_response_id ?? undefined,
-    });
+    }));
     return sendInvocationOutcome(reply, outcome);
   });
 }

@@ -15,6 +15,7 @@ import { readJsonOrMultipart } from '../read-multipart-form.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { downloadRecord } from './download-record.js';
 import { openAiVideoObject } from './openai-video-object.js';
+import { modelInvocation } from '../model-invocation.js';
 
 const tokenOf = (request: FastifyRequest) => (request.apiToken as AuthenticatedToken).token;
 
@@ -44,20 +45,16 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     const input = await readJsonOrMultipart(request, config.security.media.max_bytes);
     const body: VideoSubmitRequest = parseClientInput(videoSubmitRequestSchema, typeof input === 'object' && input !== null ? { ...input, ...fields } : input);
     const remixOf = await remixSource(body, request);
-    return tasks.submit({
+    return tasks.submit(modelInvocation(request, reply, {
       operation: 'video.submit',
       request: remixOf === undefined ? body : { ...body, remix_from_video_id: remixOf.handle },
       pinTo: remixOf?.channel,
       model: body.model,
       stream: false,
-      token: tokenOf(request),
-      requestId: request.id,
-      clientSignal: clientAbortSignal(reply),
-      logger: request.log,
       // Every video family prices from its own fields, so its provider estimates; a family
       // without an estimate is priced per call.
       estimate: emptyUsage('estimated'),
-    }, remixOf?.id);
+    }), remixOf?.id);
   };
 
   /**
