@@ -6,6 +6,8 @@ import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { videoRoutes } from '../plugins/video/video-routes.js';
 import { assetsPlugin } from '../plugins/assets/asset-routes.js';
 import { TaskPoller } from './tasks/task-poller.js';
+import { GatewayMetrics } from './observability/gateway-metrics.js';
+import { metricsPlugin } from '../plugins/observability/metrics-plugin.js';
 import { TaskRepository } from './tasks/task-repository.js';
 import { TaskService } from './tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
@@ -101,11 +103,16 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
     await app.register(jsonBodyParserPlugin);
     await app.register(healthPlugin, { backend });
+    // The breaker is built with the channels below; until then no circuit has a state.
+    let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];
+    const metrics = new GatewayMetrics(() => circuitStates());
+    await app.register(metricsPlugin, { metrics });
     await app.register(managementPlugin, { container });
     await app.register(modelAuthPlugin, { container });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const runner = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
+    const { runner, breaker } = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
+    circuitStates = () => breaker.states();
     await app.register(chatRoutes, { runner, config });
     await app.register(audioRoutes, { runner, config });
     await app.register(responsesRoutes, { runner, config });
@@ -139,7 +146,7 @@ async function createOperationRunner(
   logger: FastifyBaseLogger,
   container: DependencyContainer,
   catalog: ModelCatalog,
-): Promise<OperationRunner> {
+): Promise<{ runner: OperationRunner; breaker: CircuitBreaker }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
@@ -156,7 +163,7 @@ async function createOperationRunner(
     { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
     () => clock.now(),
   );
-  return new OperationRunner(
+  const runner = new OperationRunner(
     loaded.map((channel) => new Channel(channel)),
     breaker,
     catalog,
@@ -164,4 +171,5 @@ async function createOperationRunner(
     new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
   );
+  return { runner, breaker };
 }

@@ -23,6 +23,13 @@ export class CircuitBreaker {
     this.#now = now;
   }
 
+  /** Each channel the breaker has seen, with its state now (an open circuit whose cool-down ended reads half-open). */
+  *states(): Generator<[channel: string, state: State['kind']]> {
+    for (const [channel, state] of this.#states) {
+      yield [channel, state.kind === 'open' && this.#now() >= state.until ? 'half-open' : state.kind];
+    }
+  }
+
   /** Whether a call to the channel may go ahead now; a half-open channel admits one probe at a time. */
   tryAcquire(channel: string): boolean {
     const state = this.#states.get(channel) ?? { kind: 'closed', failures: 0 };

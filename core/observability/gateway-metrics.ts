@@ -1,0 +1,96 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Seconds: from well under a millisecond (the gateway's own work) to long generations. */
+const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/** How a model request ended, for the request counter. */
+export interface ModelRequestSummary {
+  operation: string;
+  model: string;
+  /** The channel that answered, or the last one tried; `none` when none was. */
+  channel: string;
+  /** `success`, or the failure's code. */
+  outcome: string;
+  status: number;
+  /** Each attempt's channel and time in milliseconds. */
+  attempts: ReadonlyArray<{ channel: string; milliseconds: number }>;
+  /** From the invocation to the answer's headers (the whole request for JSON answers). */
+  milliseconds: number;
+  /** True when the answer is a stream; its upstream time then runs on after the headers. */
+  streamed: boolean;
+}
+
+/** What one settlement charged. */
+export interface SettlementSummary {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  units: number;
+}
+
+/**
+ * The gateway's Prometheus metrics, in a registry of its own per app (two apps in one process
+ * share nothing, as the tests need): HTTP requests by route and status with latency; model
+ * requests by operation, model, channel and outcome; upstream latency per attempt and the
+ * gateway's own overhead (total − upstream); retries; open streams; tokens and quota units
+ * spent; circuit states (read at scrape time); and the process's own metrics (memory, event
+ * loop lag, GC).
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #httpRequests = new Counter({ name: 'gateway_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  readonly #httpDuration = new Histogram({ name: 'gateway_http_request_duration_seconds', help: 'Time to the response headers, by route', labelNames: ['method', 'route'], buckets: latencyBuckets, registers: [this.registry] });
+  readonly #modelRequests = new Counter({ name: 'gateway_model_requests_total', help: 'Model requests by operation, model, channel and outcome', labelNames: ['operation', 'model', 'channel', 'outcome', 'status'], registers: [this.registry] });
+  readonly #upstreamDuration = new Histogram({ name: 'gateway_upstream_duration_seconds', help: 'Upstream time per attempt, by channel', labelNames: ['operation', 'channel'], buckets: latencyBuckets, registers: [this.registry] });
+  readonly #overhead = new Histogram({ name: 'gateway_overhead_seconds', help: "The gateway's own time per model request: total minus upstream attempts", labelNames: ['operation'], buckets: latencyBuckets, registers: [this.registry] });
+  readonly #retries = new Counter({ name: 'gateway_retries_total', help: 'Attempts beyond the first, by operation', labelNames: ['operation'], registers: [this.registry] });
+  readonly #openStreams = new Gauge({ name: 'gateway_open_streams', help: 'Streams being sent to clients', registers: [this.registry] });
+  readonly #tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens billed, by model and direction', labelNames: ['model', 'direction'], registers: [this.registry] });
+  readonly #quota = new Counter({ name: 'gateway_quota_units_total', help: 'Quota units charged, by model (500000 = 1 USD)', labelNames: ['model'], registers: [this.registry] });
+
+  /** `circuitStates` is read at each scrape: each channel's state. */
+  constructor(circuitStates: () => Iterable<[channel: string, state: 'closed' | 'open' | 'half-open']>) {
+    const stateValues = { closed: 0, 'half-open': 1, open: 2 } as const;
+    new Gauge({
+      name: 'gateway_circuit_state',
+      help: 'Circuit breaker state per channel: 0 closed, 1 half-open, 2 open',
+      labelNames: ['channel'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [channel, state] of circuitStates()) this.set({ channel }, stateValues[state]);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.#httpRequests.inc({ method, route, status: String(status) });
+    this.#httpDuration.observe({ method, route }, seconds);
+  }
+
+  modelRequest(summary: ModelRequestSummary): void {
+    this.#modelRequests.inc({ operation: summary.operation, model: summary.model, channel: summary.channel, outcome: summary.outcome, status: String(summary.status) });
+    let upstream = 0;
+    for (const attempt of summary.attempts) {
+      upstream += attempt.milliseconds;
+      this.#upstreamDuration.observe({ operation: summary.operation, channel: attempt.channel }, attempt.milliseconds / 1000);
+    }
+    if (summary.attempts.length > 1) this.#retries.inc({ operation: summary.operation }, summary.attempts.length - 1);
+    if (!summary.streamed && summary.attempts.length > 0) this.#overhead.observe({ operation: summary.operation }, Math.max(0, summary.milliseconds - upstream) / 1000);
+  }
+
+  settled(summary: SettlementSummary): void {
+    if (summary.inputTokens > 0) this.#tokens.inc({ model: summary.model, direction: 'input' }, summary.inputTokens);
+    if (summary.outputTokens > 0) this.#tokens.inc({ model: summary.model, direction: 'output' }, summary.outputTokens);
+    if (summary.units > 0) this.#quota.inc({ model: summary.model }, summary.units);
+  }
+
+  streamOpened(): void {
+    this.#openStreams.inc();
+  }
+
+  streamClosed(): void {
+    this.#openStreams.dec();
+  }
+}

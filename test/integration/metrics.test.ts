@@ -1,0 +1,45 @@
+import t from 'tap';
+import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, startGx, waitForToken, storedToken } from '../helpers/gateway-scenario.js';
+
+/** The value of one sample line of the Prometheus text, or undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.slice(name.length).split(' ')[0] ?? '';
+    if (wanted.every((pair) => labelText.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+t.test('GET /metrics shows requests by route and status, open streams, circuits and the process', async (t) => {
+  const healthy = await startGx(t);
+  const broken = await startGx(t);
+  const gateway = await scenarioGateway(t, {
+    providers: [gxChannel('gx-broken', broken.url, { priority: 10 }), gxChannel('gx-healthy', healthy.url)],
+    routing: { circuit_breaker: { failure_threshold: 1, cooldown_ms: 60_000 } },
+  });
+  const token = await issueToken(t, gateway);
+  const scrape = async () => {
+    const response = await gateway.app.inject({ method: 'GET', url: '/metrics' });
+    t.equal(response.statusCode, 200);
+    t.match(response.headers['content-type'], /^text\/plain/);
+    return response.payload;
+  };
+
+  broken.next({ error: 503 });
+  const before = await storedToken(gateway, token);
+  t.equal((await postChat(gateway, token, chatBody('fail over please'))).statusCode, 200);
+  t.equal((await postChat(gateway, token, chatBody('stream please', { stream: true }))).statusCode, 200);
+  t.equal((await postChat(gateway, token, { model: 'gx-2.5-pro' })).statusCode, 400);
+  await waitForToken(gateway, token, (stored) => stored.used_quota > before.used_quota);
+
+  const text = await scrape();
+  t.equal(sample(text, 'gateway_http_requests_total', { route: '/v1/chat/completions', status: '200' }), 2);
+  t.equal(sample(text, 'gateway_http_requests_total', { route: '/v1/chat/completions', status: '400' }), 1);
+  t.equal(sample(text, 'gateway_http_request_duration_seconds_count', { route: '/v1/chat/completions' }), 3);
+  t.equal(sample(text, 'gateway_open_streams'), 0, 'the stream has ended');
+  t.equal(sample(text, 'gateway_circuit_state', { channel: 'gx-broken' }), 2, 'the failing channel is open');
+  t.equal(sample(text, 'gateway_circuit_state', { channel: 'gx-healthy' }), 0);
+  t.ok((sample(text, 'gateway_process_resident_memory_bytes') ?? 0) > 0, 'process metrics are there');
+});
