@@ -12,8 +12,8 @@ export interface ModelRequestSummary {
   /** `success`, or the failure's code. */
   outcome: string;
   status: number;
-  /** Each attempt's channel and time in milliseconds. */
-  attempts: ReadonlyArray<{ channel: string; milliseconds: number }>;
+  /** Each attempt's channel, time in milliseconds, and how it ended (`success`, `failed`, `refused`, `aborted`) with its error code. */
+  attempts: ReadonlyArray<{ channel: string; milliseconds: number; outcome?: string; code?: string }>;
   /** From the invocation to the answer's headers (the whole request for JSON answers). */
   milliseconds: number;
   /** True when the answer is a stream; its upstream time then runs on after the headers. */
