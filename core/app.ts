@@ -18,6 +18,7 @@ import { GuardedMediaFetcher } from './http/media-fetcher.js';
 import { UndiciUpstreamHttp } from './http/upstream-client.js';
 import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
 import { Channel } from './routing/channel.js';
 import { ChannelAffinity } from './routing/channel-affinity.js';
@@ -170,6 +171,7 @@ async function createOperationRunner(
     container.resolve(QuotaLedger),
     new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
+    new RateLimiter(backend, config.rate_limits),
   );
   return { runner, breaker };
 }

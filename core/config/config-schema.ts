@@ -159,6 +159,19 @@ const streamingSchema = z.strictObject({
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
 });
 
+/** One set of rate limits; 0 (the default) leaves that measure unlimited. */
+const rateLimitSchema = z.strictObject({
+  requests_per_minute: integer(0, 1_000_000_000).default(0),
+  tokens_per_minute: integer(0, 1_000_000_000_000).default(0),
+});
+
+const rateLimitsSchema = z.strictObject({
+  // Each API key on its own.
+  tokens: rateLimitSchema.default(rateLimitSchema.parse({})),
+  // Every API key of a group together.
+  groups: z.record(name, rateLimitSchema, { error: 'expected a mapping of group name to limits' }).default({}),
+});
+
 const providerSchema = z
   .strictObject({
     name,
@@ -200,6 +213,7 @@ export const gatewayConfigSchema = z
     audio: audioSchema.default(audioSchema.parse({})),
     tasks: tasksSchema.default(tasksSchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
+    rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: z.array(providerSchema).default([]),
   })
   .superRefine((config, context) => {
@@ -215,6 +229,11 @@ export const gatewayConfigSchema = z
         context.addIssue({ code: 'custom', path: ['auto_groups', index], message: `unknown group "${group}"; define it under groups` });
       }
     });
+    for (const group of Object.keys(config.rate_limits.groups)) {
+      if (!groupNames.has(group)) {
+        context.addIssue({ code: 'custom', path: ['rate_limits', 'groups', group], message: `unknown group "${group}"; define it under groups` });
+      }
+    }
     const seenProviders = new Set<string>();
     config.providers.forEach((provider, index) => {
       if (seenProviders.has(provider.name)) {
@@ -254,5 +273,7 @@ export const gatewayConfigSchema = z
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 /** One channel entry under `providers`. */
 export type ProviderConfig = GatewayConfig['providers'][number];
+/** The `rate_limits` section. */
+export type RateLimitsConfig = GatewayConfig['rate_limits'];
 /** One price entry under `pricing`. */
 export type PriceConfig = GatewayConfig['pricing'][string];

@@ -3,8 +3,10 @@ import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
 import { Readable, finished } from 'node:stream';
 import type { BytesResult, OperationHandler, OperationName, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
-import type { Usage } from '../contracts/usage.js';
+import { emptyUsage, type Usage } from '../contracts/usage.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Channel } from '../routing/channel.js';
 import type { ChannelAffinity } from '../routing/channel-affinity.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
@@ -28,7 +30,7 @@ interface AttemptRecord {
 const clientClosed = () => new GatewayError(499, 'client_closed_request', 'the client closed the request');
 
 /**
- * Runs the pipeline after auth for one model request: model limits, price, reserve, then
+ * Runs the pipeline after auth for one model request: model limits, price, rate limits, reserve, then
  * channel attempts in routing order until one answers. Before the first byte reaches the
  * client, a retryable failure (connect error, timeout, 429, 5xx, an error frame before any
  * content) moves on to the next channel; a client error (other 4xx) does not. Settlement
@@ -43,6 +45,7 @@ export class OperationRunner {
     private readonly ledger: QuotaLedger,
     private readonly affinity: ChannelAffinity,
     private readonly config: GatewayConfig,
+    private readonly limiter?: RateLimiter,
   ) {}
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
@@ -71,21 +74,26 @@ export class OperationRunner {
     // up or any quota is touched.
     const first = attempts.next();
     let price: PriceConfig | undefined;
+    let admission: RateAdmission = unlimitedAdmission;
     let reservation: Reservation;
     try {
       price = priceOfModel(this.config, model);
       const estimate = first.done === true ? invocation.estimate : this.#estimate(first.value.channel, invocation);
+      // Rate limits before quota: a request over its limit touches no quota. They apply in the group it is routed in.
+      const group = first.done === true ? (groups[0] ?? 'default') : first.value.group;
+      if (this.limiter !== undefined) admission = await this.limiter.admit({ tokenId: token.id, group, operation, estimate, logger: invocation.logger });
       reservation = await this.ledger.reserve(token, this.#cost(price, estimate, groups[0] ?? 'default'));
     } catch (error) {
       // The planned channel is never called, so a half-open circuit gets its probe back.
       if (first.done !== true) this.breaker.release(first.value.channel.name);
+      await admission.release();
       throw error;
     }
     const records: AttemptRecord[] = [];
     let lastError: GatewayError | undefined;
     try {
       for (let step = first; step.done !== true; step = attempts.next()) {
-        const outcome = await this.#attempt(step.value, invocation, price, reservation, records);
+        const outcome = await this.#attempt(step.value, invocation, price, reservation, admission, records);
         if (outcome.kind === 'answered') {
           this.#log(invocation, records, undefined);
           return outcome.result;
@@ -96,7 +104,8 @@ export class OperationRunner {
     } catch (error) {
       lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
     }
-    await reservation.refund();
+    // Nothing was delivered: no tokens count, but the request does.
+    await Promise.all([reservation.refund(), admission.settle(emptyUsage('estimated'))]);
     const failure = invocation.clientSignal.aborted ? clientClosed() : (lastError ?? new GatewayError(502, 'upstream_error', 'no channel answered'));
     this.#log(invocation, records, failure);
     throw failure;
@@ -107,6 +116,7 @@ export class OperationRunner {
     invocation: OperationInvocation,
     price: PriceConfig | undefined,
     reservation: Reservation,
+    admission: RateAdmission,
     records: AttemptRecord[],
   ): Promise<{ kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError }> {
     const { channel, group } = attempt;
@@ -154,7 +164,9 @@ export class OperationRunner {
       return fail(error);
     }
 
-    const settleFrom = async (usage: Usage) => reservation.settle(this.#cost(price, usage, group));
+    const settleFrom = async (usage: Usage) => {
+      await Promise.all([reservation.settle(this.#cost(price, usage, group)), admission.settle(usage)]);
+    };
     const succeed = () => {
       this.breaker.recordSuccess(channel.name);
       record('success');

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
+import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -10,6 +11,7 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #counters = new Map<string, number>();
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
   readonly #sets = new Map<string, Set<string>>();
+  readonly #rateBuckets = new Map<string, RateBucketState>();
   readonly #balances = new Map<string, QuotaBalance>();
   readonly #messages = new EventEmitter();
   #closed = false;
@@ -40,6 +42,21 @@ export class MemoryStoreBackend implements StoreBackend {
     }
     window.count += 1;
     return { count: window.count, resetInMilliseconds: window.resetAt - now };
+  }
+
+  async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
+    this.#assertOpen();
+    assertRateDraws(draws);
+    const { result, next } = drawOnBuckets(draws.map((draw) => this.#rateBuckets.get(draw.key)), draws, Date.now());
+    next.forEach((state, index) => this.#rateBuckets.set((draws[index] as RateDraw).key, state));
+    return result;
+  }
+
+  async correctRate(correction: RateCorrection): Promise<void> {
+    this.#assertOpen();
+    assertRateCorrection(correction);
+    const next = correctBucket(this.#rateBuckets.get(correction.key), correction, Date.now());
+    if (next !== undefined) this.#rateBuckets.set(correction.key, next);
   }
 
   async addToSet(key: string, members: readonly string[]): Promise<void> {

@@ -2,7 +2,8 @@ import KeyvRedis from '@keyv/redis';
 import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
+import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
 
 const hitWindowScript = `
 local count = redis.call('INCR', KEYS[1])
@@ -10,6 +11,58 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
+
+// The rate bucket scripts are core/store/rate-bucket.ts in Lua, on Redis's own clock so
+// every instance agrees on the time. Fractional numbers are written with %.17g: Lua's own
+// conversion keeps 14 digits, which would round milliseconds since the epoch. A bucket
+// expires once it is full again, but its expiry is only ever pushed later, so a correction
+// never meets a fresh bucket while its draw could still be in the old one.
+const rateClock = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
+local function keep(key, fullAt)
+  local ttl = math.ceil(fullAt - now) + 1
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, string.format('%d', ttl)) end
+end`;
+
+const drawRatesScript = `${rateClock}
+local states = {}
+local longest, refused = 0, -1
+for i = 1, #KEYS do
+  local amount, capacity, window = tonumber(ARGV[3 * i - 2]), tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i])
+  local state = redis.call('HMGET', KEYS[i], 'full_at', 'returned')
+  local fullAt = math.max(tonumber(state[1]) or now, now) + amount * window / capacity
+  local wait = fullAt - window - now
+  if wait > ${rateFitToleranceMilliseconds} and wait > longest then longest, refused = wait, i - 1 end
+  states[i] = {string.format('%.17g', fullAt), string.format('%.17g', tonumber(state[2]) or 0), fullAt}
+end
+if refused >= 0 then return {0, refused, string.format('%.17g', longest)} end
+local marks = {1}
+for i = 1, #KEYS do
+  redis.call('HSET', KEYS[i], 'full_at', states[i][1], 'returned', states[i][2])
+  keep(KEYS[i], states[i][3])
+  marks[#marks + 1] = states[i][1]
+  marks[#marks + 1] = states[i][2]
+end
+return marks`;
+
+const correctRateScript = `${rateClock}
+local delta, capacity, window = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local markFullAt, markReturned, markAmount = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local interval = window / capacity
+local state = redis.call('HMGET', KEYS[1], 'full_at', 'returned')
+local fullAt, returned = tonumber(state[1]), tonumber(state[2]) or 0
+if delta > 0 then
+  fullAt = math.max(fullAt or now, now) + delta * interval
+  redis.call('HSET', KEYS[1], 'full_at', string.format('%.17g', fullAt), 'returned', string.format('%.17g', returned))
+  keep(KEYS[1], fullAt)
+  return 1
+end
+if delta == 0 or fullAt == nil or returned < markReturned then return 0 end
+local credit = math.min(math.min(-delta, markAmount) * interval, markFullAt - (returned - markReturned) - now)
+if not (credit > 0) then return 0 end
+redis.call('HSET', KEYS[1], 'full_at', string.format('%.17g', fullAt - credit), 'returned', string.format('%.17g', returned + credit))
+return 1`;
 
 const writeRemainingScript = `
 redis.call('HSET', KEYS[1], 'remain', ARGV[1])
@@ -101,6 +154,25 @@ export class RedisStoreBackend implements StoreBackend {
       arguments: [String(windowMilliseconds)],
     })) as [number, number];
     return { count: Number(count), resetInMilliseconds: Number(ttl) };
+  }
+
+  async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
+    assertRateDraws(draws);
+    if (draws.length === 0) return { granted: true, marks: [] };
+    const reply = (await this.#client.eval(drawRatesScript, {
+      keys: draws.map((draw) => this.#key(`rate:${draw.key}`)),
+      arguments: draws.flatMap((draw) => [String(draw.amount), String(draw.capacity), String(draw.windowMilliseconds)]),
+    })) as Array<number | string>;
+    if (Number(reply[0]) !== 1) return { granted: false, refused: Number(reply[1]), retryInMilliseconds: Number(reply[2]) };
+    return { granted: true, marks: draws.map((draw, index) => ({ amount: draw.amount, fullAt: Number(reply[1 + 2 * index]), returned: Number(reply[2 + 2 * index]) })) };
+  }
+
+  async correctRate(correction: RateCorrection): Promise<void> {
+    assertRateCorrection(correction);
+    await this.#client.eval(correctRateScript, {
+      keys: [this.#key(`rate:${correction.key}`)],
+      arguments: [correction.delta, correction.capacity, correction.windowMilliseconds, correction.mark.fullAt, correction.mark.returned, correction.mark.amount].map(String),
+    });
   }
 
   async addToSet(key: string, members: readonly string[]): Promise<void> {

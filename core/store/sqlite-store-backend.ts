@@ -5,12 +5,13 @@ import KeyvSqlite from '@keyv/sqlite';
 import Database from 'better-sqlite3';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
+import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, StoreBackend, WindowHit } from './store-backend.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
 
 /**
  * The embedded default, in two SQLite files side by side. keyv keeps its records in the
- * configured file through @keyv/sqlite; the primitives (quota balances, counters, sets,
+ * configured file through @keyv/sqlite; the primitives (quota balances, counters, sets, rate buckets,
  * windows) live in `<name>-ledger.sqlite` on a synchronous connection (better-sqlite3) with
  * statements prepared once, so a reservation or a settlement costs microseconds on the
  * calling thread instead of a round trip through the thread pool.
@@ -73,6 +74,31 @@ export class SqliteStoreBackend implements StoreBackend {
     const now = Date.now();
     const row = this.#statements.hitWindow.get({ key, now, window: windowMilliseconds }) as Row;
     return { count: Number(row.count), resetInMilliseconds: Number(row.reset_at) - now };
+  }
+
+  async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
+    assertRateDraws(draws);
+    // Read, decide and write inside the group's IMMEDIATE transaction, like a settlement: no
+    // writer in any process comes between. Draws are writes on every request, so they share
+    // the group commit with the quota writes.
+    return this.#groupCommit.run(() => {
+      const { result, next } = drawOnBuckets(draws.map((draw) => this.#rateBucket(draw.key)), draws, Date.now());
+      next.forEach((state, index) => this.#statements.writeRateBucket.run((draws[index] as RateDraw).key, state.fullAt, state.returned));
+      return result;
+    });
+  }
+
+  async correctRate(correction: RateCorrection): Promise<void> {
+    assertRateCorrection(correction);
+    await this.#groupCommit.run(() => {
+      const next = correctBucket(this.#rateBucket(correction.key), correction, Date.now());
+      if (next !== undefined) this.#statements.writeRateBucket.run(correction.key, next.fullAt, next.returned);
+    });
+  }
+
+  #rateBucket(key: string): RateBucketState | undefined {
+    const row = this.#statements.rateBucket.get(key) as Row | undefined;
+    return row === undefined ? undefined : { fullAt: Number(row.full_at), returned: Number(row.returned) };
   }
 
   async addToSet(key: string, members: readonly string[]): Promise<void> {
@@ -167,6 +193,7 @@ const schema = `
   CREATE TABLE IF NOT EXISTS windows (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS set_members (set_key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (set_key, member)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS balances (account TEXT PRIMARY KEY, remain INTEGER NOT NULL, used INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, full_at REAL NOT NULL, returned REAL NOT NULL);
 `;
 
 /** Every statement the primitives run, prepared once per connection. */
@@ -181,6 +208,10 @@ function prepareStatements(database: Database.Database) {
          count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
          reset_at = CASE WHEN reset_at <= @now THEN @now + @window ELSE reset_at END
        RETURNING count, reset_at`,
+    ),
+    rateBucket: database.prepare('SELECT full_at, returned FROM rate_buckets WHERE key = ?'),
+    writeRateBucket: database.prepare(
+      'INSERT INTO rate_buckets (key, full_at, returned) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET full_at = excluded.full_at, returned = excluded.returned',
     ),
     addToSet: database.prepare('INSERT OR IGNORE INTO set_members (set_key, member) SELECT ?, value FROM json_each(?)'),
     removeFromSet: database.prepare('DELETE FROM set_members WHERE set_key = ? AND member IN (SELECT value FROM json_each(?))'),

@@ -30,6 +30,51 @@ export interface WindowHit {
   resetInMilliseconds: number;
 }
 
+/**
+ * One draw on a rate bucket (see {@link StoreBackend.drawRates}): a bucket of `capacity`
+ * units that refills continuously, from empty to full in `windowMilliseconds`.
+ */
+export interface RateDraw {
+  /** The bucket. */
+  key: string;
+  /** Units to take: a whole number from 0 to `capacity`. */
+  amount: number;
+  /** Units the bucket holds when full: a whole number of at least 1. */
+  capacity: number;
+  /** How long an empty bucket takes to fill up: a whole number of milliseconds, at least 1. */
+  windowMilliseconds: number;
+}
+
+/** Where a granted draw left its bucket; {@link StoreBackend.correctRate} reads it to give units back. */
+export interface RateMark {
+  /** Units the draw took. */
+  amount: number;
+  /** When the bucket would be full again right after the draw, in (fractional) milliseconds since the epoch. */
+  fullAt: number;
+  /** What had been given back to the bucket in all, in milliseconds of refill, at the time of the draw. */
+  returned: number;
+}
+
+/** The answer to {@link StoreBackend.drawRates}. */
+export type RateDrawResult =
+  /** Every bucket had room; `marks` follow the order of the draws. */
+  | { granted: true; marks: RateMark[] }
+  /** Nothing was taken. `refused` is the index of the draw that waits longest, `retryInMilliseconds` how long until every draw would fit. */
+  | { granted: false; refused: number; retryInMilliseconds: number };
+
+/** A change to what an earlier granted draw took, once the real amount is known; see {@link StoreBackend.correctRate}. */
+export interface RateCorrection {
+  key: string;
+  /** Units to add (more was used than drawn) or, when negative, to give back (never more than the draw took): a whole number. */
+  delta: number;
+  /** The bucket's capacity, as drawn. */
+  capacity: number;
+  /** The bucket's window, as drawn. */
+  windowMilliseconds: number;
+  /** The mark the draw returned. */
+  mark: RateMark;
+}
+
 /** Which storage driver a backend implements. */
 export type StoreDriver = 'memory' | 'sqlite' | 'redis';
 
@@ -48,6 +93,22 @@ export interface StoreBackend {
   increment(key: string, by?: number): Promise<number>;
   /** Atomically counts a hit in a fixed window of `windowMilliseconds` that starts with the first hit. */
   hitWindow(key: string, windowMilliseconds: number): Promise<WindowHit>;
+  /**
+   * Atomically draws on several rate buckets, all or nothing (the generic cell rate
+   * algorithm). Each bucket holds `capacity` units when full and refills continuously at
+   * `capacity` per `windowMilliseconds`; a draw fits when the bucket holds at least `amount`.
+   * When every draw fits they are all taken; otherwise nothing is, and the answer says how
+   * long until they would all fit. Redis reads its own clock, so every instance agrees.
+   */
+  drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult>;
+  /**
+   * Atomically corrects a granted draw. A positive `delta` takes that many more units now,
+   * even past empty (the bucket then refuses until it has refilled the debt). A negative one
+   * gives back at most what the draw still holds in the bucket: units of a draw the bucket
+   * has already refilled are not returned twice, so a correction never lets more through
+   * than the limit.
+   */
+  correctRate(correction: RateCorrection): Promise<void>;
   /** Adds members to a set. */
   addToSet(key: string, members: readonly string[]): Promise<void>;
   /** Removes members from a set and returns how many were there. */

@@ -43,6 +43,91 @@ for (const driver of storageDrivers) {
       t.equal((await backend.hitWindow('window', 200)).count, 1);
     });
 
+    // A bucket of capacity 2 over an hour refills one unit every 30 minutes: nothing refills
+    // while a test runs, so each count below is exact.
+    const hour = 3_600_000;
+    const draw = (key: string, amount: number, capacity = 2, windowMilliseconds = hour) => ({ key, amount, capacity, windowMilliseconds });
+
+    t.test('draws on a rate bucket until it is empty, then says how long until the draw fits', async (t) => {
+      t.match(await backend.drawRates([draw('rate:empty', 1)]), { granted: true });
+      t.match(await backend.drawRates([draw('rate:empty', 1)]), { granted: true });
+      const refused = await backend.drawRates([draw('rate:empty', 1)]);
+      t.match(refused, { granted: false, refused: 0 });
+      const wait = refused.granted ? 0 : refused.retryInMilliseconds;
+      t.ok(wait > hour / 2 - 60_000 && wait <= hour / 2, `one unit refills in half an hour (${wait} ms)`);
+      t.match(await backend.drawRates([draw('rate:empty', 0)]), { granted: true }, 'a draw of nothing fits a bucket that is empty but not in debt');
+    });
+
+    t.test('draws on several buckets all or nothing, and names the one that waits longest', async (t) => {
+      t.match(await backend.drawRates([draw('rate:pair-b', 2)]), { granted: true });
+      const refused = await backend.drawRates([draw('rate:pair-a', 1), draw('rate:pair-b', 1)]);
+      t.match(refused, { granted: false, refused: 1 });
+      t.match(await backend.drawRates([draw('rate:pair-a', 2)]), { granted: true }, 'the refused draw took nothing from the other bucket');
+    });
+
+    t.test('refills a rate bucket continuously', async (t) => {
+      t.match(await backend.drawRates([draw('rate:refill', 2, 2, 200)]), { granted: true });
+      t.match(await backend.drawRates([draw('rate:refill', 1, 2, 200)]), { granted: false });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      t.match(await backend.drawRates([draw('rate:refill', 2, 2, 200)]), { granted: true });
+    });
+
+    t.test('a correction gives back what a draw did not use, and takes more when it used more', async (t) => {
+      const taken = await backend.drawRates([draw('rate:correct', 2)]);
+      if (!taken.granted) return t.fail('the first draw fits');
+      await backend.correctRate({ key: 'rate:correct', delta: -1, capacity: 2, windowMilliseconds: hour, mark: taken.marks[0]! });
+      const again = await backend.drawRates([draw('rate:correct', 1)]);
+      t.match(again, { granted: true }, 'the unit given back can be drawn again');
+      t.match(await backend.drawRates([draw('rate:correct', 1)]), { granted: false });
+      if (!again.granted) return;
+      await backend.correctRate({ key: 'rate:correct', delta: -5, capacity: 2, windowMilliseconds: hour, mark: again.marks[0]! });
+      t.match(await backend.drawRates([draw('rate:correct', 1)]), { granted: true }, 'a draw gives back at most what it took');
+      t.match(await backend.drawRates([draw('rate:correct', 1)]), { granted: false });
+
+      await backend.correctRate({ key: 'rate:debt', delta: 3, capacity: 2, windowMilliseconds: hour, mark: { amount: 0, fullAt: 0, returned: 0 } });
+      const indebted = await backend.drawRates([draw('rate:debt', 0)]);
+      t.match(indebted, { granted: false }, 'taking more than the capacity leaves a debt that refuses even a draw of nothing');
+      if (!indebted.granted) t.ok(indebted.retryInMilliseconds > hour / 2 - 60_000 && indebted.retryInMilliseconds <= hour / 2);
+    });
+
+    t.test('a draw the bucket has already refilled gives nothing back', async (t) => {
+      // One unit of a bucket of 2 over 400 ms refills in 200 ms.
+      const taken = await backend.drawRates([draw('rate:drained', 1, 2, 400)]);
+      if (!taken.granted) return t.fail('the first draw fits');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      t.match(await backend.drawRates([draw('rate:drained', 2, 2, 400)]), { granted: true }, 'the bucket is full again');
+      await backend.correctRate({ key: 'rate:drained', delta: -1, capacity: 2, windowMilliseconds: 400, mark: taken.marks[0]! });
+      t.match(await backend.drawRates([draw('rate:drained', 1, 2, 400)]), { granted: false }, 'the second draw still holds the whole bucket');
+    });
+
+    t.test('gives back conservatively when an earlier draw gave back first', async (t) => {
+      const first = await backend.drawRates([draw('rate:order', 1)]);
+      const second = await backend.drawRates([draw('rate:order', 1)]);
+      if (!first.granted || !second.granted) return t.fail('both draws fit');
+      await backend.correctRate({ key: 'rate:order', delta: -1, capacity: 2, windowMilliseconds: hour, mark: first.marks[0]! });
+      await backend.correctRate({ key: 'rate:order', delta: -1, capacity: 2, windowMilliseconds: hour, mark: second.marks[0]! });
+      t.match(await backend.drawRates([draw('rate:order', 2)]), { granted: true }, 'both units are back');
+      t.match(await backend.drawRates([draw('rate:order', 1)]), { granted: false }, 'and no more');
+    });
+
+    t.test('grants exactly 20 of 200 parallel draws on a bucket of 20', async (t) => {
+      const results = await Promise.all(Array.from({ length: 200 }, () => backend.drawRates([draw('rate:parallel', 1, 20)])));
+      t.equal(results.filter((result) => result.granted).length, 20);
+    });
+
+    t.test('grants all of a bucket whose refill interval is not a whole number of milliseconds', async (t) => {
+      const results = await Promise.all(Array.from({ length: 70 }, () => backend.drawRates([draw('rate:sevenths', 1, 7)])));
+      t.equal(results.filter((result) => result.granted).length, 7, 'an hour / 7 each: the seventh is not lost to rounding');
+    });
+
+    t.test('refuses draws that do not fit the bucket and numbers that are not whole', async (t) => {
+      await t.rejects(backend.drawRates([draw('rate:invalid', 3)]), RangeError);
+      await t.rejects(backend.drawRates([draw('rate:invalid', 1.5)]), RangeError);
+      await t.rejects(backend.drawRates([draw('rate:invalid', 1, 0)]), RangeError);
+      await t.rejects(backend.correctRate({ key: 'rate:invalid', delta: 0.5, capacity: 2, windowMilliseconds: hour, mark: { amount: 0, fullAt: 0, returned: 0 } }), RangeError);
+      t.match(await backend.drawRates([draw('rate:invalid', 2)]), { granted: true }, 'nothing was taken');
+    });
+
     t.test('adds, lists and removes set members', async (t) => {
       await backend.addToSet('set', ['1', '2', '3']);
       await backend.addToSet('set', ['2']);
@@ -160,6 +245,17 @@ for (const driver of storageDrivers) {
         const results = await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? backend : other).reserve('reserve:shared', 1)));
         t.equal(results.filter((result) => result.granted).length, 20);
         t.same((await other.readBalances(['reserve:shared'])).get('reserve:shared'), { remain: 0, used: 0 });
+      });
+    }
+
+    if (driver !== 'memory') {
+      t.test('two connections to one store together grant exactly 20 of 200 parallel rate draws', async (t) => {
+        const other = await createStoreBackend(storage);
+        t.teardown(() => other.close());
+        const results = await Promise.all(
+          Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? backend : other).drawRates([draw('rate:shared', 1, 20), draw('rate:shared-group', 1, 1000)])),
+        );
+        t.equal(results.filter((result) => result.granted).length, 20);
       });
     }
 
