@@ -8,6 +8,8 @@ import { assetsPlugin } from '../plugins/assets/asset-routes.js';
 import { TaskPoller } from './tasks/task-poller.js';
 import { GatewayMetrics } from './observability/gateway-metrics.js';
 import { metricsPlugin } from '../plugins/observability/metrics-plugin.js';
+import { RequestTracer } from './observability/request-tracer.js';
+import type { RunObserver } from './observability/run-observer.js';
 import { TaskRepository } from './tasks/task-repository.js';
 import { TaskService } from './tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
@@ -108,11 +110,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];
     const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics });
+    const observer = observerFor(app, config, metrics);
     await app.register(managementPlugin, { container });
     await app.register(modelAuthPlugin, { container });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const { runner, breaker } = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog);
+    const { runner, breaker } = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
     circuitStates = () => breaker.states();
     await app.register(chatRoutes, { runner, config });
     await app.register(audioRoutes, { runner, config });
@@ -147,6 +150,7 @@ async function createOperationRunner(
   logger: FastifyBaseLogger,
   container: DependencyContainer,
   catalog: ModelCatalog,
+  observer: RunObserver,
 ): Promise<{ runner: OperationRunner; breaker: CircuitBreaker }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
@@ -172,6 +176,25 @@ async function createOperationRunner(
     new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
     new RateLimiter(backend, config.rate_limits),
+    observer,
   );
   return { runner, breaker };
+}
+
+/**
+ * Who hears how model requests end: the metrics, and with `observability.tracing.enabled`
+ * also the tracer, whose batched spans are flushed when the app closes.
+ */
+function observerFor(app: FastifyInstance, config: GatewayConfig, metrics: GatewayMetrics): RunObserver {
+  const tracing = config.observability.tracing;
+  if (!tracing.enabled) return metrics;
+  const tracer = new RequestTracer({ serviceName: tracing.service_name, endpoint: tracing.endpoint, sampleRatio: tracing.sample_ratio });
+  app.addHook('onClose', async () => tracer.close());
+  return {
+    requestFinished: (request) => {
+      metrics.requestFinished(request);
+      tracer.modelRequest(request);
+    },
+    settled: (settlement) => metrics.settled(settlement),
+  };
 }

@@ -154,6 +154,15 @@ const assetsSchema = z.strictObject({
   model: z.string({ error: 'expected a model name' }).min(1, { error: 'must not be empty' }).default('sdx-2-0'),
 });
 
+const tracingSchema = z.strictObject({
+  enabled: boolean.default(false),
+  endpoint: httpUrl.default('http://127.0.0.1:4318/v1/traces'),
+  service_name: z.string({ error: 'expected a service name' }).min(1, { error: 'must not be empty' }).default('model-gateway'),
+  sample_ratio: z.number({ error: 'expected a number from 0 to 1' }).min(0, { error: 'expected at least 0' }).max(1, { error: 'expected at most 1' }).default(1),
+});
+
+const observabilitySchema = z.strictObject({ tracing: tracingSchema.default(tracingSchema.parse({})) });
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -212,6 +221,7 @@ export const gatewayConfigSchema = z
     streaming: streamingSchema.default(streamingSchema.parse({})),
     audio: audioSchema.default(audioSchema.parse({})),
     tasks: tasksSchema.default(tasksSchema.parse({})),
+    observability: observabilitySchema.default(observabilitySchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: z.array(providerSchema).default([]),

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ObservedRequest, RunObserver } from './run-observer.js';
 
 /** Seconds: from well under a millisecond (the gateway's own work) to long generations. */
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -36,7 +37,7 @@ export interface SettlementSummary {
  * spent; circuit states (read at scrape time); and the process's own metrics (memory, event
  * loop lag, GC).
  */
-export class GatewayMetrics {
+export class GatewayMetrics implements RunObserver {
   readonly registry = new Registry();
   readonly #httpRequests = new Counter({ name: 'gateway_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
   readonly #httpDuration = new Histogram({ name: 'gateway_http_request_duration_seconds', help: 'Time to the response headers, by route', labelNames: ['method', 'route'], buckets: latencyBuckets, registers: [this.registry] });
@@ -67,6 +68,10 @@ export class GatewayMetrics {
   httpRequest(method: string, route: string, status: number, seconds: number): void {
     this.#httpRequests.inc({ method, route, status: String(status) });
     this.#httpDuration.observe({ method, route }, seconds);
+  }
+
+  requestFinished(summary: ObservedRequest): void {
+    this.modelRequest(summary);
   }
 
   modelRequest(summary: ModelRequestSummary): void {

@@ -9,6 +9,7 @@ import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Channel } from '../routing/channel.js';
 import type { ChannelAffinity } from '../routing/channel-affinity.js';
+import type { RunObserver } from '../observability/run-observer.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
 import { planAttempts, type Attempt, type PinnedChannel } from '../routing/plan-attempts.js';
@@ -46,9 +47,23 @@ export class OperationRunner {
     private readonly affinity: ChannelAffinity,
     private readonly config: GatewayConfig,
     private readonly limiter?: RateLimiter,
+    private readonly observer?: RunObserver,
   ) {}
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
+    const startedAt = Date.now();
+    const records: AttemptRecord[] = [];
+    try {
+      const outcome = await this.#run(invocation, records);
+      this.#observe(invocation, startedAt, records, undefined);
+      return outcome;
+    } catch (error) {
+      this.#observe(invocation, startedAt, records, GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed'));
+      throw error;
+    }
+  }
+
+  async #run(invocation: OperationInvocation, records: AttemptRecord[]): Promise<InvocationOutcome> {
     const { token, model, operation } = invocation;
     authorizeModel(token, model);
     const groups = this.catalog.groupsOf(token.group);
@@ -89,7 +104,6 @@ export class OperationRunner {
       await admission.release();
       throw error;
     }
-    const records: AttemptRecord[] = [];
     let lastError: GatewayError | undefined;
     try {
       for (let step = first; step.done !== true; step = attempts.next()) {
@@ -165,7 +179,9 @@ export class OperationRunner {
     }
 
     const settleFrom = async (usage: Usage) => {
-      await Promise.all([reservation.settle(this.#cost(price, usage, group)), admission.settle(usage)]);
+      const units = this.#cost(price, usage, group);
+      await Promise.all([reservation.settle(units), admission.settle(usage)]);
+      this.observer?.settled({ model: invocation.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, units });
     };
     const succeed = () => {
       this.breaker.recordSuccess(channel.name);
@@ -317,6 +333,23 @@ export class OperationRunner {
       reasoningTokens: 0,
       source: 'estimated',
     };
+  }
+
+  /** Tells the observer how the request ended: answered (the headers of a stream), or its error. */
+  #observe(invocation: OperationInvocation, startedAt: number, attempts: AttemptRecord[], failure: GatewayError | undefined): void {
+    if (this.observer === undefined) return;
+    this.observer.requestFinished({
+      operation: invocation.operation,
+      model: invocation.model,
+      channel: attempts.at(-1)?.channel ?? 'none',
+      outcome: failure === undefined ? 'success' : failure.code,
+      status: failure === undefined ? 200 : failure.statusCode,
+      attempts,
+      milliseconds: Date.now() - startedAt,
+      streamed: invocation.stream,
+      startedAt,
+      requestId: invocation.requestId,
+    });
   }
 
   #log(invocation: OperationInvocation, attempts: AttemptRecord[], failure: GatewayError | undefined): void {

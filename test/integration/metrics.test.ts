@@ -42,4 +42,21 @@ t.test('GET /metrics shows requests by route and status, open streams, circuits 
   t.equal(sample(text, 'gateway_circuit_state', { channel: 'gx-broken' }), 2, 'the failing channel is open');
   t.equal(sample(text, 'gateway_circuit_state', { channel: 'gx-healthy' }), 0);
   t.ok((sample(text, 'gateway_process_resident_memory_bytes') ?? 0) > 0, 'process metrics are there');
+
+  t.equal(sample(text, 'gateway_model_requests_total', { operation: 'chat', model: 'gx-2.5-pro', channel: 'gx-healthy', outcome: 'success', status: '200' }), 2);
+  t.equal(sample(text, 'gateway_retries_total', { operation: 'chat' }), 1, 'the failover is one retry');
+  t.equal(sample(text, 'gateway_upstream_duration_seconds_count', { operation: 'chat', channel: 'gx-broken' }), 1);
+  t.equal(sample(text, 'gateway_upstream_duration_seconds_count', { operation: 'chat', channel: 'gx-healthy' }), 2);
+  t.equal(sample(text, 'gateway_overhead_seconds_count', { operation: 'chat' }), 1, 'the overhead of the JSON answer');
+  t.ok((sample(text, 'gateway_tokens_total', { model: 'gx-2.5-pro', direction: 'output' }) ?? 0) > 0, 'tokens billed');
+  const stored = await storedToken(gateway, token);
+  t.equal(sample(text, 'gateway_quota_units_total', { model: 'gx-2.5-pro' }), stored.used_quota - before.used_quota, 'quota spent equals what the token was charged');
+});
+
+t.test('a request refused before any channel is counted with its status', async (t) => {
+  const gateway = await scenarioGateway(t, {});
+  const token = await issueToken(t, gateway);
+  await postChat(gateway, token, { ...chatBody('x'), model: 'nobody-serves-this' });
+  const text = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).payload;
+  t.equal(sample(text, 'gateway_model_requests_total', { model: 'nobody-serves-this', channel: 'none', outcome: 'model_not_found', status: '404' }), 1);
 });
