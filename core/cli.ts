@@ -1,18 +1,21 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfigFile } from './config/load-config.js';
 import { createGatewayContainer } from './di/create-container.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { createLogger } from './logging/create-logger.js';
+import { runClusterPrimary } from './server/cluster-supervisor.js';
+import { resolveWorkerCount } from './server/worker-count.js';
+import { assertWorkersFitStorage } from './server/worker-storage-check.js';
 import { createStoreBackend } from './store/create-store-backend.js';
 import { UserService } from './users/user-service.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
 Commands:
-  start                      start the gateway
+  start                      start the gateway (server.workers processes on one port)
   config check               validate the config file and list every problem
   users create <username>    create a user and print its login token once
 
@@ -55,7 +58,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   const command = positionals.join(' ');
   try {
     if (command === 'config check') {
-      loadConfigFile(configFile);
+      assertWorkersFitStorage(loadConfigFile(configFile).config, configFile);
       output.out(`${configFile}: OK\n`);
       return 0;
     }
@@ -94,37 +97,23 @@ async function createUser(configFile: string, username: string, admin: boolean, 
 
 async function start(configFile: string): Promise<number> {
   const { config } = loadConfigFile(configFile);
-  const logger = createLogger();
-  const app = await buildApp(config, { configFile, logger: logger as unknown as FastifyBaseLogger });
-  await app.listen({ host: config.server.host, port: config.server.port });
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) {
-        logger.warn({ signal }, 'second signal: exiting now');
-        resolve(1);
-        return;
-      }
-      stopping = true;
-      logger.info({ signal, graceMilliseconds: config.server.shutdown_grace_ms }, 'stopping: no new connections, finishing requests in flight');
-      const deadline = setTimeout(() => {
-        logger.warn('shutdown deadline passed: closing the connections still open');
-        app.server.closeAllConnections();
-      }, config.server.shutdown_grace_ms);
-      deadline.unref();
-      app.close().then(
-        () => {
-          clearTimeout(deadline);
-          logger.info('stopped');
-          resolve(0);
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'error while stopping');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+  assertWorkersFitStorage(config, configFile);
+  const workers = resolveWorkerCount(config.server.workers);
+  if (workers > 1 && cluster.isPrimary) {
+    return runClusterPrimary({
+      workers,
+      exec: process.argv[1] ?? '',
+      args: ['start', '--config', configFile],
+      // With no user in the config, a worker creates the first admin if the store has no user.
+      firstWorkerAlone: !config.users.some((user) => user.login_token !== ''),
+      // Each worker gives its requests the grace, then closes its stores and providers.
+      stopDeadlineMilliseconds: config.server.shutdown_grace_ms + 15_000,
+      logger: createLogger(),
+    });
+  }
+  const logger = cluster.worker === undefined ? createLogger() : createLogger().child({ worker: cluster.worker.id });
+  // Loaded only by a process that serves: a cluster primary then never loads the app, its
+  // plugins and providers.
+  const { serveGateway } = await import('./server/serve-gateway.js');
+  return serveGateway(config, configFile, logger);
 }

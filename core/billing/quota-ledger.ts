@@ -4,7 +4,7 @@ import { InjectionTokens } from '../di/injection-tokens.js';
 import { insufficientQuota } from '../errors/error-codes.js';
 import { assertQuotaUnits } from '../store/quota-units.js';
 import type { StoreBackend } from '../store/store-backend.js';
-import { persistTokenStatus } from '../tokens/persist-token-status.js';
+import { persistTokenStatus, restoreTokenStatus } from '../tokens/persist-token-status.js';
 import { isExhausted, TokenStatus, type TokenView } from '../tokens/token-record.js';
 import { tokenBalanceAccount, type TokenRepository } from '../tokens/token-repository.js';
 
@@ -111,6 +111,20 @@ export class QuotaLedger {
     else this.#openReservations.delete(tokenId);
   }
 
+  /**
+   * A give-back that lifted the balance from 0: another request (maybe of another process) had
+   * spent the rest meanwhile and may have stored status 4, which would now refuse a token that
+   * has quota again. Rare, so the fresh read it costs stays off the common path.
+   */
+  async #reenable(tokenId: number): Promise<void> {
+    try {
+      const stored = await restoreTokenStatus(this.#tokens, this.#backend, tokenId, TokenStatus.exhausted, (current) => !isExhausted(current));
+      if (stored) this.#logger.info({ tokenId }, 'quota came back to a token stored as exhausted; enabled it again');
+    } catch (error) {
+      this.#logger.error({ err: error, tokenId }, 'could not enable a token whose quota came back');
+    }
+  }
+
   /** Settles a limited token's hold: `actualUnits` is 0 for a refund. */
   async #close(tokenId: number, reserved: number, actualUnits: number): Promise<void> {
     const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits);
@@ -121,9 +135,15 @@ export class QuotaLedger {
       );
     }
     // Units held by another open request of this token read as 0 here but may come back
-    // when that request settles, so the last one to close decides. (Holds of other
-    // processes are not visible; they can only make this check early, never skip it.)
-    if (settled.remain > 0 || this.#openReservations.has(tokenId)) return;
+    // when that request settles, so the last one to close decides. Holds of other processes
+    // are not visible, so one of them may store the status early; the give-back that then
+    // lifts the balance from 0 puts the token back (below), so the status never sticks.
+    if (settled.remain > 0) {
+      const givenBack = reserved - settled.charged;
+      if (givenBack > 0 && settled.remain <= givenBack) await this.#reenable(tokenId);
+      return;
+    }
+    if (this.#openReservations.has(tokenId)) return;
     try {
       const stored = await persistTokenStatus(this.#tokens, this.#backend, tokenId, TokenStatus.exhausted, isExhausted);
       if (stored) this.#logger.info({ tokenId }, 'the token has no quota left; stored it as exhausted');

@@ -40,6 +40,11 @@ const serverSchema = z.strictObject({
   trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
   body_limit_mb: integer(1, 1024).default(32),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
+  // `auto`: one worker per CPU the process may use. More than one needs the redis driver
+  // (core/server/worker-storage-check.ts says why), checked at config check and start.
+  workers: z
+    .union([z.literal('auto'), integer(1, 1024)], { error: 'expected a number of worker processes (1 or more) or "auto"' })
+    .default(1),
 });
 
 const storageSchema = z

@@ -23,3 +23,22 @@ export async function persistTokenStatus(
   await backend.publish(tokenInvalidationChannel, String(tokenId));
   return true;
 }
+
+/**
+ * Puts a token stored with status `from` (4, exhausted) back to enabled when `stillApplies`
+ * holds on a fresh read (its quota came back), and announces the change. A token an operator
+ * has set otherwise meanwhile is left alone. Returns true when it stored the status.
+ */
+export async function restoreTokenStatus(
+  tokens: TokenRepository,
+  backend: StoreBackend,
+  tokenId: number,
+  from: typeof TokenStatus.exhausted,
+  stillApplies: (current: TokenView) => boolean,
+): Promise<boolean> {
+  const current = await tokens.get(tokenId);
+  if (current === undefined || current.status !== from || !stillApplies(current)) return false;
+  await tokens.update({ ...recordOf(current), status: TokenStatus.enabled });
+  await backend.publish(tokenInvalidationChannel, String(tokenId));
+  return true;
+}

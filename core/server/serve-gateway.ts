@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from '../app.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import { StopRequests } from './stop-requests.js';
+
+/**
+ * Builds the gateway, listens, and serves until asked to stop (see {@link StopRequests}); the
+ * one process of `server.workers: 1`, or one worker of several. A stop closes the listener,
+ * lets requests in flight finish for `server.shutdown_grace_ms`, then closes the connections
+ * still open, and resolves 0 once the app and its stores are closed. A request to exit at once
+ * resolves 1 without waiting. A stop while starting (a store that does not answer can hold the
+ * start up) resolves 0 at once: nothing was served yet.
+ */
+export async function serveGateway(config: GatewayConfig, configFile: string, logger: Logger): Promise<number> {
+  const requests = new StopRequests();
+  try {
+    const starting = startApp(config, configFile, logger);
+    // Once the stop has won, a late failure of the start has nobody to tell.
+    starting.catch(() => {});
+    const app = await Promise.race([starting, requests.graceful.then(() => undefined)]);
+    if (app === undefined) {
+      logger.warn({ signal: await requests.graceful }, 'asked to stop while starting: exiting');
+      return 0;
+    }
+    const reason = await requests.graceful;
+    const exitNow = requests.immediate.then((signal) => {
+      logger.warn({ signal }, 'second signal: exiting now');
+      return 1;
+    });
+    return await Promise.race([exitNow, stopGracefully(app, reason, config.server.shutdown_grace_ms, logger)]);
+  } finally {
+    requests.dispose();
+  }
+}
+
+async function startApp(config: GatewayConfig, configFile: string, logger: Logger): Promise<FastifyInstance> {
+  const app = await buildApp(config, { configFile, logger: logger as unknown as FastifyBaseLogger });
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
+  return app;
+}
+
+async function stopGracefully(app: FastifyInstance, reason: string, graceMilliseconds: number, logger: Logger): Promise<number> {
+  logger.info({ signal: reason, graceMilliseconds }, 'stopping: no new connections, finishing requests in flight');
+  const deadline = setTimeout(() => {
+    logger.warn('shutdown deadline passed: closing the connections still open');
+    app.server.closeAllConnections();
+  }, graceMilliseconds);
+  deadline.unref();
+  try {
+    await app.close();
+    logger.info('stopped');
+    return 0;
+  } catch (error) {
+    logger.error({ err: error }, 'error while stopping');
+    return 1;
+  } finally {
+    clearTimeout(deadline);
+  }
+}

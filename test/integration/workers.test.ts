@@ -1,0 +1,224 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { runCli } from '../../core/cli.js';
+import { resolveWorkerCount } from '../../core/server/worker-count.js';
+import { isRunning, listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from '../helpers/cli-gateway-process.js';
+import { httpCall } from '../helpers/http-call.js';
+import { storageFor, testEncryptionKey } from '../helpers/test-config.js';
+
+
+/** Runs the CLI in this process and keeps what it wrote. */
+async function cli(argv: string[]): Promise<{ code: number; out: string; error: string }> {
+  let out = '';
+  let error = '';
+  const code = await runCli(argv, { out: (text) => (out += text), error: (text) => (error += text) });
+  return { code, out, error };
+}
+
+function writeYaml(t: Test, text: string): string {
+  const file = join(t.testdir({}), 'gateway.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+
+t.test('server.workers with a store only one process can share', async (t) => {
+  const sqliteYaml = (workers: string) => `server:
+  port: 0
+  workers: ${workers}
+storage:
+  driver: sqlite
+  path: /tmp/unused-workers-test.sqlite
+security:
+  encryption_key: ${testEncryptionKey}
+`;
+
+  t.test('config check refuses more than one worker on sqlite, says to use redis, and names the line', async (t) => {
+    const text = sqliteYaml('2');
+    const file = writeYaml(t, text);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.equal(result.out, '');
+    t.equal(
+      result.error,
+      `${file}: 1 problem\nserver.workers: more than one worker needs storage.driver redis: with sqlite, a token disabled or changed through one worker would still pass in the others for up to a minute, because only redis tells every process; use redis, or set workers to 1 (line ${lineOf(text, 'workers:')})\n`,
+    );
+  });
+
+  t.test('start refuses it the same way with exit 1, before opening the store', async (t) => {
+    const directory = t.testdir({});
+    const text = sqliteYaml('2').replace('/tmp/unused-workers-test.sqlite', join(directory, 'gateway.sqlite'));
+    const file = writeYaml(t, text);
+    const result = await cli(['start', '--config', file]);
+    t.equal(result.code, 1);
+    t.match(result.error, /^.*: 1 problem\nserver\.workers: more than one worker needs storage\.driver redis: with sqlite, .*use redis, or set workers to 1/);
+    t.notOk(existsSync(join(directory, 'gateway.sqlite')), 'no store file was created');
+  });
+
+  t.test('"auto" counts as several workers, so the answer does not depend on the machine', async (t) => {
+    const result = await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('auto'))]);
+    t.equal(result.code, 1);
+    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis/);
+  });
+
+  t.test('the memory driver is refused too, with its own reason', async (t) => {
+    const result = await cli(['config', 'check', '--config', writeYaml(t, `server: { workers: 4 }\nstorage: { driver: memory }\n`)]);
+    t.equal(result.code, 1);
+    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis: with memory, each worker would have a memory store of its own; use redis, or set workers to 1 \(line 1\)/);
+  });
+
+  t.test('one worker on sqlite, and any number on redis, pass', async (t) => {
+    t.equal((await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('1'))])).code, 0);
+    const redis = `server: { workers: auto }\nstorage: { driver: redis, url: "redis://127.0.0.1:6379" }\nsecurity: { encryption_key: ${testEncryptionKey} }\n`;
+    const result = await cli(['config', 'check', '--config', writeYaml(t, redis)]);
+    t.equal(result.code, 0, result.error);
+  });
+
+  t.test('a workers value that is not a count or "auto" is named by its path', async (t) => {
+    const result = await cli(['config', 'check', '--config', writeYaml(t, 'server:\n  workers: many\n')]);
+    t.equal(result.code, 1);
+    t.match(result.error, /server\.workers: expected a number of worker processes \(1 or more\) or "auto" \(line 2\)/);
+    const zero = await cli(['config', 'check', '--config', writeYaml(t, 'server:\n  workers: 0\n')]);
+    t.match(zero.error, /server\.workers: expected at least 1 \(line 2\)/);
+  });
+
+  t.test('"auto" is one worker per CPU the process may use', async (t) => {
+    t.equal(resolveWorkerCount('auto', 6), 6);
+    t.equal(resolveWorkerCount(3, 6), 3);
+  });
+});
+
+/** Resolves with the error code of a TCP connect, or 'connected'. */
+function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+/** The pid of the worker that answered each request id, from its "request completed" log line. */
+async function answeringPids(gateway: CliGatewayProcess, requestIds: readonly string[]): Promise<number[]> {
+  const wanted = new Set(requestIds);
+  const entries = await gateway.waitForLogs(/^request completed$/, requestIds.length, { where: (entry) => wanted.has(entry.reqId as string) });
+  return entries.map((entry) => entry.pid);
+}
+
+t.test('two workers on redis', async (t) => {
+  const storage = storageFor(t, 'redis');
+  const file = writeGatewayConfig(t, {
+    server: { host: '127.0.0.1', port: 0, shutdown_grace_ms: 5000, workers: 2 },
+    storage,
+    security: { encryption_key: testEncryptionKey },
+  });
+  const gateway = startCliGateway(t, file);
+  const listening = await gateway.waitForLogs(/^Server listening at /, 2);
+  const ready = await gateway.waitForLog(/^every worker is listening$/);
+  const loginToken = readFileSync(join(storage.data_dir, 'admin-login-token'), 'utf8').trim();
+  const asOperator = { authorization: `Bearer ${loginToken}` };
+  const primaryPid = ready.pid;
+  const base = listeningUrl(listening[0] as LogEntry);
+  const port = Number(new URL(base).port);
+  let workerPids = listening.map((entry) => entry.pid);
+
+  t.test('listen on one port, each in a process of its own beside the primary', async (t) => {
+    t.equal(new Set(workerPids).size, 2, 'two worker processes');
+    t.notOk(workerPids.includes(primaryPid), 'the primary serves nothing itself');
+    t.same(new Set(listening.map(listeningUrl)), new Set([base]), 'both listen at the same address');
+    t.same(listening.map((entry) => typeof entry.worker), ['number', 'number'], 'worker log lines carry the worker id');
+  });
+
+  t.test('create one first admin between them, whose login token both accept', async (t) => {
+    t.equal(gateway.entries().filter((entry) => entry.msg.startsWith('created the first admin user')).length, 1, 'one worker created it');
+    const ids = ['admin-0', 'admin-1', 'admin-2', 'admin-3'];
+    const answers = await Promise.all(ids.map((id) => httpCall(`${base}/api/token/`, { headers: { ...asOperator, 'x-request-id': id } })));
+    t.same(answers.map((answer) => answer.status), [200, 200, 200, 200]);
+    t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'in both workers');
+  });
+
+  t.test('share the requests of new connections', async (t) => {
+    const ids = Array.from({ length: 12 }, (_, index) => `share-${index}`);
+    const answers = await Promise.all(ids.map((id) => httpCall(`${base}/api/token/`, { headers: { ...asOperator, 'x-request-id': id } })));
+    t.same(answers.map((answer) => answer.status), ids.map(() => 200), 'every request is answered');
+    t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'by both workers');
+  });
+
+  t.test('refuse a token in every worker within 1 s of one of them disabling it', async (t) => {
+    await httpCall(`${base}/api/token/`, { headers: asOperator, body: { name: 'shared', unlimited_quota: true } });
+    const id = (await httpCall(`${base}/api/token/?size=1`, { headers: asOperator })).json().data.items[0].id as number;
+    const key = (await httpCall(`${base}/api/token/${id}/key`, { method: 'POST', headers: asOperator })).json().data.key as string;
+    const models = (requestId: string) => httpCall(`${base}/v1/models`, { headers: { authorization: `Bearer sk-${key}`, 'x-request-id': requestId } });
+    const warm = ['warm-0', 'warm-1', 'warm-2', 'warm-3'];
+    t.same((await Promise.all(warm.map(models))).map((answer) => answer.status), [200, 200, 200, 200]);
+    t.same(new Set(await answeringPids(gateway, warm)), new Set(workerPids), 'both workers have the token cached');
+
+    const sent = Date.now();
+    const disabled = await httpCall(`${base}/api/token/?status_only=true`, { method: 'PUT', headers: asOperator, body: { id, status: 2 } });
+    t.equal(disabled.json().success, true);
+    const refusedBy = new Set<number>();
+    for (let round = 0; refusedBy.size < 2 && Date.now() - sent < 1000; round += 1) {
+      const ids = [`after-${round}-a`, `after-${round}-b`];
+      const answers = await Promise.all(ids.map(models));
+      const pids = await answeringPids(gateway, ids);
+      answers.forEach((answer, index) => answer.status === 401 && refusedBy.add(pids[index] as number));
+    }
+    t.same(refusedBy, new Set(workerPids), `both refuse it (${Date.now() - sent} ms after the disable was sent)`);
+  });
+
+  t.test('replace a worker that dies', async (t) => {
+    const [killed, survivor] = workerPids as [number, number];
+    process.kill(killed, 'SIGKILL');
+    const exit = await gateway.waitForLog(/^a worker exited unexpectedly; starting a replacement$/, { where: (entry) => entry.workerPid === killed });
+    t.equal(exit.signal, 'SIGKILL', 'the primary logs how it died');
+    const replacement = await gateway.waitForLog(/^worker listening$/, { where: (entry) => entry.workerPid !== killed && entry.workerPid !== survivor });
+    workerPids = [survivor, replacement.workerPid as number];
+    const ids = Array.from({ length: 8 }, (_, index) => `replaced-${index}`);
+    const answers = await Promise.all(ids.map((id) => httpCall(`${base}/healthz`, { headers: { 'x-request-id': id } })));
+    t.same(answers.map((answer) => answer.status), ids.map(() => 200), 'the port keeps answering');
+    t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'the survivor and the replacement share the requests');
+  });
+
+  t.test('SIGTERM to the primary lets the request in flight finish, stops every worker and exits 0', async (t) => {
+    const body = JSON.stringify({ name: 'made while stopping' });
+    const inFlight = request(`${base}/api/token/`, {
+      method: 'POST',
+      agent: false,
+      headers: { ...asOperator, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'in-flight' },
+    });
+    const finished = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      inFlight.on('error', reject);
+      inFlight.on('response', (incoming) => {
+        let text = '';
+        incoming.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: text }));
+      });
+    });
+    inFlight.flushHeaders();
+    inFlight.write(body.slice(0, 5));
+    await gateway.waitForLog(/^incoming request$/, { where: (entry) => entry.reqId === 'in-flight' });
+
+    gateway.child.kill('SIGTERM');
+    await gateway.waitForLog(/^stopping: asking every worker to finish its requests$/);
+    const stopping = await gateway.waitForLogs(/^stopping: no new connections/, 2);
+    t.same(new Set(stopping.map((entry) => entry.pid)), new Set(workerPids), 'each worker stops accepting');
+    t.equal(gateway.child.exitCode, null, 'the primary waits for the request in flight');
+
+    inFlight.end(body.slice(5));
+    const answer = await finished;
+    t.equal(answer.status, 200, 'the request in flight completes');
+    t.same(JSON.parse(answer.body), { success: true, message: '' });
+    t.equal(await gateway.exited, 0, 'the primary exits 0');
+    const stopped = gateway.entries().filter((entry) => entry.msg === 'stopped');
+    t.same(new Set(stopped.map((entry) => entry.pid)), new Set([...workerPids, primaryPid]), 'every worker and the primary log "stopped"');
+    t.same(workerPids.filter(isRunning), [], 'no worker is left running');
+    t.equal(await tryConnect(port), 'ECONNREFUSED', 'nothing listens afterwards');
+    t.notOk(gateway.entries().some((entry) => JSON.stringify(entry).includes(loginToken)), 'the login token never appears in the log');
+  });
+});
