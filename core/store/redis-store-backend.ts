@@ -123,7 +123,23 @@ export class RedisStoreBackend implements StoreBackend {
     // node-redis emits an error event for every failed reconnect; the failures surface on
     // the commands themselves and through ping(), so the event itself needs no handling.
     client.on('error', () => {});
-    await client.connect();
+    // The reconnect strategy would retry the first connection forever; a start must fail instead.
+    const connecting = client.connect();
+    connecting.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        connecting,
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`Redis did not answer within ${connectTimeoutMilliseconds} ms; check storage.url and that Redis is running`)), connectTimeoutMilliseconds);
+        }),
+      ]);
+    } catch (error) {
+      client.destroy();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     return new RedisStoreBackend(client, prefix);
   }
 

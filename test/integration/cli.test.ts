@@ -194,6 +194,18 @@ t.test('start refuses an invalid config with exit 1 before listening', async (t)
   t.match(result.error, /server\.port: expected at most 65535/);
 });
 
+t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
+  const { file } = writeConfig(
+    t,
+    (directory) => `server: { host: 127.0.0.1, port: 0 }
+storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
+security: { encryption_key: ${testEncryptionKey} }
+`,
+  );
+  // core/main.ts prints the message and exits 1.
+  await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
+});
+
 /**
  * The TypeScript loader tap runs this file with (tap 21: @tapjs/typescript, a ts-node ESM
  * loader), so the child runs `core/main.ts` as this test runs its sources, with no build.
