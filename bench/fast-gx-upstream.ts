@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { answerGenerateContent } from '../core/testing/fake-gx-upstream/generate-answer.js';
 import { googleCompactJson, googlePrettyJson } from '../core/testing/fake-gx-upstream/google-json.js';
 import { benchModel, benchUpstreamKey, nativeGenerateBody } from './bench-workload.js';
@@ -21,6 +22,10 @@ const streamHeaders = { 'content-type': 'text/event-stream', 'content-dispositio
 const notFound = Buffer.from(googlePrettyJson({ error: { code: 404, message: 'Method not found.', status: 'NOT_FOUND' } }));
 const badKey = Buffer.from(googlePrettyJson({ error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } }));
 
+// `--pace-ms N` spaces a stream's events N ms apart, as a model generating in real time does
+// (the soak benchmark holds streams open that way); 0 writes them at once.
+const paceMilliseconds = Number(parseArgs({ options: { 'pace-ms': { type: 'string', default: '0' } } }).values['pace-ms']);
+
 const generatePath = `/v1beta/models/${benchModel}:generateContent`;
 const streamPath = `/v1beta/models/${benchModel}:streamGenerateContent?alt=sse`;
 
@@ -32,11 +37,26 @@ function answerRequest(request: IncomingMessage, response: ServerResponse): void
   } else if (request.url === streamPath) {
     // One write per event, as gx sends them; the gateway's splitter sees real event boundaries.
     response.writeHead(200, streamHeaders);
-    for (const event of streamEvents) response.write(event);
-    response.end();
+    if (paceMilliseconds <= 0) {
+      for (const event of streamEvents) response.write(event);
+      response.end();
+    } else {
+      writePaced(response, 0);
+    }
   } else {
     response.writeHead(404, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(notFound.length) }).end(notFound);
   }
+}
+
+function writePaced(response: ServerResponse, index: number): void {
+  if (response.destroyed) return;
+  const event = streamEvents[index];
+  if (event === undefined) {
+    response.end();
+    return;
+  }
+  response.write(event);
+  setTimeout(() => writePaced(response, index + 1), paceMilliseconds);
 }
 
 const server = createServer({ keepAliveTimeout: 60_000 }, (request, response) => {

@@ -20,6 +20,10 @@
  * --storage sqlite|memory (sqlite; memory shows what the store costs),
  * --management (also the older management and auth routes), --profile (run the gateway
  * under `node --cpu-prof` and print its top self-time functions).
+ *
+ * `--soak` runs the soak instead (`bench/soak.ts`): `--soak-streams` (1000) paced streams held
+ * open at once for `--soak-seconds` (60), upstream events 250 ms apart; nothing may be
+ * dropped, the gateway's memory must plateau and come back near idle afterwards.
  */
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
@@ -31,6 +35,7 @@ import { processMemory } from './process-memory.js';
 import { startGatewayProcess, type GatewayProcess } from './start-gateway-process.js';
 import { startListeningProgram, type ServerProcess } from './start-listening-program.js';
 import { summarizeCpuProfile } from './summarize-cpu-profile.js';
+import { plateaued, runSoak } from './soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +48,9 @@ const { values } = parseArgs({
     storage: { type: 'string', default: 'sqlite' },
     management: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
+    'soak-streams': { type: 'string', default: '1000' },
+    'soak-seconds': { type: 'string', default: '60' },
   },
 });
 const quick = values.quick === true;
@@ -290,7 +298,39 @@ function printProfile(directory: string): void {
   }
 }
 
-main().catch((error: unknown) => {
+/** `--soak`: the paced-stream soak, with its own report. */
+async function soakMain(): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'model-gateway-soak-'));
+  const loadBefore = loadavg()[0] as number;
+  const started: ServerProcess[] = [];
+  try {
+    const upstream = await startListeningProgram(new URL('./fast-gx-upstream.js', import.meta.url), ['--pace-ms', '250']);
+    started.push(upstream);
+    const gateway = await startGatewayProcess({ upstreamUrl: upstream.url, directory, storage, logLevel: values['gateway-log-level'] as string, cpuProfile: false });
+    started.push(gateway);
+    const streams = Number(values['soak-streams']);
+    const soakSeconds = Number(values['soak-seconds']);
+    process.stderr.write(`soak: ${streams} paced streams for ${soakSeconds} s, then 30 s idle\n`);
+    const result = await runSoak({ gatewayUrl: gateway.url, apiKey: gateway.apiKey, gatewayPid: gateway.pid, concurrency: streams, seconds: soakSeconds, idleSeconds: 30 });
+    const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${osType()} ${release()}, Node ${process.version}`;
+    console.log(`\nModel Gateway soak: ${new Date().toISOString()}\nmachine: ${machine}\nload average before: ${loadBefore.toFixed(2)}; gateway on ${storage}\n`);
+    console.log(`| streams held | seconds | streams completed | dropped | RSS idle before | RSS peak under load | RSS end of load | RSS after 30 s idle |`);
+    console.log(`| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+    const peak = Math.max(...result.residentTimeline, result.afterLoad);
+    console.log(`| ${streams} | ${soakSeconds} | ${result.completed} | ${result.dropped} | ${result.idleBefore.toFixed(0)} MiB | ${peak.toFixed(0)} MiB | ${result.afterLoad.toFixed(0)} MiB | ${result.afterIdle.toFixed(0)} MiB |`);
+    console.log(`\nRSS every 5 s under load (MiB): ${result.residentTimeline.join(', ')}`);
+    if (result.dropReasons.length > 0) console.log(`first drops: ${result.dropReasons.join(' | ')}`);
+    console.log(`\nTargets:\n- nothing dropped: ${result.dropped === 0 ? 'met' : 'MISSED'}`);
+    console.log(`- RSS plateaus under load: ${plateaued(result.residentTimeline) ? 'met' : 'MISSED'}`);
+    const backNearIdle = result.afterIdle <= result.idleBefore + Math.max(50, 0.5 * (peak - result.idleBefore));
+    console.log(`- RSS comes back near idle (within 50 MiB, or half the rise): ${backNearIdle ? 'met' : 'MISSED'}`);
+  } finally {
+    for (const server of started.reverse()) await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+(values.soak === true ? soakMain() : main()).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
