@@ -319,6 +319,7 @@ async function soakMain(): Promise<void> {
     const peak = Math.max(...result.residentTimeline, result.afterLoad);
     console.log(`| ${streams} | ${soakSeconds} | ${result.completed} | ${result.dropped} | ${result.idleBefore.toFixed(0)} MiB | ${peak.toFixed(0)} MiB | ${result.afterLoad.toFixed(0)} MiB | ${result.afterIdle.toFixed(0)} MiB |`);
     console.log(`\nRSS every 5 s under load (MiB): ${result.residentTimeline.join(', ')}`);
+    console.log(`V8 heap in use: ${result.heapUsedBefore.toFixed(0)} MiB before, ${result.heapUsedAfterIdle.toFixed(0)} MiB after the idle wait`);
     if (result.dropReasons.length > 0) console.log(`first drops: ${result.dropReasons.join(' | ')}`);
     console.log(`\nTargets:\n- nothing dropped: ${result.dropped === 0 ? 'met' : 'MISSED'}`);
     console.log(`- RSS plateaus under load: ${plateaued(result.residentTimeline) ? 'met' : 'MISSED'}`);

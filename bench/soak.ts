@@ -26,6 +26,16 @@ export interface SoakResult {
   idleBefore: number;
   afterLoad: number;
   afterIdle: number;
+  /** The V8 heap in use (MiB, from the gateway's /metrics) before the load and after the idle wait. */
+  heapUsedBefore: number;
+  heapUsedAfterIdle: number;
+}
+
+/** The gateway's V8 heap in use, in MiB, read from its own /metrics. */
+async function heapUsed(gatewayUrl: string): Promise<number> {
+  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+  const line = text.split('\n').find((entry) => entry.startsWith('gateway_nodejs_heap_size_used_bytes '));
+  return line === undefined ? Number.NaN : Number(line.split(' ')[1]) / 2 ** 20;
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -40,6 +50,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const body = chatCompletionBody(true);
   const headers = { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' };
   const idleBefore = processMemory(options.gatewayPid).residentMegabytes;
+  const heapUsedBefore = await heapUsed(options.gatewayUrl);
   const residentTimeline: number[] = [];
   const sampler = setInterval(() => residentTimeline.push(Math.round(processMemory(options.gatewayPid).residentMegabytes)), 5000);
   const until = Date.now() + options.seconds * 1000;
@@ -70,7 +81,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   await dispatcher.close();
   await sleep(options.idleSeconds * 1000);
   const afterIdle = processMemory(options.gatewayPid).residentMegabytes;
-  return { completed, dropped, dropReasons, residentTimeline, idleBefore, afterLoad, afterIdle };
+  const heapUsedAfterIdle = await heapUsed(options.gatewayUrl);
+  return { completed, dropped, dropReasons, residentTimeline, idleBefore, afterLoad, afterIdle, heapUsedBefore, heapUsedAfterIdle };
 }
 
 /**
