@@ -8,6 +8,7 @@ import { assetsPlugin } from '../plugins/assets/asset-routes.js';
 import { TaskPoller } from './tasks/task-poller.js';
 import { GatewayMetrics } from './observability/gateway-metrics.js';
 import { metricsPlugin } from '../plugins/observability/metrics-plugin.js';
+import { answerFrameworkError } from '../plugins/error-handler.js';
 import { RequestTracer } from './observability/request-tracer.js';
 import type { RunObserver } from './observability/run-observer.js';
 import { TaskRepository } from './tasks/task-repository.js';
@@ -73,6 +74,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
     return503OnClosing: true,
+    // Errors of the router itself (bad percent-encoding, over-long segments) answer in the route's dialect too.
+    frameworkErrors: answerFrameworkError,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
     // A client's own request id is kept when it is a plain token; anything else is replaced.

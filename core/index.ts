@@ -68,4 +68,5 @@ export {
 export { readAudioDuration } from './media/read-audio-duration.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
+export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { dialectOf, formatError, inDialect } from './error-dialects.js';
@@ -33,7 +33,8 @@ export const errorHandlerPlugin = fastifyPlugin(
       if (gatewayError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       const dialect = dialectOf(request);
       const presented = inDialect(dialect, gatewayError);
-      reply.code(presented.statusCode).headers(presented.headers).send(formatError(dialect, presented));
+      // A route may have typed its reply (audio, video) before its body failed; an error is always JSON.
+      reply.code(presented.statusCode).headers(presented.headers).type('application/json; charset=utf-8').send(formatError(dialect, presented));
     });
     app.setNotFoundHandler((request, reply) => {
       const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
@@ -42,3 +43,20 @@ export const errorHandlerPlugin = fastifyPlugin(
   },
   { name: 'error-handler' },
 );
+
+/**
+ * For fastify's `frameworkErrors` option: the errors its router raises before any route is
+ * chosen (a path that is not valid percent-encoding, a path parameter over
+ * `maxParamLength`) answered like every other error, in the dialect of the path, instead of
+ * fastify's own JSON.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const gatewayError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new GatewayError(400, 'invalid_request', 'the URL is not valid: a percent sign must start a UTF-8 escape such as %20')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new GatewayError(414, 'uri_too_long', 'a segment of the URL path is too long')
+        : fromFastifyError(error, 0);
+  const dialect = dialectOf(request);
+  reply.code(gatewayError.statusCode).type('application/json; charset=utf-8').send(formatError(dialect, inDialect(dialect, gatewayError)));
+}

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ImageUpload } from '../core/contracts/image-requests.js';
+import { invalidRequest } from '../core/errors/error-codes.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
 
 /** Form fields that carry numbers; a multipart body sends every field as text. */
@@ -15,21 +16,40 @@ const numericFields = new Set(['n', 'seed', 'guidance_scale', 'duration']);
 export async function readMultipartForm(request: FastifyRequest, maxFileBytes: number): Promise<Record<string, unknown> & { uploads: ImageUpload[] }> {
   const fields: Record<string, unknown> = {};
   const uploads: ImageUpload[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer().catch((error: unknown) => {
-        if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-        throw new GatewayError(413, 'file_too_large', `the file "${part.filename}" is larger than the limit of ${maxFileBytes} bytes; send a smaller file`);
-      });
-      uploads.push({ field: part.fieldname, filename: part.filename, mimeType: part.mimetype, data });
-      continue;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer().catch((error: unknown) => {
+          if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+          throw new GatewayError(413, 'file_too_large', `the file "${part.filename}" is larger than the limit of ${maxFileBytes} bytes; send a smaller file`);
+        });
+        uploads.push({ field: part.fieldname, filename: part.filename, mimeType: part.mimetype, data });
+        continue;
+      }
+      const text = typeof part.value === 'string' ? part.value : String(part.value);
+      const value = numericFields.has(part.fieldname) && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+      const previous = fields[part.fieldname];
+      fields[part.fieldname] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
     }
-    const text = typeof part.value === 'string' ? part.value : String(part.value);
-    const value = numericFields.has(part.fieldname) && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
-    const previous = fields[part.fieldname];
-    fields[part.fieldname] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  } catch (error) {
+    throw formError(error);
   }
   return { ...fields, uploads };
+}
+
+/** The client error for a form that could not be read: over the registered limits, or not a valid multipart body (no boundary, cut short). */
+function formError(error: unknown): GatewayError {
+  if (GatewayError.is(error)) return error;
+  switch ((error as { code?: string }).code) {
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return invalidRequest(`the form has more parts than the endpoint takes: ${(error as Error).message}`, { cause: error });
+    case 'FST_PROTO_VIOLATION':
+      return invalidRequest('the form has a field name that is not allowed', { cause: error });
+    default:
+      return invalidRequest(`the multipart body could not be read: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /**

@@ -338,9 +338,11 @@ export class OperationRunner {
   /** Tells the observer how the request ended: answered (the headers of a stream), or its error. */
   #observe(invocation: OperationInvocation, startedAt: number, attempts: AttemptRecord[], failure: GatewayError | undefined): void {
     if (this.observer === undefined) return;
+    // A model no channel serves is counted as `unknown`: made-up names must not each add a series.
+    const served = attempts.length > 0 || this.channels.some((channel) => channel.serves(invocation.model, invocation.operation));
     this.observer.requestFinished({
       operation: invocation.operation,
-      model: invocation.model,
+      model: served ? invocation.model : 'unknown',
       channel: attempts.at(-1)?.channel ?? 'none',
       outcome: failure === undefined ? 'success' : failure.code,
       status: failure === undefined ? 200 : failure.statusCode,

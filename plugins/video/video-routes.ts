@@ -109,7 +109,8 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     return sendInvocationOutcome(reply, { kind: 'bytes', contentType: result.contentType, readable: Readable.from(result.body) });
   };
 
-  app.get('/v1/video/generations/:task_id/content', { config: { dialect: 'openai' } }, async (request, reply) =>
+  // No automatic HEAD route: it would download the whole video from the upstream to send none of it.
+  app.get('/v1/video/generations/:task_id/content', { config: { dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
     sendContent(request, reply, (request.params as { task_id: string }).task_id),
   );
 
@@ -127,7 +128,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     return openAiVideoObject(await submit(request, reply, { model: source.model, remix_from_video_id: sourceId }));
   });
 
-  app.get('/v1/videos/:video_id/content', { config: { dialect: 'openai' } }, async (request, reply) =>
+  app.get('/v1/videos/:video_id/content', { config: { dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
     sendContent(request, reply, (request.params as { video_id: string }).video_id),
   );
 }

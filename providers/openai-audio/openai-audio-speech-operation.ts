@@ -1,4 +1,4 @@
-import { emptyUsage, speechContentTypes, type OperationCall, type OperationResult, type ProviderHost, type SpeechRequest } from '../../core/index.js';
+import { emptyUsage, primeUpstreamBody, speechContentTypes, type OperationCall, type OperationResult, type ProviderHost, type SpeechRequest } from '../../core/index.js';
 import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
 import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
@@ -27,9 +27,13 @@ export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
       const upstreamError = readOpenAiAudioError(json);
       throw upstreamError === undefined ? invalidOpenAiAudioResponse('audio') : openAiAudioErrorToGatewayError(upstreamError);
     }
+    // The first audio bytes are read before the answer is committed: a connection that breaks
+    // or goes silent before them fails over to another channel and costs the client nothing.
+    const audio = await primeUpstreamBody(response.body);
+    if (audio === undefined) throw invalidOpenAiAudioResponse('audio');
     return {
       kind: 'bytes',
-      body: response.body,
+      body: audio,
       contentType: speechContentTypes[call.request.response_format],
       usage: { ...emptyUsage('estimated'), characters: [...call.request.input].length },
     };

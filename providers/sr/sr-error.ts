@@ -64,3 +64,14 @@ export async function srSubmitError(response: UpstreamResponse, remix: boolean):
 export function invalidSrResponse(problem: string, retryable: boolean, cause?: unknown): GatewayError {
   return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not a video object: ${problem}`, { retryable, cause });
 }
+
+/**
+ * A failure while reading an answer the upstream had already accepted (a 2xx): the
+ * connection broke or went silent in its body. Never retried, like an unreadable body: the
+ * upstream may have started the video, and another channel would start a second one.
+ */
+export function unreadAcceptance(error: unknown): GatewayError {
+  if (!GatewayError.is(error)) return invalidSrResponse('the answer could not be read', false, error);
+  if (!error.retryable) return error;
+  return new GatewayError(error.statusCode, error.code, error.message, { cause: error, headers: error.headers, param: error.param, retryable: false });
+}

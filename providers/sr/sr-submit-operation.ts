@@ -3,7 +3,7 @@ import { callSr, isSuccess, srJsonBody, srMultipartBody, srVideoPath, type SrReq
 import { readSrVideo, srSecondsOf } from './from-sr-video.js';
 import { readSrRequest, type SrRequestPlan } from './read-sr-request.js';
 import { resolveSrReference } from './resolve-sr-reference.js';
-import { srSubmitError } from './sr-error.js';
+import { srSubmitError, unreadAcceptance } from './sr-error.js';
 import type { SrOptions } from './sr-options.js';
 import { srUsage } from './sr-usage.js';
 import { toSrCreateFields, toSrCreateForm, toSrRemixBody, type SrReferenceFile } from './to-sr-request.js';
@@ -52,7 +52,10 @@ export function createSrSubmitOperation(host: ProviderHost) {
     const response = await callSr(host, call, 'POST', path, body);
     if (!isSuccess(response)) throw await srSubmitError(response, ready.plan.remixFromVideoId !== undefined);
     // Once the upstream said yes, asking another channel would start a second video.
-    const video = readSrVideo(await response.body.text(), false);
+    const text = await response.body.text().catch((error: unknown) => {
+      throw unreadAcceptance(error);
+    });
+    const video = readSrVideo(text, false);
     const seconds = srSecondsOf(video) ?? ready.plan.seconds;
     const size = typeof video.size === 'string' && video.size !== '' ? video.size : ready.plan.size;
     return { kind: 'task', handle: video.id, usage: srUsage(seconds, size, 'estimated'), details: { seconds, size } };
