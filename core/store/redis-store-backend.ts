@@ -3,7 +3,7 @@ import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
+import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type WindowHit } from './store-backend.js';
 
 const hitWindowScript = `
 local count = redis.call('INCR', KEYS[1])
@@ -105,11 +105,22 @@ export class RedisStoreBackend implements StoreBackend {
   readonly #prefix: string;
   readonly #keyvs = new Map<string, Keyv>();
   #subscriberConnected: Promise<unknown> | undefined;
+  readonly #handlers: Array<(message: string) => void> = [];
 
   private constructor(client: RedisClientType, prefix: string) {
     this.#client = client;
     this.#subscriber = client.duplicate();
     this.#subscriber.on('error', () => {});
+    // Every ready after the first is a reconnect: messages published meanwhile were missed.
+    // Both connections count: requests may be served again (the client) before the
+    // subscriber is back, and whatever is published until it is back is missed too.
+    for (const connection of [client, this.#subscriber]) {
+      let readies = 0;
+      connection.on('ready', () => {
+        readies += 1;
+        if (readies > 1) for (const handler of this.#handlers) handler(missedMessages);
+      });
+    }
     this.#prefix = prefix;
   }
 
@@ -255,6 +266,7 @@ export class RedisStoreBackend implements StoreBackend {
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
     this.#subscriberConnected ??= this.#subscriber.connect();
     await this.#subscriberConnected;
+    this.#handlers.push(handler);
     await this.#subscriber.subscribe(this.#key(`channel:${channel}`), (message) => handler(message));
   }
 

@@ -75,6 +75,9 @@ export interface RateCorrection {
   mark: RateMark;
 }
 
+/** The message a subscriber gets when messages may have been missed (its connection came back). */
+export const missedMessages = '*';
+
 /** Which storage driver a backend implements. */
 export type StoreDriver = 'memory' | 'sqlite' | 'redis';
 
@@ -141,7 +144,12 @@ export interface StoreBackend {
   deleteBalance(account: string): Promise<void>;
   /** Sends a message to every process sharing this store, this one included. */
   publish(channel: string, message: string): Promise<void>;
-  /** Calls `handler` for each message on `channel`, from any process sharing this store. */
+  /**
+   * Calls `handler` for each message on `channel`, from any process sharing this store. After
+   * a lost connection to the broker comes back, `handler` is called once with
+   * {@link missedMessages}: what was sent meanwhile is gone, so the subscriber must assume
+   * anything changed.
+   */
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;

@@ -3,7 +3,7 @@ import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import { forbidden, insufficientQuota, unauthorized } from '../errors/error-codes.js';
 import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-list.js';
 import { constantTimeEquals, type KeyCipher } from '../security/key-cipher.js';
-import type { StoreBackend } from '../store/store-backend.js';
+import { missedMessages, type StoreBackend } from '../store/store-backend.js';
 import { AccessTimeRecorder } from './access-time-recorder.js';
 import { persistTokenStatus } from './persist-token-status.js';
 import { isExhausted, isExpired, TokenStatus, type TokenView } from './token-record.js';
@@ -60,7 +60,14 @@ export class TokenAuthenticator {
 
   /** Starts listening for invalidations from other processes. */
   async start(): Promise<void> {
-    await this.#backend.subscribe(tokenInvalidationChannel, (message) => this.forget(Number(message)));
+    await this.#backend.subscribe(tokenInvalidationChannel, (message) => (message === missedMessages ? this.forgetAll() : this.forget(Number(message))));
+  }
+
+  /** Drops every cached token: invalidations may have been missed while the broker was away. */
+  forgetAll(): void {
+    this.#invalidations += 1;
+    this.#byKey.clear();
+    this.#keyById.clear();
   }
 
   /** Drops a token from the cache. */

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
 import type { Test } from 'tap';
+import { freePort, waitUntilAnswering } from './redis-server-process.js';
 
 /** A private redis-server that keeps its data across a kill and a restart, as a production Redis with an append-only file does. */
 export interface PersistentRedisServer {
@@ -13,31 +12,6 @@ export interface PersistentRedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port and data directory; resolves once it answers. */
   start(): Promise<void>;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-
-async function waitUntilAnswering(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const client = createClient({ url, socket: { reconnectStrategy: false } });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      // Answering PING is not enough: while it loads the append-only file Redis refuses commands.
-      await client.get('readiness-probe');
-      await client.close();
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(`redis-server at ${url} did not start`);
 }
 
 /**

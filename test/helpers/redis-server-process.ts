@@ -9,7 +9,8 @@ export interface RedisServerProcess {
   start(): Promise<void>;
 }
 
-const freePort = () =>
+/** A loopback port nothing listens on right now. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
@@ -17,13 +18,14 @@ const freePort = () =>
     });
   });
 
-async function waitUntilAnswering(url: string): Promise<void> {
+/** Resolves once the Redis at `url` answers commands (not just PING: while it loads its append-only file it refuses them). */
+export async function waitUntilAnswering(url: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const client = createClient({ url, socket: { reconnectStrategy: false } });
     client.on('error', () => {});
     try {
       await client.connect();
-      await client.ping();
+      await client.get('readiness-probe');
       await client.close();
       return;
     } catch {
