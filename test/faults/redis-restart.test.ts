@@ -136,6 +136,10 @@ t.test('a Redis restart under load: not ready and fail closed while down, servin
   t.ok(stored.remain_quota >= 0 && stored.remain_quota + stored.used_quota <= startingQuota, 'nothing was spent unchecked');
 
   t.test('the other instance still hears token changes after the restart', async (t) => {
+    // It reconnects on its own backoff: wait until it says it is ready (and has heard its subscriber come back).
+    for (const until = Date.now() + 5000; Date.now() < until; await sleep(50)) {
+      if ((await other.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200 && (await postChat(other, token, chatBody('rc-00000'))).statusCode === 200) break;
+    }
     t.equal((await postChat(other, token, chatBody('rc-00000'))).statusCode, 200, 'it serves the token');
     await disable(gateway, token);
     let refused = 0;
