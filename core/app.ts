@@ -23,6 +23,7 @@ import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
+import { OpenStreams } from './streaming/open-streams.js';
 import { Channel } from './routing/channel.js';
 import { ChannelAffinity } from './routing/channel-affinity.js';
 import { CircuitBreaker } from './routing/circuit-breaker.js';
@@ -180,6 +181,7 @@ async function createOperationRunner(
     config,
     new RateLimiter(backend, config.rate_limits),
     observer,
+    container.resolve(OpenStreams),
   );
   return { runner, breaker };
 }

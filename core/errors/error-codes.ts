@@ -25,3 +25,7 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
 /** 503: a dependency the gateway needs (storage) is not answering. */
 export const unavailable = (message: string, cause?: unknown) =>
   new GatewayError(503, 'service_unavailable', message, { cause });
+
+/** 503: the gateway is stopping; the client should retry, on another instance if it has one. */
+export const shuttingDown = () =>
+  new GatewayError(503, 'server_shutting_down', 'the gateway is shutting down and ended this stream; retry the request', { retryable: true });

@@ -13,6 +13,7 @@ import type { RunObserver } from '../observability/run-observer.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
 import { planAttempts, type Attempt, type PinnedChannel } from '../routing/plan-attempts.js';
+import type { OpenStreams } from '../streaming/open-streams.js';
 import { SseSplitter } from '../streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../streaming/stream-pump.js';
 import { authorizeModel } from './steps/authorize-model.js';
@@ -48,6 +49,7 @@ export class OperationRunner {
     private readonly config: GatewayConfig,
     private readonly limiter?: RateLimiter,
     private readonly observer?: RunObserver,
+    private readonly openStreams?: OpenStreams,
   ) {}
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
@@ -275,6 +277,7 @@ export class OperationRunner {
   ): Promise<{ kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError }> {
     const encoder = invocation.encoder;
     if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
+    let untrack: (() => void) | undefined;
     const pump = new StreamPump({
       body: result.body,
       splitter: new SseSplitter({ maxEventBytes: this.config.streaming.max_event_bytes }),
@@ -284,6 +287,7 @@ export class OperationRunner {
       abortUpstream: () => upstreamAbort.abort(),
       clientGone: () => invocation.clientSignal.aborted,
       onFinish: (outcome) => {
+        untrack?.();
         invocation.clientSignal.removeEventListener('abort', onClientAbort);
         void settleFrom(this.#streamUsage(outcome, invocation)).catch((error: unknown) =>
           invocation.logger.error({ err: error }, 'could not settle a streamed request'),
@@ -302,7 +306,9 @@ export class OperationRunner {
       return fail(primed.error);
     }
     await succeed(pump.affinityKey);
-    return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable: pump.readable() } };
+    const readable = pump.readable();
+    untrack = this.openStreams?.track(pump);
+    return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable } };
   }
 
   #cost(price: PriceConfig | undefined, usage: Usage, group: string): number {

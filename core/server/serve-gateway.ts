@@ -2,13 +2,18 @@ import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../app.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import { shuttingDown } from '../errors/error-codes.js';
+import { OpenStreams } from '../streaming/open-streams.js';
 import { StopRequests } from './stop-requests.js';
+
+/** How long streams ended at the shutdown deadline get to write their error event before the connections close. */
+const streamEndMilliseconds = 1000;
 
 /**
  * Builds the gateway, listens, and serves until asked to stop (see {@link StopRequests}); the
  * one process of `server.workers: 1`, or one worker of several. A stop closes the listener,
- * lets requests in flight finish for `server.shutdown_grace_ms`, then closes the connections
- * still open, and resolves 0 once the app and its stores are closed. A request to exit at once
+ * lets requests in flight finish for `server.shutdown_grace_ms`, then ends the streams still
+ * open with an error event in their wire format and closes the connections still open, and resolves 0 once the app and its stores are closed. A request to exit at once
  * resolves 1 without waiting. A stop while starting (a store that does not answer can hold the
  * start up) resolves 0 at once: nothing was served yet.
  */
@@ -47,9 +52,10 @@ async function startApp(config: GatewayConfig, configFile: string, logger: Logge
 
 async function stopGracefully(app: FastifyInstance, reason: string, graceMilliseconds: number, logger: Logger): Promise<number> {
   logger.info({ signal: reason, graceMilliseconds }, 'stopping: no new connections, finishing requests in flight');
+  const openStreams = app.gateway.resolve(OpenStreams);
   const deadline = setTimeout(() => {
-    logger.warn('shutdown deadline passed: closing the connections still open');
-    app.server.closeAllConnections();
+    logger.warn({ openStreams: openStreams.size }, 'shutdown deadline passed: ending open streams with an error event, then closing the connections still open');
+    void openStreams.interruptAll(shuttingDown(), streamEndMilliseconds).then(() => app.server.closeAllConnections());
   }, graceMilliseconds);
   deadline.unref();
   try {

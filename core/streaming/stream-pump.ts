@@ -3,6 +3,7 @@ import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
 import type { Usage } from '../contracts/usage.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { InterruptibleStream } from './open-streams.js';
 import type { StreamEncoder } from './stream-encoder.js';
 
 /** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */
@@ -51,7 +52,7 @@ const asGatewayError = (error: unknown): GatewayError =>
  * translating each upstream chunk synchronously, honouring backpressure and sending
  * keepalives while the upstream is idle.
  */
-export class StreamPump {
+export class StreamPump implements InterruptibleStream {
   readonly #parts: StreamPumpParts;
   readonly #iterator: AsyncIterator<Uint8Array>;
   readonly #held: string[] = [];
@@ -64,6 +65,12 @@ export class StreamPump {
   #upstreamEnded = false;
   /** An in-band error that arrived in the same chunk as the first content: sent right after it. */
   #errorAfterHeld: GatewayError | undefined;
+  /** Set by {@link interrupt}: the error the client's stream ends with. */
+  #interruption: GatewayError | undefined;
+  /** Resolves the write waiting for the client to read more. */
+  #resumeReading: (() => void) | undefined;
+  /** Settles when the client-facing stream has closed. */
+  #closed: Promise<void> | undefined;
 
   constructor(parts: StreamPumpParts) {
     this.#parts = parts;
@@ -107,23 +114,20 @@ export class StreamPump {
 
   /** The client-facing stream: the held-back start, then the rest as it arrives. */
   readable(): Readable {
-    let resumeReading: (() => void) | undefined;
     let lastWrite = Date.now();
     const parts = this.#parts;
     const readable = new Readable({
-      read() {
-        resumeReading?.();
-        resumeReading = undefined;
-      },
+      read: () => this.#resume(),
       destroy: (error, callback) => {
         if (!this.#finished) parts.abortUpstream();
         callback(error);
       },
     });
+    this.#closed = new Promise((resolve) => readable.once('close', resolve));
     const write = async (text: string) => {
       if (text === '') return;
       lastWrite = Date.now();
-      if (!readable.push(text)) await new Promise<void>((resolve) => (resumeReading = resolve));
+      if (!readable.push(text) && this.#interruption === undefined) await new Promise<void>((resolve) => (this.#resumeReading = resolve));
     };
     const keepalive = parts.encoder.keepalive;
     const timer =
@@ -152,6 +156,7 @@ export class StreamPump {
             const error = this.#translateFrames(parts.splitter.push(next.value), outputs);
             await write(outputs.join(''));
             if (error !== undefined) throw error;
+            if (this.#interruption !== undefined) throw this.#interruption;
           }
           const ending: string[] = [];
           const error = this.#flushEnd(ending);
@@ -159,8 +164,9 @@ export class StreamPump {
           if (error !== undefined) throw error;
         }
       } catch (error) {
-        failure = asGatewayError(error);
-        if (!parts.clientGone() && !readable.destroyed) await write(parts.encoder.error(failure)).catch(() => {});
+        failure = this.#interruption ?? asGatewayError(error);
+        // Buffered without waiting for the client: the stream ends right after it either way.
+        if (!parts.clientGone() && !readable.destroyed) readable.push(parts.encoder.error(failure));
       } finally {
         if (timer !== undefined) clearInterval(timer);
         if (!readable.destroyed) readable.push(null);
@@ -169,6 +175,26 @@ export class StreamPump {
     };
     void run();
     return readable;
+  }
+
+  /**
+   * Ends a stream being sent early (the shutdown deadline): the upstream is aborted, the
+   * client gets `error` as the last event in its wire format, and the stream is settled on
+   * the usage so far. Resolves once the client's stream has closed.
+   */
+  interrupt(error: GatewayError): Promise<void> {
+    if (this.#closed === undefined) return Promise.resolve();
+    if (!this.#finished) {
+      this.#interruption ??= error;
+      this.#parts.abortUpstream();
+      this.#resume();
+    }
+    return this.#closed;
+  }
+
+  #resume(): void {
+    this.#resumeReading?.();
+    this.#resumeReading = undefined;
   }
 
   /** Settles a stream that ended during priming, or that is answered without reading further. */

@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, sseData, startGx, streamedText } from '../helpers/gateway-scenario.js';
+import { shuttingDown } from '../../core/errors/error-codes.js';
+import { OpenStreams } from '../../core/streaming/open-streams.js';
+import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, sseData, startGx, streamedText, waitForToken } from '../helpers/gateway-scenario.js';
 
 interface Chunk {
   id: string;
@@ -221,4 +223,27 @@ t.test('an upstream event larger than streaming.max_event_bytes is a clean error
     const response = await postChat(gateway, token, chatBody('small', { stream: true }));
     t.equal(streamedText(response.payload), 'echo: small');
   });
+});
+
+t.test('streams ended by the shutdown deadline get an error event in their own shape and are billed for what was sent', async (t) => {
+  const { fake, gateway, token } = await gatewayWithChannel(t);
+  const openStreams = gateway.app.gateway.resolve(OpenStreams);
+  fake.next({ chunkDelayMs: 300 });
+  fake.next({ chunkDelayMs: 300 });
+  const chat = postChat(gateway, token, chatBody('a b c d e f g h i j k l', { stream: true }));
+  const native = postNative(gateway, token, 'gx-2.5-pro:streamGenerateContent?alt=sse', nativeBody('a b c d e f g h i j k l'));
+  while (openStreams.size < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await openStreams.interruptAll(shuttingDown(), 1000);
+  t.equal(openStreams.size, 0, 'no stream is left open');
+
+  const chatAnswer = await chat;
+  t.ok(streamedText(chatAnswer.payload).startsWith('echo: a'), 'the chat client kept what it had been sent');
+  assertInBandError(t, chatAnswer.payload, 'server_shutting_down');
+  const nativeEvents = sseData((await native).payload).map((data) => JSON.parse(data));
+  t.ok(nativeEvents.length >= 2, 'the native client kept its events');
+  t.match(nativeEvents.at(-1), { error: { code: 503, message: /shutting down/, status: 'UNAVAILABLE' } }, 'and its last one is a native error');
+
+  const stored = await waitForToken(gateway, token, (current) => current.used_quota > 0);
+  t.ok(stored.used_quota > 0, `what was sent is billed (${stored.used_quota} units)`);
 });
