@@ -24,6 +24,13 @@ export type StreamOutput =
        * still fail over to another channel; events before it are held back.
        */
       content: boolean;
+      /**
+       * Characters of model output the event carries (text, reasoning, tool-call arguments).
+       * When the upstream reports no usage, the output is estimated from these; an event
+       * without the field counts its whole `data` when it carries content, and nothing
+       * otherwise.
+       */
+      outputCharacters?: number;
     }
   /** A key a later request may name to come back to this channel, such as a Responses id. */
   | { type: 'affinity'; key: string }

@@ -318,24 +318,27 @@ export class OperationRunner {
   /**
    * The usage to bill a stream by: the upstream's last report (gx reports cumulative usage on
    * every chunk, so an aborted stream still has its usage so far), else an estimate of the
-   * prompt plus what was sent, flagged as estimated.
+   * prompt plus the model output that was sent, flagged as estimated.
    */
   #streamUsage(outcome: StreamOutcome, invocation: OperationInvocation): Usage {
-    return this.#knownUsage(outcome.usage, invocation, () => outcome.outputBytes);
+    return this.#knownUsage(outcome.usage, invocation, () => outcome.outputCharacters);
   }
 
   /**
    * A provider that learned no token counts from its upstream reports zeros flagged
-   * `estimated`; the runner then bills its own estimate of the prompt and the output's size
-   * (bytes / 4), never nothing.
+   * `estimated`; the runner then bills its own estimate of the prompt and of the output
+   * (characters / 4), never nothing, and never more output than the request reserved for
+   * (its output limit): a guess must not charge beyond what the client allowed.
    */
-  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputBytes: () => number): Usage {
+  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputCharacters: () => number): Usage {
     if (usage !== undefined && (usage.source === 'upstream' || usage.inputTokens > 0 || usage.outputTokens > 0)) return usage;
+    const produced = Math.ceil(outputCharacters() / 4);
+    const reserved = invocation.estimate.outputTokens;
     return {
       ...invocation.estimate,
       ...usage,
       inputTokens: invocation.estimate.inputTokens,
-      outputTokens: Math.ceil(outputBytes() / 4),
+      outputTokens: reserved > 0 ? Math.min(produced, reserved) : produced,
       reasoningTokens: 0,
       source: 'estimated',
     };

@@ -16,8 +16,8 @@ export interface FrameSplitter {
 export interface StreamOutcome {
   /** The last usage the upstream reported, if any. */
   usage: Usage | undefined;
-  /** Bytes of event data sent to the client, for estimating output when no usage came. */
-  outputBytes: number;
+  /** Characters of model output sent to the client (see `outputCharacters` of an event), for estimating output when no usage came. */
+  outputCharacters: number;
   /** Set when the stream failed after it had started. */
   error: GatewayError | undefined;
   /** True when the client went away before the end. */
@@ -58,7 +58,7 @@ export class StreamPump implements InterruptibleStream {
   readonly #held: string[] = [];
   #usage: Usage | undefined;
   #affinityKey: string | undefined;
-  #outputBytes = 0;
+  #outputCharacters = 0;
   #contentSeen = false;
   #finished = false;
   /** The upstream body ended (and was flushed) while priming. */
@@ -228,7 +228,7 @@ export class StreamPump implements InterruptibleStream {
       else if (output.type === 'affinity') this.#affinityKey = output.key;
       else {
         if (output.content) this.#contentSeen = true;
-        this.#outputBytes += output.data.length;
+        this.#outputCharacters += output.outputCharacters ?? (output.content ? output.data.length : 0);
         texts.push(this.#parts.encoder.event(output));
       }
     }
@@ -238,6 +238,6 @@ export class StreamPump implements InterruptibleStream {
   #finish(error: GatewayError | undefined, aborted: boolean): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#parts.onFinish({ usage: this.#usage, outputBytes: this.#outputBytes, error, aborted });
+    this.#parts.onFinish({ usage: this.#usage, outputCharacters: this.#outputCharacters, error, aborted });
   }
 }

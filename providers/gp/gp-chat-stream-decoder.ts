@@ -16,6 +16,26 @@ const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
 
 const hasText = (value: string | null | undefined): boolean => typeof value === 'string' && value !== '';
 
+const lengthOf = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
+
+/** A tool-call delta's name and argument characters; the schema leaves tool calls unchecked, so each is read with care. */
+function toolCallCharacters(call: unknown): number {
+  const fn = typeof call === 'object' && call !== null ? (call as { function?: unknown }).function : undefined;
+  if (typeof fn !== 'object' || fn === null) return 0;
+  return lengthOf((fn as { name?: unknown }).name) + lengthOf((fn as { arguments?: unknown }).arguments);
+}
+
+/** Characters of model output in a chunk: text, refusal, reasoning and tool-call arguments. */
+function outputCharactersOf(chunk: GpChunk): number {
+  let characters = 0;
+  for (const choice of chunk.choices ?? []) {
+    const delta = choice.delta;
+    characters += lengthOf(delta?.content) + lengthOf(delta?.refusal) + lengthOf(delta?.reasoning_content);
+    for (const call of delta?.tool_calls ?? []) characters += toolCallCharacters(call);
+  }
+  return characters;
+}
+
 /** Whether a chunk carries model output, which commits the stream to this channel. */
 function carriesContent(chunk: GpChunk): boolean {
   return (chunk.choices ?? []).some(
@@ -69,7 +89,7 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       if ((chunk.choices ?? []).some((choice) => hasText(choice.finish_reason))) finished = true;
       const usageChunk = chunk.usage !== undefined && chunk.usage !== null;
       const usageOnly = usageChunk && (chunk.choices ?? []).length === 0;
-      if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, content: carriesContent(chunk) });
+      if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, content: carriesContent(chunk), outputCharacters: outputCharactersOf(chunk) });
       if (usageChunk) outputs.push({ type: 'usage', usage: convertGpUsage(chunk.usage!) });
       return outputs;
     },

@@ -9,6 +9,26 @@ const lifecycleEvents = new Set(['response.created', 'response.in_progress', 're
 /** Events that end a Responses stream (upstreams.md §2.3); OpenAI sends no `[DONE]` after them. */
 const terminalEvents = new Set(['response.completed', 'response.incomplete']);
 
+const deltaField = '"delta":"';
+
+/**
+ * The characters of a delta event's `"delta"` string, read off its JSON text without parsing
+ * it (escapes count as one character each); 0 when the event has no string delta. An
+ * estimate's input, for a stream that ends without usage.
+ */
+function deltaCharacters(data: string): number {
+  const start = data.indexOf(deltaField);
+  if (start === -1) return 0;
+  let characters = 0;
+  for (let index = start + deltaField.length; index < data.length; index += 1) {
+    const character = data.charCodeAt(index);
+    if (character === 0x22) return characters;
+    if (character === 0x5c) index += data.charCodeAt(index + 1) === 0x75 ? 5 : 1;
+    characters += 1;
+  }
+  return characters;
+}
+
 /**
  * Passes a Responses stream (upstreams.md §2.3) through: every event goes out as `event:
  * <type>` plus its data text exactly as received, `sequence_number` and all. Deltas, which
@@ -35,7 +55,9 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
       const data = frame.data.trim();
       if (data === '') return [];
       if (data === '[DONE]') return [];
-      if (frame.event !== undefined && frame.event.endsWith('.delta')) return [{ type: 'event', event: frame.event, data: frame.data, content: true }];
+      if (frame.event !== undefined && frame.event.endsWith('.delta')) {
+        return [{ type: 'event', event: frame.event, data: frame.data, content: true, outputCharacters: deltaCharacters(data) }];
+      }
 
       let json: unknown;
       try {
@@ -53,7 +75,8 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
         return fail(gpErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
       }
 
-      const outputs: StreamOutput[] = [{ type: 'event', event: event.type, data: frame.data, content: !lifecycleEvents.has(event.type) }];
+      // Only deltas count as output: `.done` and `output_item` events repeat what the deltas carried.
+      const outputs: StreamOutput[] = [{ type: 'event', event: event.type, data: frame.data, content: !lifecycleEvents.has(event.type), outputCharacters: 0 }];
       const response = event.response;
       if (event.type === 'response.created' && typeof response?.id === 'string' && response.id !== '') outputs.push({ type: 'affinity', key: response.id });
       if (terminalEvents.has(event.type)) {

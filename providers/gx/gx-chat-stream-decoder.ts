@@ -65,10 +65,10 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     return [{ type: 'error', error }];
   };
 
-  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean): StreamOutput => {
+  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
     const chunk: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [choice] };
     if (options.includeUsage) chunk.usage = null;
-    return { type: 'event', data: JSON.stringify(chunk), content };
+    return { type: 'event', data: JSON.stringify(chunk), content, outputCharacters };
   };
 
   const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
@@ -97,7 +97,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       if (reasoning !== '') delta.reasoning_content = reasoning;
       if (toolCalls.length > 0) delta.tool_calls = toolCalls;
       if (content !== '') state.tail = content.slice(-1);
-      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, true));
+      const callCharacters = toolCalls.reduce((sum, call) => sum + call.function.name.length + call.function.arguments.length, 0);
+      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, true, content.length + reasoning.length + callCharacters));
     }
     const finishReason = mapGxFinishReason(candidate.finishReason, false);
     if (finishReason !== undefined) {

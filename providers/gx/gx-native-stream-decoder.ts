@@ -2,7 +2,14 @@ import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse } from './gx-error.js';
 import { readGxStreamFrame } from './read-gx-stream-frame.js';
-import { gxGenerateContentResponseSchema } from './gx-schemas.js';
+import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
+
+/** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
+function textCharacters(candidates: GxCandidate[]): number {
+  let characters = 0;
+  for (const candidate of candidates) for (const part of candidate.content?.parts ?? []) characters += typeof part.text === 'string' ? part.text.length : 0;
+  return characters;
+}
 
 /**
  * The decoder of the native passthrough (`:streamGenerateContent`): every upstream frame is
@@ -36,7 +43,7 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
 
       const candidates = parsed.data.candidates ?? [];
       const content = candidates.some((candidate) => (candidate.content?.parts?.length ?? 0) > 0);
-      const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content }];
+      const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content, outputCharacters: textCharacters(candidates) }];
       tallyGxProducedOutput(candidates, produced);
       const usageMetadata = parsed.data.usageMetadata;
       if (usageMetadata !== undefined && usageMetadata !== null) outputs.push({ type: 'usage', usage: convertGxUsage(usageMetadata, produced) });

@@ -73,3 +73,15 @@ t.test('a stream that ends without [DONE] or a finish reason broke off; one with
 t.test('blank frames are skipped', async (t) => {
   t.strictSame(createGpChatStreamDecoder({ includeUsage: false }).push({ data: '' }), []);
 });
+
+t.test('each chunk reports the characters of model text it carries, for estimating a stream that ends without usage', async (t) => {
+  const frames = sseFixtureFrames('openai-chat-stream-no-usage.raw.sse');
+  const outputs = decodeAll(createGpChatStreamDecoder({ includeUsage: false }), frames);
+  const text = frames
+    .filter((frame) => frame.data !== '[DONE]')
+    .map((frame) => JSON.parse(frame.data).choices.map((choice: { delta?: { content?: string } }) => choice.delta?.content ?? '').join(''))
+    .join('');
+  t.ok(text.length > 0);
+  const counted = outputs.reduce((sum, output) => sum + (output.type === 'event' ? (output.outputCharacters ?? 0) : 0), 0);
+  t.equal(counted, text.length, 'the text, not the JSON around it');
+});

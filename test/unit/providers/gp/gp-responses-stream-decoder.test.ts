@@ -77,3 +77,17 @@ t.test('an event that is not JSON is a retryable invalid response', async (t) =>
   t.equal(error?.code, 'upstream_invalid_response');
   t.equal(error?.retryable, true);
 });
+
+t.test('only deltas count as output characters, each its delta text, escapes as one character', async (t) => {
+  const frames = sseFixtureFrames('openai-responses-stream-text.sse');
+  const outputs = decodeAll(createGpResponsesStreamDecoder(), frames);
+  const deltas = frames.filter((frame) => frame.event?.endsWith('.delta')).map((frame) => JSON.parse(frame.data).delta as string);
+  t.ok(deltas.length > 0);
+  const counted = events(outputs).reduce((sum, output) => sum + (output.outputCharacters ?? 0), 0);
+  t.equal(counted, deltas.join('').length, 'the text of the deltas, not the .done events repeating it');
+
+  const escaped = createGpResponsesStreamDecoder().push({ event: 'response.output_text.delta', data: JSON.stringify({ type: 'response.output_text.delta', delta: 'a"b\\c\u00e9\n' }) });
+  t.match(escaped, [{ type: 'event', outputCharacters: 'a"b\\c\u00e9\n'.length }]);
+  const unicodeEscape = createGpResponsesStreamDecoder().push({ event: 'response.output_text.delta', data: '{"type":"response.output_text.delta","delta":"caf\\u00e9!"}' });
+  t.match(unicodeEscape, [{ type: 'event', outputCharacters: 'café!'.length }]);
+});
