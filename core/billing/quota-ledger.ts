@@ -67,11 +67,16 @@ export class QuotaLedger {
 
   /**
    * Holds `units` (a non-negative integer) of the token's quota for one request. Throws 402
-   * `insufficient_quota` when the token has fewer units left; an unlimited token holds nothing.
+   * `insufficient_quota` when the token has fewer units left; an unlimited token holds
+   * nothing, but the store must still answer (503 `service_unavailable` when it cannot).
    */
   async reserve(token: TokenView, units: number): Promise<Reservation> {
     assertQuotaUnits('units', units);
     if (token.unlimited_quota) {
+      // A zero hold: nothing is held, but the store must answer before the upstream is
+      // called, so with storage down an unlimited token fails closed like the others instead
+      // of having work done whose usage cannot be recorded.
+      await this.#backend.reserve(tokenBalanceAccount(token.id), 0);
       return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (actualUnits) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, actualUnits), () => {});
     }
     const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units);
