@@ -36,6 +36,10 @@ export interface SettlementSummary {
  * gateway's own overhead (total − upstream); retries; open streams; tokens and quota units
  * spent; circuit states (read at scrape time); and the process's own metrics (memory, event
  * loop lag, GC).
+ *
+ * With several workers the primary aggregates the workers' registries by each metric's
+ * prom-client aggregator: `sum` (counters, histograms, open streams, memory) unless the metric
+ * names another (the circuit state here; event loop lag, version and start time in prom-client).
  */
 export class GatewayMetrics implements RunObserver {
   readonly registry = new Registry();
@@ -57,6 +61,8 @@ export class GatewayMetrics implements RunObserver {
       help: 'Circuit breaker state per channel: 0 closed, 1 half-open, 2 open',
       labelNames: ['channel'],
       registers: [this.registry],
+      // Each worker has breakers of its own: across workers, the worst state any of them holds.
+      aggregator: 'max',
       collect() {
         this.reset();
         for (const [channel, state] of circuitStates()) this.set({ channel }, stateValues[state]);

@@ -1,5 +1,6 @@
 import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { ClusterMetricsPrimary } from '../observability/cluster-metrics-primary.js';
 import { stopMessage } from './stop-message.js';
 
 /** What {@link runClusterPrimary} needs. */
@@ -38,6 +39,8 @@ interface WorkerEntry {
  * exits repeat; a worker that fails while the gateway starts fails the start. SIGTERM or
  * SIGINT asks every worker for a graceful stop; the promise resolves once all have exited: 0
  * when all stopped cleanly, else 1. A second signal kills the workers and resolves 1 at once.
+ * Meanwhile it answers the workers' scrapes of `/metrics` with every worker's metrics
+ * ({@link ClusterMetricsPrimary}).
  */
 export function runClusterPrimary(options: ClusterOptions): Promise<number> {
   return new ClusterSupervisor(options).run();
@@ -52,6 +55,7 @@ class ClusterSupervisor {
   #failed = false;
   #stopDeadline: NodeJS.Timeout | undefined;
   #resolve: (code: number) => void = () => {};
+  readonly #metrics = new ClusterMetricsPrimary(() => [...this.#workers.values()].filter((entry) => entry.listening).map((entry) => entry.worker));
 
   constructor(options: ClusterOptions) {
     this.#options = options;
@@ -60,6 +64,7 @@ class ClusterSupervisor {
   run(): Promise<number> {
     const { workers, exec, args, logger } = this.#options;
     cluster.setupPrimary({ exec, args: [...args] });
+    this.#metrics.attach();
     cluster.on('listening', this.#onListening);
     cluster.on('exit', this.#onExit);
     process.on('SIGTERM', this.#onSignal);
@@ -158,6 +163,7 @@ class ClusterSupervisor {
   /** Resolves the run; `stopped` says the workers have all exited (not killed and left behind). */
   #finish(stopped: boolean): void {
     clearTimeout(this.#stopDeadline);
+    this.#metrics.detach();
     cluster.off('listening', this.#onListening);
     cluster.off('exit', this.#onExit);
     process.off('SIGTERM', this.#onSignal);

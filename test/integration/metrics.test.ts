@@ -1,4 +1,6 @@
 import t from 'tap';
+import { GatewayMetrics } from '../../core/observability/gateway-metrics.js';
+import { WorkerMetricsSnapshots } from '../../core/observability/worker-metrics-snapshots.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, startGx, waitForToken, storedToken } from '../helpers/gateway-scenario.js';
 
 /** The value of one sample line of the Prometheus text, or undefined when absent. */
@@ -59,4 +61,41 @@ t.test('a request refused before any channel is counted with its status', async 
   await postChat(gateway, token, { ...chatBody('x'), model: 'nobody-serves-this' });
   const text = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).payload;
   t.equal(sample(text, 'gateway_model_requests_total', { model: 'unknown', channel: 'none', outcome: 'model_not_found', status: '404' }), 1, 'a model no channel serves is counted as unknown');
+});
+
+t.test('with several workers, the primary sums counters and histograms, keeps the worst circuit state, and keeps what exited workers counted', async (t) => {
+  const states: Record<string, Array<[string, 'closed' | 'open' | 'half-open']>> = { one: [['gx-a', 'open']], two: [['gx-a', 'closed']], three: [['gx-a', 'half-open']] };
+  const worker = (name: string) => new GatewayMetrics(() => states[name] ?? []);
+  const one = worker('one');
+  const two = worker('two');
+  one.httpRequest('GET', '/healthz', 200, 0.01);
+  one.httpRequest('GET', '/healthz', 200, 0.02);
+  two.httpRequest('GET', '/healthz', 200, 3);
+  one.streamOpened();
+  two.streamOpened();
+  const snapshots = new WorkerMetricsSnapshots();
+  snapshots.record(1, await one.registry.getMetricsAsJSON());
+  snapshots.record(2, await two.registry.getMetricsAsJSON());
+
+  const both = await snapshots.text();
+  t.equal(sample(both, 'gateway_http_requests_total', { route: '/healthz', status: '200' }), 3, 'counters are summed');
+  t.equal(sample(both, 'gateway_http_request_duration_seconds_count', { route: '/healthz' }), 3, 'histogram counts are summed');
+  t.equal(sample(both, 'gateway_http_request_duration_seconds_bucket', { route: '/healthz', le: '0.025' }), 2, 'and so are their buckets');
+  t.equal(sample(both, 'gateway_http_request_duration_seconds_bucket', { route: '/healthz', le: '+Inf' }), 3);
+  t.equal(sample(both, 'gateway_open_streams'), 2, 'open streams are summed');
+  t.equal(sample(both, 'gateway_circuit_state', { channel: 'gx-a' }), 2, 'the circuit state is the worst any worker holds');
+  t.equal(both.split('\n').filter((line) => line.startsWith('gateway_circuit_state{')).length, 1, 'no per-worker series');
+  t.ok((sample(both, 'gateway_process_resident_memory_bytes') ?? 0) > 0, 'process memory is summed');
+  t.equal(sample(both, 'gateway_process_start_time_seconds'), undefined, "prom-client omits the start time, which is each worker's own");
+  t.equal(both.split('\n').filter((line) => line.startsWith('gateway_nodejs_version_info{')).length, 1, 'the version is given once');
+
+  snapshots.retire(1);
+  const three = worker('three');
+  three.httpRequest('GET', '/healthz', 200, 0.01);
+  snapshots.record(3, await three.registry.getMetricsAsJSON());
+  const after = await snapshots.text();
+  t.equal(sample(after, 'gateway_http_requests_total', { route: '/healthz', status: '200' }), 4, 'an exited worker still counts: the total does not go backwards');
+  t.equal(sample(after, 'gateway_http_request_duration_seconds_count', { route: '/healthz' }), 4);
+  t.equal(sample(after, 'gateway_open_streams'), 1, "an exited worker's gauges go with it");
+  t.equal(sample(after, 'gateway_circuit_state', { channel: 'gx-a' }), 1, 'its circuits too');
 });

@@ -104,6 +104,19 @@ function tryConnect(port: number): Promise<string> {
   });
 }
 
+/** The value of one sample line of the Prometheus text, or undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.slice(name.length).split(' ')[0] ?? '';
+    if (wanted.every((pair) => labelText.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+const healthzCount = (text: string) => sample(text, 'gateway_http_requests_total', { method: 'GET', route: '/healthz', status: '200' });
+
 /** The pid of the worker that answered each request id, from its "request completed" log line. */
 async function answeringPids(gateway: CliGatewayProcess, requestIds: readonly string[]): Promise<number[]> {
   const wanted = new Set(requestIds);
@@ -150,6 +163,63 @@ t.test('two workers on redis', async (t) => {
     t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'by both workers');
   });
 
+  let scrapes = 0;
+  /** One scrape of /metrics on a connection of its own, and the pid of the worker that took it. */
+  const scrape = async () => {
+    const id = `scrape-${scrapes++}`;
+    const answer = await httpCall(`${base}/metrics`, { headers: { 'x-request-id': id } });
+    const [pid] = await answeringPids(gateway, [id]);
+    return { ...answer, pid: pid as number };
+  };
+
+  t.test('answer /metrics for every worker together, whichever worker takes the scrape', async (t) => {
+    const ids = Array.from({ length: 10 }, (_, index) => `counted-${index}`);
+    const answers = await Promise.all(ids.map((id) => httpCall(`${base}/healthz`, { headers: { 'x-request-id': id } })));
+    t.same(answers.map((answer) => answer.status), ids.map(() => 200));
+    t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'the requests were spread over both workers');
+
+    const results = [];
+    for (let round = 0; round < 6; round += 1) results.push(await scrape());
+    t.same(results.map((result) => result.status), results.map(() => 200), 'every scrape is answered');
+    t.match(results[0]?.headers['content-type'], /^text\/plain; version=0\.0\.4/);
+    t.same(new Set(results.map((result) => result.pid)), new Set(workerPids), 'by both workers');
+    t.same(results.map((result) => healthzCount(result.body)), results.map(() => 10), 'each scrape counts all 10 requests');
+    t.same(results.map((result) => sample(result.body, 'gateway_http_request_duration_seconds_count', { method: 'GET', route: '/healthz' })), results.map(() => 10), 'and so does the latency histogram');
+    const scrapesCounted = results.map((result) => sample(result.body, 'gateway_http_requests_total', { route: '/metrics', status: '200' }) ?? 0);
+    t.ok(scrapesCounted.every((count, index) => index === 0 || count >= (scrapesCounted[index - 1] as number)), `the scrape counter never goes backwards (${scrapesCounted.join(', ')})`);
+    t.ok((scrapesCounted.at(-1) as number) >= results.length - 2, 'and counts the scrapes of both workers');
+    const text = results[0]?.body ?? '';
+    t.equal(text.split('\n').filter((line) => line.startsWith('gateway_nodejs_version_info{')).length, 1, 'no series per worker');
+    t.ok((sample(text, 'gateway_process_resident_memory_bytes') ?? 0) > 0, 'process metrics are there');
+  });
+
+  t.test('answer 503 while a worker does not answer the primary, then every worker again', async (t) => {
+    const [frozen] = workerPids as [number, number];
+    process.kill(frozen, 'SIGSTOP');
+    const ids = ['frozen-0', 'frozen-1', 'frozen-2'];
+    let answers;
+    try {
+      const pending = ids.map((id) => httpCall(`${base}/metrics`, { headers: { 'x-request-id': id } }));
+      // Only the worker still running can answer while the other is stopped.
+      const first = await Promise.race(pending);
+      t.equal(first.status, 503, 'a failed scrape rather than part of the counts');
+      t.match(first.headers['content-type'], /^text\/plain/);
+      t.match(first.body, /^# the metrics of every worker could not be collected: worker \d+ did not answer within 4000 ms\n$/);
+      answers = pending;
+    } finally {
+      process.kill(frozen, 'SIGCONT');
+    }
+    for (const answer of await Promise.all(answers)) {
+      if (answer.status === 200) t.equal(healthzCount(answer.body), 10, 'an answer is whole or none');
+      else t.equal(answer.status, 503);
+    }
+    const warning = await gateway.waitForLog(/^could not collect every worker's metrics; answering 503$/);
+    t.match(warning.problem, /did not answer within 4000 ms/, 'the worker logs why');
+    const after = await scrape();
+    t.equal(after.status, 200, 'once the worker answers again, so does /metrics');
+    t.equal(healthzCount(after.body), 10);
+  });
+
   t.test('refuse a token in every worker within 1 s of one of them disabling it', async (t) => {
     await httpCall(`${base}/api/token/`, { headers: asOperator, body: { name: 'shared', unlimited_quota: true } });
     const id = (await httpCall(`${base}/api/token/?size=1`, { headers: asOperator })).json().data.items[0].id as number;
@@ -174,15 +244,23 @@ t.test('two workers on redis', async (t) => {
 
   t.test('replace a worker that dies', async (t) => {
     const [killed, survivor] = workerPids as [number, number];
+    const beforeDeath = await scrape();
+    t.equal(healthzCount(beforeDeath.body), 10, 'a scrape before the death');
     process.kill(killed, 'SIGKILL');
     const exit = await gateway.waitForLog(/^a worker exited unexpectedly; starting a replacement$/, { where: (entry) => entry.workerPid === killed });
     t.equal(exit.signal, 'SIGKILL', 'the primary logs how it died');
+    const whileReplacing = await scrape();
+    t.equal(whileReplacing.status, 200, 'a scrape before the replacement listens is answered');
+    t.equal(healthzCount(whileReplacing.body), 10, "and still counts what the dead worker had counted: the total does not go backwards");
     const replacement = await gateway.waitForLog(/^worker listening$/, { where: (entry) => entry.workerPid !== killed && entry.workerPid !== survivor });
     workerPids = [survivor, replacement.workerPid as number];
     const ids = Array.from({ length: 8 }, (_, index) => `replaced-${index}`);
     const answers = await Promise.all(ids.map((id) => httpCall(`${base}/healthz`, { headers: { 'x-request-id': id } })));
     t.same(answers.map((answer) => answer.status), ids.map(() => 200), 'the port keeps answering');
     t.same(new Set(await answeringPids(gateway, ids)), new Set(workerPids), 'the survivor and the replacement share the requests');
+    const afterReplacement = [await scrape(), await scrape()];
+    t.same(new Set(afterReplacement.map((result) => result.pid)), new Set(workerPids), 'scraped through the survivor and the replacement');
+    t.same(afterReplacement.map((result) => healthzCount(result.body)), [18, 18], "the dead worker's requests, plus the 8 since");
   });
 
   t.test('SIGTERM to the primary lets the request in flight finish, stops every worker and exits 0', async (t) => {
