@@ -25,7 +25,7 @@ async function hxGateway(t: Test, fakes: FakeDashScopeUpstream[]): Promise<{ gat
     pricing,
     providers: fakes.map((fake, index) => ({
       name: `hx-${index + 1}`,
-      plugin: 'hx',
+      plugin: 'dashscope-video',
       base_url: fake.url,
       api_key: upstreamKey,
       models: Object.keys(modelMap),
@@ -191,4 +191,40 @@ t.test('an upstream refusal at submit is a 502 with its code and param; a 5xx fa
   t.strictSame(lastAttempts(gateway), ['hx-1:failed', 'hx-2:success']);
   for (let index = 0; index < 3; index += 1) await poll(gateway, token, id);
   t.equal(second.requests.filter((request) => request.path.startsWith('/api/v1/tasks/')).length, 3, 'polled on the channel that accepted it');
+});
+
+t.test('one dashscope-video channel serves the hx and wn families side by side, each model by its own family’s rules and tiers', async (t) => {
+  const fake = await startDashScope(t);
+  const gateway = await scenarioGateway(t, {
+    pricing: { ...pricing, 'wn2.7-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 2 } } },
+    providers: [
+      {
+        name: 'dashscope',
+        plugin: 'dashscope-video',
+        base_url: fake.url,
+        api_key: upstreamKey,
+        models: ['hx-1.0-t2v', 'wn2.7-t2v-2026-04-25'],
+        model_map: { 'hx-1.0-t2v': 'happyhorse-1.0-t2v', 'wn2.7-t2v-2026-04-25': 'wan2.7-t2v-2026-04-25' },
+        groups: ['default'],
+      },
+    ],
+    tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 },
+  });
+  const token = await issueToken(t, gateway);
+  const before = await storedToken(gateway, token);
+  const hx = await accepted(t, gateway, token, { model: 'hx-1.0-t2v', metadata: { input: { prompt: 'a horse' } } });
+  const wn = await accepted(t, gateway, token, { model: 'wn2.7-t2v-2026-04-25', metadata: { input: { prompt: 'a lighthouse' } } });
+  t.strictSame(
+    submits(fake).map((request) => request.json),
+    [
+      { model: 'happyhorse-1.0-t2v', input: { prompt: 'a horse' }, parameters: { resolution: '1080P', duration: 5 } },
+      { model: 'wan2.7-t2v-2026-04-25', input: { prompt: 'a lighthouse' }, parameters: { resolution: '720P', duration: 5 } },
+    ],
+    'hx defaults to 1080P and wn2.7 to 720P',
+  );
+  t.strictSame(await spent(gateway, token, before), { used: 0, remainDrop: units(5, 2) + units(5, 1) });
+  for (const id of [hx, wn]) for (let index = 0; index < 3; index += 1) await poll(gateway, token, id);
+  t.strictSame(await spent(gateway, token, before), { used: units(5, 2) + units(5, 1), remainDrop: units(5, 2) + units(5, 1) }, 'each charged at its own tier');
+  const wrongRules = await submit(gateway, token, { model: 'wn2.7-t2v-2026-04-25', metadata: { input: { prompt: 'x' }, parameters: { ratio: '9:21' } } });
+  t.match(wrongRules.json(), { error: { param: 'metadata.parameters.ratio', message: /expected one of 16:9, 9:16, 1:1, 4:3, 3:4$/ } }, 'a wn model is held to wn’s ratios, not hx’s');
 });

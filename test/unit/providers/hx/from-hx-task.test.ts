@@ -1,6 +1,10 @@
 import t from 'tap';
-import { fromHxTask } from '../../../../providers/hx/from-hx-task.js';
+import { fromDashScopeTask } from '../../../../providers/dashscope-video/from-dashscope-task.js';
+import { hxTiers } from '../../../../providers/dashscope-video/hx-model-mode.js';
 import { hxLifecycleFixture, refusalOf } from './hx-test-helpers.js';
+
+/** A task answer read at the tiers hx makes. */
+const fromHxTask = (body: unknown) => fromDashScopeTask(body, hxTiers);
 
 const withStatus = (status: string) => ({ request_id: 'r', output: { task_id: 't', task_status: status } });
 

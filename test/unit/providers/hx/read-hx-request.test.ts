@@ -1,6 +1,7 @@
 import t from 'tap';
 import { samplePngBase64 } from '../../../../core/testing/fake-dashscope-upstream.js';
-import { hxJobUsage, readHxRequest } from '../../../../providers/hx/read-hx-request.js';
+import { readHxVideoRequest } from '../../../../providers/dashscope-video/read-hx-video-request.js';
+import { videoJobUsage } from '../../../../providers/dashscope-video/video-job-usage.js';
 import { clientBodyOf, hxRequestFixture, refusalOf, videoRequest } from './hx-test-helpers.js';
 
 const nested = (model: string, input: Record<string, unknown>, parameters?: Record<string, unknown>, top: Record<string, unknown> = {}) =>
@@ -13,35 +14,35 @@ const image = (type: string, url = 'https://cdn.example.com/a.png') => ({ type, 
 t.test('each recorded HappyHorse request, sent as hx metadata, maps back onto exactly the recorded input and parameters', async (t) => {
   for (const name of ['t2v', 'i2v', 'r2v'] as const) {
     const recorded = hxRequestFixture(name);
-    const job = readHxRequest(videoRequest(clientBodyOf(recorded)));
+    const job = readHxVideoRequest(videoRequest(clientBodyOf(recorded)));
     t.strictSame({ input: job.input, parameters: job.parameters }, { input: recorded.input, parameters: recorded.parameters }, name);
     t.strictSame(Object.keys(job.parameters), Object.keys(recorded.parameters), `${name}: in the recorded order`);
   }
-  const r2vJob = readHxRequest(videoRequest(clientBodyOf(hxRequestFixture('r2v'))));
-  t.strictSame(hxJobUsage(r2vJob), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
+  const r2vJob = readHxVideoRequest(videoRequest(clientBodyOf(hxRequestFixture('r2v'))));
+  t.strictSame(videoJobUsage(r2vJob), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
   t.strictSame(r2vJob.details, { seconds: 5, resolution: '720p' });
 });
 
 t.test('hx sends the spec’s 1080P default and a 5 second duration, and leaves watermark and ratio to the upstream', async (t) => {
-  const job = readHxRequest(t2v());
+  const job = readHxVideoRequest(t2v());
   t.strictSame(job.input, { prompt: 'a cat on a meadow' });
   t.strictSame(job.parameters, { resolution: '1080P', duration: 5 });
   t.equal(job.tier, '1080p');
-  t.strictSame(readHxRequest(t2v({ resolution: '720p', ratio: '9:21' })).parameters, { resolution: '720P', ratio: '9:21', duration: 5 }, 'either case; HappyHorse’s own 9:21');
+  t.strictSame(readHxVideoRequest(t2v({ resolution: '720p', ratio: '9:21' })).parameters, { resolution: '720P', ratio: '9:21', duration: 5 }, 'either case; HappyHorse’s own 9:21');
 });
 
 t.test('the top-level prompt and duration fill in metadata’s, and must agree with them when both are given', async (t) => {
-  const job = readHxRequest(t2v(undefined, { prompt: 'a fox', duration: 15 }, {}));
+  const job = readHxVideoRequest(t2v(undefined, { prompt: 'a fox', duration: 15 }, {}));
   t.strictSame(job.input, { prompt: 'a fox' });
   t.equal(job.parameters.duration, 15);
-  t.match(refusalOf(() => readHxRequest(t2v({ duration: 5 }, { duration: 10 }))), { param: 'duration', message: /^duration: 10 differs from metadata\.parameters\.duration \(5\)/ });
-  t.match(refusalOf(() => readHxRequest(t2v(undefined, { prompt: 'a dog' }))), { param: 'prompt', message: /differs from metadata\.input\.prompt/ });
+  t.match(refusalOf(() => readHxVideoRequest(t2v({ duration: 5 }, { duration: 10 }))), { param: 'duration', message: /^duration: 10 differs from metadata\.parameters\.duration \(5\)/ });
+  t.match(refusalOf(() => readHxVideoRequest(t2v(undefined, { prompt: 'a dog' }))), { param: 'prompt', message: /differs from metadata\.input\.prompt/ });
 });
 
 t.test('hx-1.0-r2v takes up to 9 reference images, inline ones typed from their bytes', async (t) => {
   const nine = Array.from({ length: 9 }, (_, index) => image('reference_image', `https://cdn.example.com/${index}.jpg`));
-  t.equal((readHxRequest(r2v(nine)).input.media as unknown[]).length, 9);
-  const inline = readHxRequest(r2v([image('reference_image', `data:image/webp;base64,${samplePngBase64}`)]));
+  t.equal((readHxVideoRequest(r2v(nine)).input.media as unknown[]).length, 9);
+  const inline = readHxVideoRequest(r2v([image('reference_image', `data:image/webp;base64,${samplePngBase64}`)]));
   t.strictSame(inline.input.media, [{ type: 'reference_image', url: `data:image/png;base64,${samplePngBase64}` }]);
 });
 
@@ -79,7 +80,7 @@ t.test('every invalid hx value is a 400 naming its field path', async (t) => {
     ['a multipart body', videoRequest({ model: 'hx-1.0-t2v', prompt: 'x', uploads: [] }), 'metadata', /JSON body/],
   ];
   for (const [name, request, param, message] of cases) {
-    const error = refusalOf(() => readHxRequest(request as never));
+    const error = refusalOf(() => readHxVideoRequest(request as never));
     t.match(error, { statusCode: 400, code: 'invalid_request', param, message }, name);
     t.ok(error.message.startsWith(`${param}: `), `${name}: the message starts with the field`);
   }

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { fromWnTask } from '../../../../providers/wn/from-wn-task.js';
-import { wnTiers } from '../../../../providers/wn/wn-model-kind.js';
+import { fromDashScopeTask } from '../../../../providers/dashscope-video/from-dashscope-task.js';
+import { wnTiers } from '../../../../providers/dashscope-video/wn-model-kind.js';
 import { refusalOf, wnLifecycleFixture } from './wn-test-helpers.js';
 
 const wn25 = wnTiers['wn2.5'];
@@ -8,15 +8,15 @@ const wn27 = wnTiers['wn2.7'];
 const withStatus = (status: string) => ({ request_id: 'r', output: { task_id: 't', task_status: status } });
 
 t.test('PENDING and SUSPENDED are queued, RUNNING is in_progress, without a progress DashScope does not report', async (t) => {
-  t.strictSame(fromWnTask(withStatus('PENDING'), wn25), { kind: 'task-progress', status: 'queued' });
-  t.strictSame(fromWnTask(withStatus('SUSPENDED'), wn25), { kind: 'task-progress', status: 'queued' });
-  t.strictSame(fromWnTask(withStatus('RUNNING'), wn25), { kind: 'task-progress', status: 'in_progress' });
-  t.strictSame(fromWnTask(withStatus('SOMETHING_NEW'), wn25), { kind: 'task-progress', status: 'queued' }, 'an unknown state keeps the task open');
+  t.strictSame(fromDashScopeTask(withStatus('PENDING'), wn25), { kind: 'task-progress', status: 'queued' });
+  t.strictSame(fromDashScopeTask(withStatus('SUSPENDED'), wn25), { kind: 'task-progress', status: 'queued' });
+  t.strictSame(fromDashScopeTask(withStatus('RUNNING'), wn25), { kind: 'task-progress', status: 'in_progress' });
+  t.strictSame(fromDashScopeTask(withStatus('SOMETHING_NEW'), wn25), { kind: 'task-progress', status: 'queued' }, 'an unknown state keeps the task open');
 });
 
 t.test('the recorded real wan answer succeeds with its video URL and bills its 10 seconds at 1080p', async (t) => {
   const recorded = wnLifecycleFixture('real_wan_succeeded');
-  t.strictSame(fromWnTask(recorded, wn27), {
+  t.strictSame(fromDashScopeTask(recorded, wn27), {
     kind: 'task-progress',
     status: 'succeeded',
     url: recorded.output.video_url,
@@ -27,25 +27,25 @@ t.test('the recorded real wan answer succeeds with its video URL and bills its 1
 t.test('usage numbers sent as strings are read; a tier the model does not make leaves the reserved usage to be billed', async (t) => {
   const recorded = wnLifecycleFixture('succeeded');
   t.equal(recorded.usage.SR, '540', 'the recording reports SR as a string');
-  const odd = fromWnTask(recorded, wn25);
+  const odd = fromDashScopeTask(recorded, wn25);
   t.equal(odd.status, 'succeeded');
   t.equal(odd.url, recorded.output.video_url);
   t.equal(odd.usage, undefined, '540 is no wn tier');
   recorded.usage.SR = '720';
   recorded.usage.duration = '10.0';
-  t.match(fromWnTask(recorded, wn25).usage, { seconds: 10, resolution: '720p' });
+  t.match(fromDashScopeTask(recorded, wn25).usage, { seconds: 10, resolution: '720p' });
   recorded.usage.video_count = 2;
-  t.match(fromWnTask(recorded, wn25).usage, { seconds: 20 }, 'each video counts');
+  t.match(fromDashScopeTask(recorded, wn25).usage, { seconds: 20 }, 'each video counts');
   recorded.usage.SR = 480;
-  t.equal(fromWnTask(recorded, wn27).usage, undefined, 'wn2.7 makes no 480p');
+  t.equal(fromDashScopeTask(recorded, wn27).usage, undefined, 'wn2.7 makes no 480p');
   delete recorded.usage;
-  t.equal(fromWnTask(recorded, wn25).usage, undefined);
+  t.equal(fromDashScopeTask(recorded, wn25).usage, undefined);
 });
 
 t.test('a success without a video URL fails the task instead of leaving it open', async (t) => {
   const recorded = wnLifecycleFixture('real_wan_succeeded');
   delete recorded.output.video_url;
-  t.strictSame(fromWnTask(recorded, wn27), {
+  t.strictSame(fromDashScopeTask(recorded, wn27), {
     kind: 'task-progress',
     status: 'failed',
     error: { code: 502, message: 'the upstream reported success without a video URL', type: 'empty_response' },
@@ -53,7 +53,7 @@ t.test('a success without a video URL fails the task instead of leaving it open'
 });
 
 t.test('the recorded FAILED answer fails with an HTTP-like code, the upstream’s message, and its code as the type', async (t) => {
-  t.strictSame(fromWnTask(wnLifecycleFixture('failed'), wn25), {
+  t.strictSame(fromDashScopeTask(wnLifecycleFixture('failed'), wn25), {
     kind: 'task-progress',
     status: 'failed',
     error: { code: 400, message: 'The size is not match xxxxxx', type: 'InvalidParameter' },
@@ -61,30 +61,30 @@ t.test('the recorded FAILED answer fails with an HTTP-like code, the upstream’
   const blocked = wnLifecycleFixture('failed');
   blocked.output.code = 'DataInspectionFailed';
   blocked.output.message = 'Output data may contain inappropriate content.';
-  t.strictSame(fromWnTask(blocked, wn25).error, {
+  t.strictSame(fromDashScopeTask(blocked, wn25).error, {
     code: 400,
     message: "the upstream's moderation blocked the video: Output data may contain inappropriate content.",
     type: 'DataInspectionFailed',
   });
   const internal = wnLifecycleFixture('failed');
   internal.output.code = 'InternalError';
-  t.match(fromWnTask(internal, wn25).error, { code: 500, type: 'InternalError' });
+  t.match(fromDashScopeTask(internal, wn25).error, { code: 500, type: 'InternalError' });
   const bare = withStatus('FAILED');
-  t.match(fromWnTask(bare, wn25).error, { code: 500, message: /without a reason/, type: 'InternalError' });
+  t.match(fromDashScopeTask(bare, wn25).error, { code: 500, message: /without a reason/, type: 'InternalError' });
 });
 
 t.test('CANCELED fails the task with 499 Canceled', async (t) => {
-  t.strictSame(fromWnTask(withStatus('CANCELED'), wn25).error, { code: 499, message: 'the task was canceled upstream', type: 'Canceled' });
+  t.strictSame(fromDashScopeTask(withStatus('CANCELED'), wn25).error, { code: 499, message: 'the task was canceled upstream', type: 'Canceled' });
 });
 
 t.test('the recorded UNKNOWN answer is a 404, which core treats as a vanished task', async (t) => {
-  const error = refusalOf(() => fromWnTask(wnLifecycleFixture('unknown_expired'), wn25));
+  const error = refusalOf(() => fromDashScopeTask(wnLifecycleFixture('unknown_expired'), wn25));
   t.match(error, { statusCode: 404, code: 'task_vanished', message: /does not know the task, or the task is older than 24 hours/ });
 });
 
 t.test('an error body sent with HTTP 200 is judged by its code; a body of another shape is a retryable 502', async (t) => {
-  t.match(refusalOf(() => fromWnTask(wnLifecycleFixture('create_error'), wn25)), { statusCode: 502, code: 'upstream_auth_failed', message: /credentials/ });
-  t.match(refusalOf(() => fromWnTask({ code: 'Throttling.RateQuota', message: 'slow down' }, wn25)), { statusCode: 429, retryable: true, message: /slow down/ });
-  t.match(refusalOf(() => fromWnTask([1], wn25)), { statusCode: 502, code: 'upstream_invalid_response', retryable: true, message: /not a task answer/ });
-  t.match(refusalOf(() => fromWnTask({ output: {} }, wn25)), { code: 'upstream_invalid_response', message: /not a task answer/ });
+  t.match(refusalOf(() => fromDashScopeTask(wnLifecycleFixture('create_error'), wn25)), { statusCode: 502, code: 'upstream_auth_failed', message: /credentials/ });
+  t.match(refusalOf(() => fromDashScopeTask({ code: 'Throttling.RateQuota', message: 'slow down' }, wn25)), { statusCode: 429, retryable: true, message: /slow down/ });
+  t.match(refusalOf(() => fromDashScopeTask([1], wn25)), { statusCode: 502, code: 'upstream_invalid_response', retryable: true, message: /not a task answer/ });
+  t.match(refusalOf(() => fromDashScopeTask({ output: {} }, wn25)), { code: 'upstream_invalid_response', message: /not a task answer/ });
 });

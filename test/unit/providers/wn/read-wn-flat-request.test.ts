@@ -1,6 +1,7 @@
 import t from 'tap';
 import { samplePng, samplePngBase64 } from '../../../../core/testing/fake-dashscope-upstream.js';
-import { readWnVideoRequest, wnJobUsage } from '../../../../providers/wn/read-wn-video-request.js';
+import { readWnVideoRequest } from '../../../../providers/dashscope-video/read-wn-video-request.js';
+import { videoJobUsage } from '../../../../providers/dashscope-video/video-job-usage.js';
 import { refusalOf, videoRequest } from './wn-test-helpers.js';
 
 const textToVideo = (fields: Record<string, unknown> = {}) => videoRequest({ model: 'wn2.5-t2v-preview', prompt: 'a kitten running in moonlight', ...fields });
@@ -12,7 +13,7 @@ t.test('a wn2.5 text-to-video request gets the spec’s defaults: 5 seconds at 7
   t.strictSame(job.input, { prompt: 'a kitten running in moonlight' });
   t.strictSame(job.parameters, { size: '1280*720', duration: 5, prompt_extend: false, audio: false });
   t.strictSame(job.details, { seconds: 5, resolution: '720p', size: '1280*720' });
-  t.strictSame(wnJobUsage(job), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
+  t.strictSame(videoJobUsage(job), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
 });
 
 t.test('every wn2.5 field maps onto the flat upstream input and parameters', async (t) => {

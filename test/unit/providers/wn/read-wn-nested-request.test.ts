@@ -1,6 +1,7 @@
 import t from 'tap';
 import { samplePngBase64 } from '../../../../core/testing/fake-dashscope-upstream.js';
-import { readWnVideoRequest, wnJobUsage } from '../../../../providers/wn/read-wn-video-request.js';
+import { readWnVideoRequest } from '../../../../providers/dashscope-video/read-wn-video-request.js';
+import { videoJobUsage } from '../../../../providers/dashscope-video/video-job-usage.js';
 import { refusalOf, videoRequest } from './wn-test-helpers.js';
 
 const nested = (model: string, input: Record<string, unknown>, parameters?: Record<string, unknown>, top: Record<string, unknown> = {}) =>
@@ -19,7 +20,7 @@ t.test('a wn2.7 text-to-video request sends its input as is, with the resolution
   const job = readWnVideoRequest(t2v());
   t.strictSame(job.input, { prompt: 'a lighthouse in a storm' });
   t.strictSame(job.parameters, { resolution: '720P', duration: 5 }, 'the spec’s 720P default is sent; DashScope’s own would be 1080P');
-  t.strictSame(wnJobUsage(job), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
+  t.strictSame(videoJobUsage(job), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 5, resolution: '720p', source: 'estimated' });
   t.strictSame(job.details, { seconds: 5, resolution: '720p' });
 });
 
