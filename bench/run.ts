@@ -35,7 +35,7 @@ import { processMemory } from './process-memory.js';
 import { startGatewayProcess, type GatewayProcess } from './start-gateway-process.js';
 import { startListeningProgram, type ServerProcess } from './start-listening-program.js';
 import { summarizeCpuProfile } from './summarize-cpu-profile.js';
-import { plateaued, runSoak } from './soak.js';
+import { everyNth, plateaued, runSoak } from './soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -318,7 +318,7 @@ async function soakMain(): Promise<void> {
     console.log(`| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
     const peak = Math.max(...result.residentTimeline, result.afterLoad);
     console.log(`| ${streams} | ${soakSeconds} | ${result.completed} | ${result.dropped} | ${result.idleBefore.toFixed(0)} MiB | ${peak.toFixed(0)} MiB | ${result.afterLoad.toFixed(0)} MiB | ${result.afterIdle.toFixed(0)} MiB |`);
-    console.log(`\nRSS every 5 s under load (MiB): ${result.residentTimeline.join(', ')}`);
+    console.log(`\nRSS every 5 s under load (MiB): ${everyNth(result.residentTimeline, 5).join(', ')}`);
     console.log(`V8 heap in use: ${result.heapUsedBefore.toFixed(0)} MiB before, ${result.heapUsedAfterIdle.toFixed(0)} MiB after the idle wait`);
     if (result.dropReasons.length > 0) console.log(`first drops: ${result.dropReasons.join(' | ')}`);
     console.log(`\nTargets:\n- nothing dropped: ${result.dropped === 0 ? 'met' : 'MISSED'}`);

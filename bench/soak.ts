@@ -21,7 +21,7 @@ export interface SoakResult {
   dropped: number;
   /** The first few reasons a stream was dropped. */
   dropReasons: string[];
-  /** Resident memory (MiB) each sampling interval during the load. */
+  /** Resident memory (MiB) read every second during the load. */
   residentTimeline: number[];
   idleBefore: number;
   afterLoad: number;
@@ -43,7 +43,7 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 /**
  * Holds `concurrency` paced streams open against the gateway for `seconds`: each client sends
  * a stream, reads it to the end, checks it ended with `[DONE]`, and starts the next. The
- * gateway's resident memory is read every 5 s, at the end, and after `idleSeconds` idle.
+ * gateway's resident memory is read every second, at the end, and after `idleSeconds` idle.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const dispatcher = new Agent({ connections: options.concurrency + 16, keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
@@ -52,7 +52,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const idleBefore = processMemory(options.gatewayPid).residentMegabytes;
   const heapUsedBefore = await heapUsed(options.gatewayUrl);
   const residentTimeline: number[] = [];
-  const sampler = setInterval(() => residentTimeline.push(Math.round(processMemory(options.gatewayPid).residentMegabytes)), 5000);
+  const sampler = setInterval(() => residentTimeline.push(Math.round(processMemory(options.gatewayPid).residentMegabytes)), 1000);
   const until = Date.now() + options.seconds * 1000;
   let completed = 0;
   let dropped = 0;
@@ -85,14 +85,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   return { completed, dropped, dropReasons, residentTimeline, idleBefore, afterLoad, afterIdle, heapUsedBefore, heapUsedAfterIdle };
 }
 
+const median = (numbers: number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
 /**
- * Whether memory plateaued: the highest reading of the last third of the load is within 15%
- * of the highest of the middle third (the first third is warm-up).
+ * Whether memory plateaued: the median reading of the last third of the load is within 15%
+ * of the median of the middle third (the first third is warm-up). Medians of one reading a
+ * second, not single readings: between two collections the heap rises and falls by tens of
+ * MiB depending only on where V8's collector is in its cycle, while a leak lifts the whole
+ * level.
  */
 export function plateaued(timeline: number[]): boolean {
   if (timeline.length < 3) return true;
   const third = Math.floor(timeline.length / 3);
-  const middle = Math.max(...timeline.slice(third, 2 * third));
-  const last = Math.max(...timeline.slice(2 * third));
-  return last <= middle * 1.15;
+  return median(timeline.slice(2 * third)) <= median(timeline.slice(third, 2 * third)) * 1.15;
+}
+
+/** The readings `every` apart, for a short timeline in the report. */
+export function everyNth(timeline: number[], every: number): number[] {
+  return timeline.filter((_, index) => (index + 1) % every === 0);
 }

@@ -4,6 +4,7 @@ import { buildApp } from '../app.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { shuttingDown } from '../errors/error-codes.js';
 import { OpenStreams } from '../streaming/open-streams.js';
+import { IdleHeapRelease } from './idle-heap-release.js';
 import { StopRequests } from './stop-requests.js';
 
 /** How long streams ended at the shutdown deadline get to write their error event before the connections close. */
@@ -14,7 +15,8 @@ const streamEndMilliseconds = 1000;
  * one process of `server.workers: 1`, or one worker of several. A stop closes the listener,
  * lets requests in flight finish for `server.shutdown_grace_ms`, then ends the streams still
  * open with an error event in their wire format and closes the connections still open, and resolves 0 once the app and its stores are closed. A request to exit at once
- * resolves 1 without waiting. A stop while starting (a store that does not answer can hold the
+ * resolves 1 without waiting. While serving, an {@link IdleHeapRelease} gives memory back
+ * when the process goes quiet after a busy spell. A stop while starting (a store that does not answer can hold the
  * start up) resolves 0 at once: nothing was served yet.
  */
 export async function serveGateway(config: GatewayConfig, configFile: string, logger: Logger): Promise<number> {
@@ -28,7 +30,10 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
       logger.warn({ signal: await requests.graceful }, 'asked to stop while starting: exiting');
       return 0;
     }
+    const heapRelease = new IdleHeapRelease();
+    heapRelease.start();
     const reason = await requests.graceful;
+    heapRelease.stop();
     const exitNow = requests.immediate.then((signal) => {
       logger.warn({ signal }, 'second signal: exiting now');
       return 1;
