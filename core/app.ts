@@ -93,8 +93,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     clock: options.clock,
   });
   app.decorate('gateway', container);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     await container.resolve(AccessTimeRecorder).close();

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
@@ -33,16 +33,20 @@ export function assetReferences(body: unknown): Array<{ id: string; param: strin
  * their route and are not checked here; the Seedance-style models take JSON only.
  */
 export function assetReferenceGuard(repository: AssetOwnershipRepository) {
-  return async (request: FastifyRequest): Promise<void> => {
-    if (request.method !== 'POST' || !videoSubmitRoutes.has(request.routeOptions.url ?? '')) return;
-    const references = assetReferences(request.body);
-    const token = (request.apiToken as AuthenticatedToken | null)?.token;
-    if (references.length === 0 || token === undefined) return;
+  const check = async (references: Array<{ id: string; param: string }>, userId: number): Promise<void> => {
     for (const { id, param } of references) {
       const record = await repository.asset(id);
-      if (record === undefined || record.user_id !== token.user_id) {
+      if (record === undefined || record.user_id !== userId) {
         throw new GatewayError(404, 'asset_not_found', `${param}: there is no asset "${id}" in your asset library; GET /v1/assets lists yours`, { param });
       }
     }
+  };
+  // A callback hook: it runs before every route's handler, and most requests have nothing to check.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (request.method !== 'POST' || !videoSubmitRoutes.has(request.routeOptions.url ?? '')) return done();
+    const references = assetReferences(request.body);
+    const token = (request.apiToken as AuthenticatedToken | null)?.token;
+    if (references.length === 0 || token === undefined) return done();
+    check(references, token.user_id).then(() => done(), done);
   };
 }

@@ -32,15 +32,17 @@ export const metricsPlugin = fastifyPlugin(
         return reply.code(503).type('text/plain; charset=utf-8').send(`# the metrics of every worker could not be collected: ${problem}\n`);
       }
     });
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // Callback hooks, not async ones: they run on every response and have nothing to await.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (payload instanceof Readable && String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) {
         metrics.streamOpened();
         reply.raw.once('close', () => metrics.streamClosed());
       }
-      return payload;
+      done(null, payload);
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      done();
     });
   },
   { name: 'metrics' },
