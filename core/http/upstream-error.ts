@@ -47,12 +47,16 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
  * The gateway error for an upstream's non-2xx answer (see {@link errorForUpstreamStatus}),
  * with the upstream's own message when `describe` finds one in the body, and the
  * `Retry-After` header passed on; without the header, the delay `retryAfterInBody` finds in
- * the body (gx states it as `RetryInfo`, not as a header).
+ * the body (gx states it as `RetryInfo`, not as a header). `statusInBody` may name the
+ * status the body means when the status line says less: gx answers a refused channel key
+ * with 400 `INVALID_ARGUMENT` and the reason `API_KEY_INVALID` in the body, which is the
+ * channel's fault (401), not the client's.
  */
 export async function upstreamStatusError(
   response: UpstreamResponse,
   describe: (body: string) => string | undefined = () => undefined,
   retryAfterInBody: (body: string) => number | undefined = () => undefined,
+  statusInBody: (body: string, status: number) => number | undefined = () => undefined,
 ): Promise<GatewayError> {
   const excerpt = await readBodyExcerpt(response);
   let detail: string | undefined;
@@ -71,5 +75,11 @@ export async function upstreamStatusError(
       retryAfterSeconds = undefined;
     }
   }
-  return errorForUpstreamStatus(response.statusCode, detail ?? `the upstream answered HTTP ${response.statusCode}`, retryAfterSeconds);
+  let status = response.statusCode;
+  try {
+    status = statusInBody(excerpt, status) ?? status;
+  } catch {
+    // A body the hook cannot read leaves the status line as it is.
+  }
+  return errorForUpstreamStatus(status, detail ?? `the upstream answered HTTP ${response.statusCode}`, retryAfterSeconds);
 }

@@ -31,6 +31,15 @@ interface AttemptRecord {
 
 const clientClosed = () => new GatewayError(499, 'client_closed_request', 'the client closed the request');
 
+/** The input side of an estimate: what a request costs when the client left while an upstream was reading it. */
+const promptOf = (estimate: Usage): Usage => ({
+  ...emptyUsage('estimated'),
+  inputTokens: estimate.inputTokens,
+  ...(estimate.inputModalities === undefined ? {} : { inputModalities: estimate.inputModalities }),
+  ...(estimate.characters === undefined ? {} : { characters: estimate.characters }),
+  ...(estimate.minutes === undefined ? {} : { minutes: estimate.minutes }),
+});
+
 /**
  * Runs the pipeline after auth for one model request: model limits, price, rate limits, reserve, then
  * channel attempts in routing order until one answers. Before the first byte reaches the
@@ -110,20 +119,20 @@ export class OperationRunner {
     try {
       for (let step = first; step.done !== true; step = attempts.next()) {
         const outcome = await this.#attempt(step.value, invocation, price, reservation, admission, records);
-        if (outcome.kind === 'answered') {
-          this.#log(invocation, records, undefined);
-          return outcome.result;
-        }
+        if (outcome.kind === 'answered') return outcome.result;
         lastError = outcome.error;
         if (!outcome.error.retryable || invocation.clientSignal.aborted) break;
       }
     } catch (error) {
       lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
     }
-    // Nothing was delivered: no tokens count, but the request does.
-    await Promise.all([reservation.refund(), admission.settle(emptyUsage('estimated'))]);
     const failure = invocation.clientSignal.aborted ? clientClosed() : (lastError ?? new GatewayError(502, 'upstream_error', 'no channel answered'));
-    this.#log(invocation, records, failure);
+    // A client that left while an upstream was working on its request pays for the prompt
+    // (the upstream bills what it read); otherwise nothing was delivered and nothing counts.
+    const usage = records.some((record) => record.outcome === 'aborted') ? promptOf(invocation.estimate) : undefined;
+    if (usage === undefined) await Promise.all([reservation.refund(), admission.settle(emptyUsage('estimated'))]);
+    else await Promise.all([reservation.settle(this.#cost(price, usage, groups[0] ?? 'default')), admission.settle(usage)]);
+    this.#log(invocation, records, { failure, usage });
     throw failure;
   }
 
@@ -193,22 +202,25 @@ export class OperationRunner {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
       succeed();
       const body = result.body;
-      await settleFrom(this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length));
+      const usage = this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length);
+      await settleFrom(usage);
       await this.#remember(result.affinityKey, channel, invocation);
+      this.#log(invocation, records, { usage });
       return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
     }
     if (result.kind === 'bytes') {
       succeed();
-      return { kind: 'answered', result: this.#relayBytes(result, invocation, onClientAbort, settleFrom) };
+      return { kind: 'answered', result: this.#relayBytes(result, invocation, records, onClientAbort, settleFrom) };
     }
     if (result.kind === 'task') {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
       succeed();
+      this.#log(invocation, records, { end: 'accepted' });
       // The task settles when it finishes, maybe in another process: the hold goes with its record.
       return { kind: 'answered', result: { kind: 'task', accepted: result, channel: channel.name, group, hold: reservation.detach(), unitsIfSucceeded: this.#cost(price, result.usage, group) } };
     }
     if (result.kind === 'task-progress') return fail(new Error(`the provider answered ${invocation.operation} with a task's progress`));
-    return this.#startStream(result, invocation, upstreamAbort, onClientAbort, settleFrom, fail, async (affinityKey) => {
+    return this.#startStream(result, invocation, records, upstreamAbort, onClientAbort, settleFrom, fail, async (affinityKey) => {
       succeed();
       await this.#remember(affinityKey, channel, invocation);
     });
@@ -257,8 +269,16 @@ export class OperationRunner {
    * input's characters), and is settled once the body is over, however it ends: the upstream
    * has done the work even when the client leaves early.
    */
-  #relayBytes(result: BytesResult, invocation: OperationInvocation, onClientAbort: () => void, settleFrom: (usage: Usage) => Promise<void>): InvocationOutcome {
+  #relayBytes(
+    result: BytesResult,
+    invocation: OperationInvocation,
+    records: AttemptRecord[],
+    onClientAbort: () => void,
+    settleFrom: (usage: Usage) => Promise<void>,
+  ): InvocationOutcome {
     const readable = Readable.from(result.body, { objectMode: false });
+    // Its usage is known up front, so its line is written now.
+    this.#log(invocation, records, { usage: result.usage });
     finished(readable, () => {
       invocation.clientSignal.removeEventListener('abort', onClientAbort);
       void settleFrom(result.usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));
@@ -269,6 +289,7 @@ export class OperationRunner {
   async #startStream(
     result: StreamResult,
     invocation: OperationInvocation,
+    records: AttemptRecord[],
     upstreamAbort: AbortController,
     onClientAbort: () => void,
     settleFrom: (usage: Usage) => Promise<void>,
@@ -278,6 +299,7 @@ export class OperationRunner {
     const encoder = invocation.encoder;
     if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
     let untrack: (() => void) | undefined;
+    let answered = false;
     const pump = new StreamPump({
       body: result.body,
       splitter: new SseSplitter({ maxEventBytes: this.config.streaming.max_event_bytes }),
@@ -289,9 +311,10 @@ export class OperationRunner {
       onFinish: (outcome) => {
         untrack?.();
         invocation.clientSignal.removeEventListener('abort', onClientAbort);
-        void settleFrom(this.#streamUsage(outcome, invocation)).catch((error: unknown) =>
-          invocation.logger.error({ err: error }, 'could not settle a streamed request'),
-        );
+        const usage = this.#streamUsage(outcome, invocation);
+        // Primed streams that fail over are abandoned before they were answered: the request's line comes from its last attempt.
+        if (answered) this.#log(invocation, records, { usage, end: outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed') });
+        void settleFrom(usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));
       },
     });
     let primed;
@@ -306,6 +329,7 @@ export class OperationRunner {
       return fail(primed.error);
     }
     await succeed(pump.affinityKey);
+    answered = true;
     const readable = pump.readable();
     untrack = this.openStreams?.track(pump);
     return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable } };
@@ -363,9 +387,24 @@ export class OperationRunner {
     });
   }
 
-  #log(invocation: OperationInvocation, attempts: AttemptRecord[], failure: GatewayError | undefined): void {
-    const line = { model: invocation.model, operation: invocation.operation, stream: invocation.stream, token: invocation.token.id, attempts };
+  /**
+   * The request's one log line, written when it is over: a stream's when it ends, with how it
+   * ended (`completed`, `client_gone`, or the error's code) and whether its usage came from
+   * the upstream or the gateway's estimate.
+   */
+  #log(invocation: OperationInvocation, attempts: AttemptRecord[], ending: { failure?: GatewayError; usage?: Usage; end?: string }): void {
+    const line = {
+      model: invocation.model,
+      operation: invocation.operation,
+      stream: invocation.stream,
+      token: invocation.token.id,
+      attempts,
+      ...(ending.end === undefined ? {} : { end: ending.end }),
+      ...(ending.usage === undefined ? {} : { usage_source: ending.usage.source }),
+    };
+    const { failure } = ending;
     if (failure === undefined) invocation.logger.info(line, 'model request answered');
     else invocation.logger.warn({ ...line, status: failure.statusCode, code: failure.code }, 'model request failed');
   }
+
 }

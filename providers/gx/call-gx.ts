@@ -1,6 +1,6 @@
 import { upstreamStatusError, type OperationCall, type UpstreamResponse } from '../../core/index.js';
 import type { ProviderHost } from '../../core/index.js';
-import { describeGxError, gxRetryAfterInBody } from './gx-error.js';
+import { describeGxError, gxRetryAfterInBody, gxStatusInBody } from './gx-error.js';
 import type { GxOptions } from './gx-options.js';
 
 /** The native methods the gateway calls. */
@@ -27,6 +27,6 @@ export async function callGx(
     signal: call.signal,
     timeouts: call.channel.timeouts,
   });
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeGxError, gxRetryAfterInBody);
+  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeGxError, gxRetryAfterInBody, gxStatusInBody);
   return response;
 }

@@ -38,6 +38,27 @@ export function gxRetryAfterInBody(body: string): number | undefined {
   return parsed.success ? retryAfterSeconds(parsed.data.error.details) : undefined;
 }
 
+/**
+ * 401 when an error's details carry `ErrorInfo` with the reason `API_KEY_INVALID`: the
+ * upstream answers a refused key with 400 `INVALID_ARGUMENT` (upstreams.md §1.10), but the
+ * key is the channel's, so it is the channel's failure (another channel may answer), not a
+ * mistake of the client's to pass back.
+ */
+function refusedKeyStatus(details: unknown[] | null | undefined): number | undefined {
+  for (const detail of details ?? []) {
+    if (typeof detail !== 'object' || detail === null) continue;
+    const { '@type': type, reason } = detail as Record<string, unknown>;
+    if (typeof type === 'string' && type.endsWith('google.rpc.ErrorInfo') && reason === 'API_KEY_INVALID') return 401;
+  }
+  return undefined;
+}
+
+/** The status an error body means, for `upstreamStatusError(..., gxStatusInBody)`: 401 for a refused channel key. */
+export function gxStatusInBody(body: string): number | undefined {
+  const parsed = gxErrorBodySchema.safeParse(JSON.parse(body));
+  return parsed.success ? refusedKeyStatus(parsed.data.error.details) : undefined;
+}
+
 /** Seconds to wait, from a `google.rpc.RetryInfo` detail (`"retryDelay": "34.4s"`), rounded up. */
 function retryAfterSeconds(details: unknown[] | null | undefined): number | undefined {
   for (const detail of details ?? []) {
@@ -57,7 +78,8 @@ function retryAfterSeconds(details: unknown[] | null | undefined): number | unde
  */
 export function gxErrorToGatewayError(error: GxErrorDetail): GatewayError {
   const status =
-    typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : (statusCodes[error.status ?? ''] ?? 500);
+    refusedKeyStatus(error.details) ??
+    (typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : (statusCodes[error.status ?? ''] ?? 500));
   const message = error.message ?? error.status ?? `the upstream reported error ${status}`;
   return errorForUpstreamStatus(status, message, retryAfterSeconds(error.details));
 }

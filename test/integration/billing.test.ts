@@ -90,6 +90,7 @@ t.test('a request costs ceil(USD × 500000 × group ratio) of the usage the upst
     const usage = answerGenerateContent('gx-2.5-pro', fake.requests.at(-1)!.json, 'any').chunks.at(-1)!.usageMetadata as UsageMetadata;
     const units = expectedUnits(usage);
     t.match(await waitForToken(gateway, token, (stored) => stored.used_quota > 0), { remain_quota: startingQuota - units, used_quota: units });
+    t.match(lastRequestRecord(gateway), { msg: 'model request answered', stream: true, end: 'completed', usage_source: 'upstream' }, 'its log line, written at the end, says it completed on the upstream\'s usage');
   });
 
   t.test('a native generateContent is billed from its usageMetadata', async (t) => {
@@ -113,7 +114,7 @@ t.test('an answer without usage is billed on the gateway\'s estimate, never for 
   const stored = await storedToken(gateway, token);
   t.ok(stored.used_quota > 0, `charged ${stored.used_quota} units`);
   t.equal(stored.remain_quota + stored.used_quota, startingQuota);
-  t.match(lastRequestRecord(gateway), { msg: 'model request answered' });
+  t.match(lastRequestRecord(gateway), { msg: 'model request answered', usage_source: 'estimated' }, 'the log line says the usage was estimated');
 });
 
 t.test('a request that fails on every channel refunds everything', async (t) => {
@@ -243,5 +244,38 @@ t.test('a client that aborts mid-stream is billed for the usage so far, and the 
   const units = expectedUnits(usage);
   const stored = await waitForToken(gateway, token, (token) => token.used_quota > 0);
   t.match(stored, { remain_quota: startingQuota - units, used_quota: units }, 'billed from the usage of the second event');
-  t.match(lastRequestRecord(gateway), { msg: 'model request answered', stream: true }, 'the request was logged as answered (the stream had started)');
+  t.match(
+    lastRequestRecord(gateway),
+    { msg: 'model request answered', stream: true, end: 'client_gone', usage_source: 'upstream' },
+    'the request was logged as answered (the stream had started), ended by the client',
+  );
+});
+
+t.test('a client that leaves before any answer pays for its prompt: the upstream call is aborted, the estimate of the prompt billed', async (t) => {
+  const fake = await startGx(t);
+  const relay = await startTcpRelay(t, fake.url);
+  const gateway = await scenarioGateway(t, { providers: [gxChannel('gx-main', relay.url)] });
+  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = gateway.app.server.address() as AddressInfo;
+
+  for (const stream of [false, true]) {
+    const token = await issueToken(t, gateway);
+    const body = chatBody('one two three four five six seven', stream ? { stream: true } : {});
+    const upstreamRequests = fake.requests.length;
+    fake.next({ stallBeforeHeadersMs: 3000 });
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/chat/completions', headers: { ...token.bearer, 'content-type': 'application/json' } });
+    request.on('error', () => {});
+    request.end(JSON.stringify(body));
+    while (fake.requests.length === upstreamRequests) await new Promise((resolve) => setTimeout(resolve, 10));
+    request.destroy();
+    await relay.waitForClosed(upstreamRequests + 1);
+    t.pass(`${stream ? 'stream' : 'non-stream'}: the gateway closed its connection to the upstream`);
+
+    // The README's estimate: a quarter of the bytes of the messages' JSON, at the input price.
+    const promptTokens = Math.ceil(Buffer.byteLength(JSON.stringify(body.messages)) / 4);
+    const units = expectedUnits({ promptTokenCount: promptTokens });
+    const stored = await waitForToken(gateway, token, (current) => current.used_quota > 0);
+    t.match(stored, { used_quota: units, remain_quota: startingQuota - units }, `${stream ? 'stream' : 'non-stream'}: the prompt is billed (${units} units), nothing for output`);
+    t.match(lastRequestRecord(gateway), { msg: 'model request failed', code: 'client_closed_request', usage_source: 'estimated' });
+  }
 });

@@ -329,3 +329,27 @@ t.test("model_map asks each channel's upstream for its own model, and the client
   t.equal(second.requests[0]?.path, '/v1beta/models/gx-3-pro:streamGenerateContent', 'the failover channel maps with its own table');
   t.equal(second.requests[0]?.query.alt, 'sse');
 });
+
+t.test("a channel whose key the upstream refuses is the channel's failure: the next channel answers and the client never sees the refusal", async (t) => {
+  const first = await startGx(t);
+  const second = await startGx(t);
+  const gateway = await scenarioGateway(t, {
+    routing: patientBreaker,
+    providers: [gxChannel('gx-first', first.url, { priority: 10, api_key: 'a-revoked-channel-key' }), gxChannel('gx-second', second.url, { priority: 0 })],
+  });
+  const token = await issueToken(t, gateway);
+  for (const stream of [false, true]) {
+    const chat = await postChat(gateway, token, chatBody('refused key', { stream }));
+    t.equal(chat.statusCode, 200, `${stream ? 'stream' : 'non-stream'}: the second channel answers`);
+    t.same(lastAttempts(gateway), ['gx-first:failed', 'gx-second:success'], 'the refusal counts against the first channel');
+    t.match(lastRequestRecord(gateway)?.attempts?.[0], { status: 502, code: 'upstream_auth_failed' });
+  }
+  const native = await postNative(gateway, token, 'gx-2.5-pro:generateContent', nativeBody('refused key'));
+  t.equal(native.statusCode, 200, 'the native route fails over too');
+
+  const alone = await scenarioGateway(t, { providers: [gxChannel('gx-first', first.url, { api_key: 'a-revoked-channel-key' })] });
+  const aloneToken = await issueToken(t, alone);
+  const refused = await postChat(alone, aloneToken, chatBody('refused key'));
+  assertOpenAiError(t, refused, 502, 'upstream_auth_failed');
+  t.notMatch(refused.payload, /API key not valid/, "the upstream's words about the channel's key are not passed on as the client's mistake");
+});

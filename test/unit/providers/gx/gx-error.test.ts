@@ -1,5 +1,6 @@
 import t from 'tap';
-import { describeGxError, gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
+import { invalidApiKeyBody } from '../../../../core/testing/fake-gx-upstream/gx-error-body.js';
+import { describeGxError, gxErrorToGatewayError, gxStatusInBody } from '../../../../providers/gx/gx-error.js';
 import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
 
 t.test('the recorded 429 body is described by its message and status', async (t) => {
@@ -32,4 +33,12 @@ t.test('the channel’s own auth failures and unknown models may succeed elsewhe
 t.test('an error without a numeric code is classified by its status name', async (t) => {
   t.match(gxErrorToGatewayError({ status: 'RESOURCE_EXHAUSTED', message: 'quota' }), { statusCode: 429, retryable: true });
   t.match(gxErrorToGatewayError({ message: 'something' }), { statusCode: 502, retryable: true });
+});
+
+t.test('a 400 whose details say API_KEY_INVALID is the channel’s refused key: an auth failure another channel may not have', async (t) => {
+  // The body upstreams.md §1.10 gives for a wrong key, as the fake gx upstream sends it.
+  const body = invalidApiKeyBody();
+  t.equal(gxStatusInBody(JSON.stringify(body)), 401);
+  t.match(gxErrorToGatewayError(body.error), { statusCode: 502, code: 'upstream_auth_failed', retryable: true });
+  t.equal(gxStatusInBody(JSON.stringify({ error: { code: 400, message: 'Invalid value at contents', status: 'INVALID_ARGUMENT' } })), undefined, 'other 400s stay the client’s');
 });
