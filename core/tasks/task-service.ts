@@ -26,8 +26,9 @@ const vanishedStatuses = new Set([404, 410]);
  * only once its record is stored with the quota hold. Asking about a task goes to the
  * channel that accepted it, at most once per `tasks.min_poll_interval_ms` across every
  * process sharing the store; the background poller asks about tasks nobody polls. A task
- * settles exactly once: charged on success, refunded on failure, on expiry, or when the
- * upstream has lost it.
+ * settles exactly once, on a state the upstream reported: charged on success, refunded on
+ * failure or when the upstream has lost it. Past `tasks.ttl_ms` the upstream is still asked
+ * once more; only a task it reports neither finished nor lost is refunded as expired.
  */
 export class TaskService {
   constructor(
@@ -110,9 +111,6 @@ export class TaskService {
       const turn = await this.backend.hitWindow(`task-poll:${record.id}`, this.config.min_poll_interval_ms);
       if (turn.count > 1) return record;
     }
-    if (now >= record.expires_at) {
-      return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 504, message: 'the task did not finish before it expired', type: 'expired' } });
-    }
     let progress: TaskProgress;
     try {
       progress = await this.#askStatus(record, requestId);
@@ -120,13 +118,30 @@ export class TaskService {
       if (GatewayError.is(error) && vanishedStatuses.has(error.statusCode) && error.code !== 'operation_unsupported') {
         return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 404, message: `the upstream no longer knows this task: ${error.message}`, type: 'task_vanished' } });
       }
+      if (now >= record.expires_at) return this.#expire(record, error);
       // A passing upstream failure: the task stays as it was and is asked about again later.
       this.logger.warn({ err: error, task: record.id, channel: record.channel }, 'could not ask the upstream about a video task');
       const updated = { ...record, polled_at: now };
       await this.tasks.save(updated, now);
       return updated;
     }
-    return isTerminal(progress.status) ? this.#finish(record, progress) : this.#update(record, progress);
+    if (isTerminal(progress.status)) return this.#finish(record, progress);
+    return now >= record.expires_at ? this.#expire(record, undefined) : this.#update(record, progress);
+  }
+
+  /**
+   * A task past `tasks.ttl_ms` that the upstream, asked one last time, reports neither
+   * finished nor lost: it is failed as expired and its hold refunded, as the client will never
+   * get a video. The outcome at the vendor is unverified, so it is logged with the channel
+   * and the upstream's handle, to reconcile against the vendor's bill. (Asking first means a
+   * task that did finish while nobody could poll it is charged for its video, not refunded.)
+   */
+  async #expire(record: TaskRecord, cause: unknown): Promise<TaskRecord> {
+    this.logger.warn(
+      { err: cause, task: record.id, channel: record.channel, handle: record.handle },
+      'a video task expired without a verified outcome; its hold is refunded (reconcile with the vendor)',
+    );
+    return this.#finish(record, { kind: 'task-progress', status: 'failed', error: { code: 504, message: 'the task did not finish before it expired', type: 'expired' } });
   }
 
   async #askStatus(record: TaskRecord, requestId: string): Promise<TaskProgress> {

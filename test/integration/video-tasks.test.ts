@@ -126,6 +126,19 @@ t.test('a task that never finishes expires: its hold is refunded and it answers 
   t.equal((await poll(gateway, token, id)).statusCode, 404);
 });
 
+t.test('a task that finished while the upstream could not be asked is charged at expiry, not refunded: the upstream is asked once more', async (t) => {
+  const { gateway, token, clock } = await videoGateway(t, { background_poll_ms: 100 });
+  const before = await storedToken(gateway, token);
+  const id = (await submit(gateway, token, { prompt: 'x, seconds: 6, script: unreachable_for_a_day succeeded' })).json().task_id as string;
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  t.equal((await storedToken(gateway, token)).used_quota, before.used_quota, 'nothing is settled while the upstream cannot be asked');
+  clock.advance(24 * 3_600_000 + 1000);
+  const after = await waitForToken(gateway, token, (stored) => stored.used_quota > before.used_quota, 5000);
+  t.equal(after.used_quota - before.used_quota, unitsForSeconds(6), 'the video the upstream made is charged');
+  t.equal(before.remain_quota - after.remain_quota, unitsForSeconds(6), 'its hold became the charge');
+  t.equal((await poll(gateway, token, id)).statusCode, 404, 'the expired task is gone for the client');
+});
+
 t.test('the download record of a finished task carries the video as base64 and a data URL', async (t) => {
   const { gateway, token } = await videoGateway(t);
   const id = (await submit(gateway, token, { prompt: 'x, script: queued succeeded' })).json().task_id as string;
