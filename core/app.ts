@@ -24,6 +24,7 @@ import { loadProviderPlugins } from './loader/load-provider-plugins.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
 import { OpenStreams } from './streaming/open-streams.js';
+import { checkEncryptionKey } from './security/encryption-key-check.js';
 import { Channel } from './routing/channel.js';
 import { ChannelAffinity } from './routing/channel-affinity.js';
 import { CircuitBreaker } from './routing/circuit-breaker.js';
@@ -104,6 +105,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   if (generatedSecretFile !== undefined) logger.warn({ file: generatedSecretFile }, 'generated an encryption key; back this file up with the data');
 
   try {
+    await checkEncryptionKey(backend, container.resolve(InjectionTokens.keyCipher));
     const bootstrap = await container.resolve(UserService).bootstrap(config.users, config.storage.data_dir);
     if (bootstrap.generatedTokenFile !== undefined) {
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
