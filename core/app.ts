@@ -37,7 +37,7 @@ import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createGatewayContainer } from './di/create-container.js';
 import { InjectionTokens, type Clock } from './di/injection-tokens.js';
-import { createLogger } from './logging/create-logger.js';
+import { containsSecret, createLogger } from './logging/create-logger.js';
 import { ModelCatalog } from './routing/model-catalog.js';
 import { createStoreBackend } from './store/create-store-backend.js';
 import { guardStoreBackend } from './store/guard-store-backend.js';
@@ -80,10 +80,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     frameworkErrors: answerFrameworkError,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
-    // A client's own request id is kept when it is a plain token; anything else is replaced.
+    // A client's own request id is kept when it is a plain token; anything else is replaced,
+    // and so is one shaped like a credential: the id is on every log line of the request.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) && !containsSecret(given) ? given : randomUUID();
     },
   });
   const { container, generatedSecretFile } = createGatewayContainer({

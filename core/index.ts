@@ -33,6 +33,7 @@ export {
   type UpstreamHttp,
   type UpstreamRequest,
   type UpstreamResponse,
+  type UpstreamUrlStreamOptions,
 } from './contracts/provider-plugin.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';

@@ -174,6 +174,14 @@ export interface MediaFetchOptions {
   signal?: AbortSignal;
 }
 
+/** Options of one {@link MediaFetcher.streamUpstreamUrl}. */
+export interface UpstreamUrlStreamOptions {
+  /** Aborted when the client goes away; pass the call's signal. */
+  signal: AbortSignal;
+  /** The channel's timeouts; first byte, idle and total bound the transfer, redirects included. */
+  timeouts: ChannelTimeouts;
+}
+
 /**
  * Fetches client-given media through the SSRF guard: http(s) only, every resolved address
  * checked against private, loopback, link-local and metadata ranges, size and time capped.
@@ -181,6 +189,25 @@ export interface MediaFetchOptions {
  */
 export interface MediaFetcher {
   fetch(url: string, options?: MediaFetchOptions): Promise<FetchedMedia>;
+  /**
+   * Streams what a URL an upstream gave points at: a finished video's signed link, the
+   * `Location` a download redirects to. Such a URL is no more trusted than a client's: a
+   * compromised or misbehaving upstream (or a redirect, or a DNS answer) could point it at
+   * loopback, the private network or cloud metadata, and {@link UpstreamHttp} checks nothing,
+   * since it is meant for the channel's configured origin. So the URL goes through the guard
+   * of {@link fetch}: http(s) only, no user name or password, the host resolved by the guard
+   * and the connection pinned to the addresses it checked, redirects followed by the guard
+   * (at most 3, each hop checked again), no credentials sent.
+   *
+   * Unlike `fetch` nothing is buffered (a video is too large for that): the final answer comes
+   * back unread, whatever its status, for the caller to judge and consume. The channel's
+   * timeouts bound it instead of a byte cap; `security.media.timeout_ms` bounds the connect.
+   * @throws GatewayError 502 `upstream_url_refused` (not retried) for an address the guard
+   *   refuses or a URL that is not plain http(s), before any connection to it; 502
+   *   `upstream_invalid_response` for a redirect that cannot be followed; network failures
+   *   and timeouts as {@link UpstreamHttp} reports them (502, 504, 499).
+   */
+  streamUpstreamUrl(url: string, options: UpstreamUrlStreamOptions): Promise<UpstreamResponse>;
 }
 
 /** A namespaced key-value store lent to a plugin. */

@@ -1,14 +1,16 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { FetchedMedia, MediaFetcher, MediaFetchOptions } from '../contracts/provider-plugin.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamResponse, UpstreamUrlStreamOptions } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientClosedRequest } from './client-closed-request.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
 import { Deadline } from './deadline.js';
 import { MediaAddressPolicy, type HostResolver } from './media-address-policy.js';
-import { invalidMediaUrl, mediaFetchFailed, mediaFetchTimeout, mediaTooLarge } from './media-errors.js';
+import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge } from './media-errors.js';
 import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
-import { errorCode } from './map-undici-error.js';
+import { errorCode, mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
+import { clientMediaWording, upstreamUrlWording, type RefusalWording } from './refusal-wording.js';
+import { UpstreamResponseBody } from './upstream-response-body.js';
 
 /** The `security.media` block of the config. */
 export type MediaSecurityConfig = GatewayConfig['security']['media'];
@@ -35,27 +37,37 @@ function discard(body: UndiciBody): void {
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-function parseMediaUrl(text: string): URL {
+function parseMediaUrl(text: string, wording: RefusalWording): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch (error) {
-    throw invalidMediaUrl('the media URL is not a valid URL', error);
+    throw wording.invalidUrl('is not a valid URL', error);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidMediaUrl(`the media URL uses ${url.protocol}, which the gateway does not fetch`);
-  if (url.username !== '' || url.password !== '') throw invalidMediaUrl('the media URL carries a user name or password, which the gateway does not send');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wording.invalidUrl(`uses ${url.protocol}, which the gateway does not fetch`);
+  if (url.username !== '' || url.password !== '') throw wording.invalidUrl('carries a user name or password, which the gateway does not send');
   return url;
 }
 
+/** Per-request limits that replace the agent's media defaults (an upstream's URL runs on the channel's timeouts). */
+interface HopTimeouts {
+  headersTimeout: number;
+  bodyTimeout: number;
+}
+
 /**
- * The {@link MediaFetcher} every fetch of a client-given URL goes through (DESIGN.md §7).
+ * The {@link MediaFetcher} every fetch of a URL the operator did not configure goes through
+ * (DESIGN.md §7): client-given media, and the addresses upstreams give (`streamUpstreamUrl`).
  * `data:` URIs are decoded locally. Other URLs must be http(s); their host is resolved by the
  * guard itself, on a dedicated undici agent whose connections use that resolution, and every
  * address must be public unless `security.media` allows it (see {@link MediaAddressPolicy}).
- * Redirects are followed by hand, at most 3, each hop checked again. The body is capped at
- * `max_bytes` (refused from its Content-Length, or as soon as the stream passes the cap) and
- * the whole fetch at `timeout_ms`. Every refusal is a 400 that says what to change: the
- * client chose the URL, so even a slow or failing host is the client's to fix.
+ * Redirects are followed by hand, at most 3, each hop checked again.
+ *
+ * A client's media is buffered: the body is capped at `max_bytes` (refused from its
+ * Content-Length, or as soon as the stream passes the cap) and the whole fetch at
+ * `timeout_ms`. Every refusal is a 400 that says what to change: the client chose the URL,
+ * so even a slow or failing host is the client's to fix. An upstream's URL is streamed
+ * unread on the channel's timeouts, and its refusals are 502s about the upstream.
  */
 export class GuardedMediaFetcher implements MediaFetcher {
   readonly #config: MediaSecurityConfig;
@@ -87,7 +99,8 @@ export class GuardedMediaFetcher implements MediaFetcher {
     if (options.signal?.aborted === true) throw clientClosedRequest(options.signal.reason);
     const deadline = new Deadline(this.#config.timeout_ms, options.signal);
     try {
-      return await this.#fetchOverHttp(parseMediaUrl(trimmed), maxBytes, options.allowedMimeTypes, deadline.signal);
+      const { response, url: answered } = await this.#follow(parseMediaUrl(trimmed, clientMediaWording), clientMediaWording, deadline.signal);
+      return await this.#readMedia(response, answered, maxBytes, options.allowedMimeTypes);
     } catch (error) {
       throw this.#failure(error, deadline, options.signal);
     } finally {
@@ -95,28 +108,65 @@ export class GuardedMediaFetcher implements MediaFetcher {
     }
   }
 
+  async streamUpstreamUrl(url: string, options: UpstreamUrlStreamOptions): Promise<UpstreamResponse> {
+    const { signal: callerSignal } = options;
+    // The agent's connect timeout is the media one; the context says so when it fires.
+    const timeouts = { ...options.timeouts, connectMilliseconds: this.#config.timeout_ms };
+    if (callerSignal.aborted) throw clientClosedRequest(callerSignal.reason);
+    const deadline = new Deadline(timeouts.totalMilliseconds, callerSignal);
+    const context: Omit<UpstreamFailureContext, 'phase'> = { callerSignal, deadline, timeouts };
+    let response: Dispatcher.ResponseData;
+    try {
+      const hop = { headersTimeout: timeouts.firstByteMilliseconds, bodyTimeout: timeouts.idleMilliseconds };
+      ({ response } = await this.#follow(parseMediaUrl(url.trim(), upstreamUrlWording), upstreamUrlWording, deadline.signal, hop));
+    } catch (error) {
+      deadline.clear();
+      throw mapUndiciError(error, { ...context, phase: 'response' });
+    }
+    response.body.once('close', () => deadline.clear());
+    return {
+      statusCode: response.statusCode,
+      headers: response.headers,
+      body: new UpstreamResponseBody(response.body, (error) => mapUndiciError(error, { ...context, phase: 'body' })),
+    };
+  }
+
   /** Closes the fetcher's connections once the fetches in flight have finished. */
   async close(): Promise<void> {
     await this.#agent.close();
   }
 
-  async #fetchOverHttp(first: URL, maxBytes: number, accepted: readonly string[] | undefined, signal: AbortSignal): Promise<FetchedMedia> {
+  /**
+   * GETs `first` and follows its redirects by hand, each hop checked by the policy, and
+   * answers the first response that is not a redirect, unread, with the URL that gave it.
+   */
+  async #follow(first: URL, wording: RefusalWording, signal: AbortSignal, timeouts?: HopTimeouts): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     let url = first;
     for (let redirects = 0; ; redirects++) {
-      this.#policy.assertUrlAllowed(url);
-      const response = await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal });
-      if (!redirectStatuses.has(response.statusCode)) return this.#readMedia(response, url, maxBytes, accepted);
+      const response = await this.#get(url, redirects > 0, wording, signal, timeouts);
+      if (!redirectStatuses.has(response.statusCode)) return { response, url };
       discard(response.body);
       const location = headerValue(response.headers.location);
-      if (location === undefined) throw mediaFetchFailed(`the media URL answered HTTP ${response.statusCode} without a Location`);
-      if (redirects === maximumRedirects) throw mediaFetchFailed(`the media URL redirected more than ${maximumRedirects} times`);
+      if (location === undefined) throw wording.badRedirect(`answered HTTP ${response.statusCode} without a Location`);
+      if (redirects === maximumRedirects) throw wording.badRedirect(`redirected more than ${maximumRedirects} times`);
       let next: string;
       try {
         next = new URL(location, url).href;
       } catch (error) {
-        throw mediaFetchFailed('the media URL redirected to an invalid URL', error);
+        throw wording.badRedirect('redirected to an invalid URL', error);
       }
-      url = parseMediaUrl(next);
+      url = parseMediaUrl(next, wording);
+    }
+  }
+
+  /** One hop: the address literal checked before, a host name's addresses at connect (the agent's lookup). */
+  async #get(url: URL, redirected: boolean, wording: RefusalWording, signal: AbortSignal, timeouts: HopTimeouts | undefined): Promise<Dispatcher.ResponseData> {
+    try {
+      this.#policy.assertUrlAllowed(url);
+      return await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal, ...timeouts });
+    } catch (error) {
+      if (GatewayError.is(error) && error.code === 'media_url_not_allowed') throw wording.notAllowed(url, redirected, error);
+      throw error;
     }
   }
 

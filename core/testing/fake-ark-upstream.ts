@@ -31,10 +31,18 @@ export interface FakeArkUpstreamOptions {
   /** The access key pair the asset API accepts (upstreams.md §3.5). Default `ark-test-ak` / `ark-test-sk`. */
   accessKeyId?: string;
   secretAccessKey?: string;
+  /**
+   * The host name of the addresses it gives out (videos, images, last frames) instead of
+   * 127.0.0.1, e.g. `localhost`: a test can then allow that one name in
+   * `security.media.allow_hosts` while every other loopback address stays refused.
+   */
+  addressHost?: string;
 }
 
 /** A running fake Ark upstream. */
 export interface FakeArkUpstream extends ScriptedFake<ArkBehaviour> {
+  /** The origin of the addresses it gives out: its own, under `addressHost` when one is set. */
+  addressOrigin: string;
   /** The video tasks it holds, by id (upstreams.md §3.3). */
   tasks: ReadonlyMap<string, FakeArkTask>;
   /** Makes the upstream forget a task: every later GET of it is a 404. */
@@ -120,10 +128,11 @@ export async function startFakeArkUpstream(options: FakeArkUpstreamOptions = {})
     }
     return send(route({ request, params, behaviour, requestId, origin, images }));
   });
-  origin = server.url;
+  origin = options.addressHost === undefined ? server.url : `http://${options.addressHost}:${new URL(server.url).port}`;
 
   return {
     ...scriptedFake(server, queue),
+    addressOrigin: origin,
     tasks: tasks.all,
     forgetTask: (id) => tasks.forget(id),
     assets: library,

@@ -17,6 +17,12 @@ export { sampleMp4 } from './fake-veo-upstream/sample-mp4.js';
 export interface FakeVeoUpstreamOptions {
   /** The one key accepted (`x-gx-api-key` header or `?key=`). Default `veo-test-key`. */
   apiKey?: string;
+  /**
+   * The host name of the storage host's signed addresses instead of 127.0.0.1, e.g.
+   * `localhost`: a test can then allow that one name in `security.media.allow_hosts` while
+   * every other loopback address stays refused.
+   */
+  storageHost?: string;
 }
 
 /** A running fake Veo upstream. */
@@ -42,7 +48,7 @@ const downloadRoute = /^\/v1beta\/files\/([^/:]+):download$/;
  * - `GET /v1beta/{name}` moves the task one step per poll ({@link VeoTaskScript}): `{name}`,
  *   then `done: false`, then its outcome, which later polls repeat;
  * - `GET /v1beta/files/{id}:download?alt=media` answers 302 to a signed address on a second
- *   fake origin that serves the mp4 without any key.
+ *   fake origin that serves the mp4 without any key (or to the behaviour's `redirectTo`).
  * Every API route needs the key (`x-gx-api-key` or `?key=`): none is a 403 PERMISSION_DENIED,
  * a wrong one the upstream's 400 INVALID_ARGUMENT with `API_KEY_INVALID` (upstreams.md §6).
  * Errors are `{error: {code, message, status}}`, pretty-printed. {@link VeoBehaviour} lists
@@ -53,7 +59,7 @@ export async function startFakeVeoUpstream(options: FakeVeoUpstreamOptions = {})
   const queue: VeoBehaviour[] = [];
   const scripts: VeoTaskScript[] = [];
   const operations = new VeoOperations();
-  const storage = await VeoStorage.start();
+  const storage = await VeoStorage.start(options.storageHost);
   let origin = '';
 
   const server = await startFakeServer(async (exchange) => {
@@ -95,14 +101,14 @@ export async function startFakeVeoUpstream(options: FakeVeoUpstreamOptions = {})
     const fileId = download![1]!;
     if (operations.fileTask(fileId) === undefined) return json(404, gxErrorBody(404));
     if (request.query.alt !== 'media') return json(400, gxErrorBody(400, 'Only media downloads are supported: add alt=media.'));
-    return send(redirectAnswer(storage.signedAddress(fileId), started));
+    return send(redirectAnswer(behaviour.redirectTo ?? storage.signedAddress(fileId), started));
   });
   origin = server.url;
 
   const handle = scriptedFake(server, queue);
   return {
     ...handle,
-    storageUrl: storage.server.url,
+    storageUrl: storage.origin,
     storageRequests: storage.server.requests,
     nextTask: (script) => void scripts.push(script),
     reset: () => {

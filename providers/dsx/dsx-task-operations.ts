@@ -20,9 +20,10 @@ export const createDsxModerationOperation =
   };
 
 /**
- * `video.content`: the finished video's bytes, fetched from the pre-signed `video_url` the
+ * `video.content`: the finished video's bytes, streamed from the pre-signed `video_url` the
  * task names (upstreams.md §3.3: valid about 24 h). The URL is its own credential, so the
- * channel's key is not sent to the storage host.
+ * channel's key is not sent to the storage host. It is the upstream's word, not the
+ * operator's, so it goes through the media guard (`streamUpstreamUrl`), not `host.http`.
  */
 export const createDsxContentOperation =
   (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
@@ -30,7 +31,7 @@ export const createDsxContentOperation =
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';
     if (task.status !== 'succeeded' || url === '') throw new GatewayError(409, 'video_not_ready', `the upstream task is ${task.status} and has no video to download`);
-    const response = await host.http.request({ method: 'GET', url, signal: call.signal, timeouts: call.channel.timeouts });
+    const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
     if (response.statusCode < 200 || response.statusCode >= 300) {
       await response.body.dump();
       throw new GatewayError(502, 'upstream_error', `the video's storage answered HTTP ${response.statusCode}; its link may have expired (links last about 24 hours)`);

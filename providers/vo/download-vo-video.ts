@@ -5,50 +5,27 @@ import type { VoOptions } from './vo-options.js';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
-function videoAddress(text: string, base?: URL): URL {
-  let url: URL;
-  try {
-    url = new URL(text, base);
-  } catch (error) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'the upstream gave a video address that is not a URL', { cause: error });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new GatewayError(502, 'upstream_invalid_response', `the upstream gave a video address on ${url.protocol}, which the gateway does not fetch`);
-  }
-  return url;
-}
+const originOf = (text: string): string | undefined => (URL.canParse(text) ? new URL(text).origin : undefined);
 
 /**
  * Fetches a finished video from its upstream address (upstreams.md §1.11: a files
  * `:download?alt=media` URL that needs the key and answers 302 to a signed storage URL). The
- * channel's key goes only to the channel's own origin, never to the storage host or any
- * other; undici does not follow redirects, so the one hop is followed here, checked to be
- * http(s) again. The answer is the unread 2xx response.
- * @throws GatewayError 404 when the upstream no longer has the video, else the error for its status.
+ * channel's key goes only to the channel's own origin, the one the operator configured,
+ * asked through `host.http`. Every other address is the upstream's word, so it goes through
+ * the media guard (`streamUpstreamUrl`) without the key: an address on another origin, and
+ * the storage URL the download redirects to (the guard follows and checks any further hop).
+ * The answer is the unread 2xx response.
+ * @throws GatewayError 502 `upstream_url_refused` for an address the guard refuses, 404 when
+ *   the upstream no longer has the video, else the error for its status.
  */
 export async function downloadVoVideo(host: ProviderHost, call: OperationCall<unknown, VoOptions>, uri: string): Promise<UpstreamResponse> {
-  const channelOrigin = new URL(call.channel.baseUrl).origin;
-  const get = (url: URL) =>
-    host.http.request({
-      method: 'GET',
-      url: url.href,
-      headers: url.origin === channelOrigin ? { [voKeyHeader]: call.channel.apiKey } : {},
-      signal: call.signal,
-      timeouts: call.channel.timeouts,
-    });
-  const first = videoAddress(uri);
-  let response = await get(first);
-  if (redirectStatuses.has(response.statusCode)) {
-    const location = response.headers.location;
-    await response.body.dump();
-    if (typeof location !== 'string' || location === '') {
-      throw new GatewayError(502, 'upstream_invalid_response', `the video address answered HTTP ${response.statusCode} without a Location`, { retryable: true });
-    }
-    response = await get(videoAddress(location, first));
-    if (redirectStatuses.has(response.statusCode)) {
-      await response.body.dump();
-      throw new GatewayError(502, 'upstream_invalid_response', 'the video address redirected more than once', { retryable: true });
-    }
+  const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
+  let response: UpstreamResponse;
+  if (originOf(uri) === new URL(call.channel.baseUrl).origin) {
+    response = await host.http.request({ method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey }, signal: call.signal, timeouts: call.channel.timeouts });
+    if (redirectStatuses.has(response.statusCode)) response = await guarded(await redirectTarget(response, uri));
+  } else {
+    response = await guarded(uri);
   }
   if (response.statusCode === 404 || response.statusCode === 410) {
     await response.body.dump();
@@ -56,4 +33,19 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
   }
   if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeVoError);
   return response;
+}
+
+/** Where a redirect of the channel's download leads, resolved against the address that answered it. */
+async function redirectTarget(response: UpstreamResponse, address: string): Promise<string> {
+  const location = response.headers.location;
+  await response.body.dump();
+  const text = Array.isArray(location) ? location[0] : location;
+  if (text === undefined || text === '') {
+    throw new GatewayError(502, 'upstream_invalid_response', `the video address answered HTTP ${response.statusCode} without a Location`, { retryable: true });
+  }
+  try {
+    return new URL(text, address).href;
+  } catch (error) {
+    throw new GatewayError(502, 'upstream_invalid_response', 'the video address redirected to a Location that is not a URL', { cause: error, retryable: true });
+  }
 }

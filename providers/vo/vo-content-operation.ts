@@ -9,7 +9,8 @@ const headerText = (value: string | string[] | undefined) => (Array.isArray(valu
 /**
  * `video.content`: the finished task's first video, streamed from the upstream. The operation
  * is read again for its address (the handle is only the operation's name), then the video is
- * fetched with the channel's key by {@link downloadVoVideo}.
+ * fetched by {@link downloadVoVideo}: with the channel's key from the channel's origin, through
+ * the media guard from anywhere else.
  */
 export function createVoContentOperation(host: ProviderHost) {
   return async (call: OperationCall<VideoTaskQuery, VoOptions>): Promise<BytesResult> => {

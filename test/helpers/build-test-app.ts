@@ -18,15 +18,18 @@ export interface TestApp {
   asUser(loginToken: string, options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
+/** How {@link buildTestApp} builds the app: buildApp's options, a whole config instead of the driver's, and the log level (default `info`). */
+export type TestAppOptions = Omit<BuildAppOptions, 'logger'> & { config?: GatewayConfig; logLevel?: string };
+
 /** A logger that keeps every line it writes, for assertions (and the secret canary). */
-export function capturingLogger(lines: string[]): FastifyBaseLogger {
+export function capturingLogger(lines: string[], level = 'info'): FastifyBaseLogger {
   const destination = new Writable({
     write(chunk, _encoding, callback) {
       lines.push(String(chunk));
       callback();
     },
   });
-  return createLogger({ level: 'info', destination }) as unknown as FastifyBaseLogger;
+  return createLogger({ level, destination }) as unknown as FastifyBaseLogger;
 }
 
 /** Builds the gateway on the given driver (or config), closing it when the test ends. */
@@ -34,11 +37,12 @@ export async function buildTestApp(
   t: Test,
   driver: StorageDriver,
   overrides: Record<string, unknown> = {},
-  options: Omit<BuildAppOptions, 'logger'> & { config?: GatewayConfig } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
+  const { logLevel, ...appOptions } = options;
   const config = options.config ?? testConfig(storageFor(t, driver), overrides);
   const logLines: string[] = [];
-  const app = await buildApp(config, { ...options, logger: capturingLogger(logLines) });
+  const app = await buildApp(config, { ...appOptions, logger: capturingLogger(logLines, logLevel) });
   t.teardown(() => app.close());
   return {
     app,

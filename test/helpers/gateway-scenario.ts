@@ -3,9 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Test } from 'tap';
 import { SseSplitter } from '../../core/streaming/sse-splitter.js';
 import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
-import { buildTestApp, type TestApp } from './build-test-app.js';
-import type { BuildAppOptions } from '../../core/app.js';
-import type { GatewayConfig } from '../../core/config/config-schema.js';
+import { buildTestApp, type TestApp, type TestAppOptions } from './build-test-app.js';
 
 /** The key every fake gx upstream accepts and every gx channel in these scenarios sends. */
 export const gxUpstreamKey = 'gx-upstream-key';
@@ -33,11 +31,7 @@ export function gxChannel(name: string, baseUrl: string, fields: Record<string, 
 }
 
 /** The gateway on the memory store with {@link scenarioPricing}; `overrides` replace top-level config sections. */
-export function scenarioGateway(
-  t: Test,
-  overrides: Record<string, unknown>,
-  options: Omit<BuildAppOptions, 'logger'> & { config?: GatewayConfig } = {},
-): Promise<TestApp> {
+export function scenarioGateway(t: Test, overrides: Record<string, unknown>, options: TestAppOptions = {}): Promise<TestApp> {
   return buildTestApp(t, 'memory', { pricing: scenarioPricing, ...overrides }, options);
 }
 

@@ -63,6 +63,36 @@ t.test('a request refused before any channel is counted with its status', async 
   t.equal(sample(text, 'gateway_model_requests_total', { model: 'unknown', channel: 'none', outcome: 'model_not_found', status: '404' }), 1, 'a model no channel serves is counted as unknown');
 });
 
+t.test('after traffic with an API key, a login token and a channel key in play, /metrics shows none of them', async (t) => {
+  const upstream = await startGx(t);
+  const channelKey = 'channel-canary-metrics-4e2a9d7c';
+  const gateway = await scenarioGateway(t, {
+    providers: [gxChannel('gx-main', upstream.url), gxChannel('gx-refused-key', upstream.url, { api_key: channelKey, models: ['gx-3*'] })],
+  });
+  const token = await issueToken(t, gateway);
+  const key = `sk-${token.key}`;
+  t.equal((await postChat(gateway, token, chatBody('hello'))).statusCode, 200);
+  t.equal((await postChat(gateway, token, chatBody('hello', { stream: true }))).statusCode, 200);
+  t.ok((await postChat(gateway, token, { ...chatBody('the channel key is refused'), model: 'gx-3-pro' })).statusCode >= 400);
+  // Credentials where a client should not put them: as the model, in the path, in the query.
+  await postChat(gateway, token, { ...chatBody('x'), model: key });
+  await gateway.app.inject({ method: 'POST', url: `/v1beta/models/${key}:generateContent?key=${key}`, payload: { contents: [] } });
+  await gateway.app.inject({ method: 'GET', url: `/v1/models/${key}`, headers: token.bearer });
+  await gateway.app.inject({ method: 'GET', url: `/${key}/${token.loginToken}` });
+  await gateway.asUser(token.loginToken, { method: 'GET', url: '/api/token/' });
+  await gateway.asUser(token.loginToken, { method: 'GET', url: `/api/token/search?token=${token.key}` });
+
+  const text = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).payload;
+  t.ok((sample(text, 'gateway_model_requests_total', { operation: 'chat', channel: 'gx-refused-key' }) ?? 0) > 0, 'the traffic is counted, the refused channel too');
+  for (const [name, secret] of [
+    ['the API key', token.key],
+    ['the login token', token.loginToken],
+    ['the channel key', channelKey],
+  ] as const) {
+    t.notOk(text.includes(secret), `${name} is not in the metrics`);
+  }
+});
+
 t.test('with several workers, the primary sums counters and histograms, keeps the worst circuit state, and keeps what exited workers counted', async (t) => {
   const states: Record<string, Array<[string, 'closed' | 'open' | 'half-open']>> = { one: [['gx-a', 'open']], two: [['gx-a', 'closed']], three: [['gx-a', 'half-open']] };
   const worker = (name: string) => new GatewayMetrics(() => states[name] ?? []);

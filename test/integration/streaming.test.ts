@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { shuttingDown } from '../../core/errors/error-codes.js';
 import { OpenStreams } from '../../core/streaming/open-streams.js';
+import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, sseData, startGx, streamedText, waitForToken } from '../helpers/gateway-scenario.js';
 
 interface Chunk {
@@ -83,6 +85,68 @@ t.test('while the upstream is idle the client gets ": ping" comments', async (t)
   t.ok(ping < response.payload.lastIndexOf('data:'), 'and comes before the rest of the answer');
   t.equal(streamedText(response.payload), 'echo: wait for it', 'the pings do not disturb the answer');
   t.equal(sseData(response.payload).at(-1), '[DONE]');
+});
+
+t.test('a Responses stream gets ": ping" comments while the upstream is silent after content, and none before it', async (t) => {
+  const fake = await startFakeOpenAiUpstream({ apiKey: 'openai-key' });
+  t.teardown(() => fake.close());
+  const gateway = await scenarioGateway(t, {
+    pricing: { 'gp-*': { input_per_mtok: 2, output_per_mtok: 8 } },
+    providers: [{ name: 'gp-main', plugin: 'gp', base_url: fake.url, api_key: 'openai-key', models: ['gp-5.4'] }],
+    streaming: { keepalive_ms: 100 },
+  });
+  const token = await issueToken(t, gateway);
+  const respond = () => gateway.app.inject({ method: 'POST', url: '/v1/responses', headers: { ...token.bearer, 'content-type': 'application/json' }, payload: { model: 'gp-5.4', input: 'wait for it', stream: true } });
+  const eventTypes = (payload: string) => [...payload.matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
+
+  // The gateway holds a stream until its first content (so an early failure can fail over): only then do pings start.
+  for (const [when, stallAfterChunks, pinged] of [['after the first text delta', 5, true], ['before any event', 0, false]] as const) {
+    t.test(`silent ${when}`, async (t) => {
+      fake.next({ stallAfterChunks, stallMs: 450 });
+      const response = await respond();
+      t.equal(response.statusCode, 200);
+      const firstDelta = response.payload.indexOf('event: response.output_text.delta');
+      const ping = response.payload.indexOf(': ping\n\n');
+      if (pinged) {
+        t.ok(ping > firstDelta && firstDelta > 0, 'a ping follows the first text delta');
+        t.ok(ping < response.payload.indexOf('event: response.completed'), 'and comes before the rest of the answer');
+      } else {
+        t.ok(response.payload.startsWith('event: response.created'), 'nothing, not even a ping, comes before the first event');
+        t.equal(ping, -1, 'and the answer that follows at once needs none');
+      }
+      t.equal(eventTypes(response.payload).at(-1), 'response.completed', 'the stream is whole');
+      const numbers = sseData(response.payload).map((data) => JSON.parse(data).sequence_number);
+      t.strictSame(numbers, numbers.map((_, index) => index), 'the events are numbered from 0 without a gap');
+    });
+  }
+});
+
+t.test('one SSE event of several megabytes passes through whole with the default streaming.max_event_bytes', async (t) => {
+  const { fake, gateway, token } = await gatewayWithChannel(t);
+  const image = randomBytes(2_400_000).toString('base64');
+  t.ok(image.length > 3_000_000, `the event carries ${image.length} characters of base64`);
+  const frame = (candidate: Record<string, unknown>, usage = '') => `data: {"candidates": [${JSON.stringify(candidate)}]${usage}}\r\n\r\n`;
+  const usage = ',"usageMetadata": {"promptTokenCount": 4,"candidatesTokenCount": 1290,"totalTokenCount": 1294}';
+  const frames = [
+    frame({ content: { parts: [{ text: 'Here it is.' }], role: 'model' }, index: 0 }),
+    frame({ content: { parts: [{ inlineData: { mimeType: 'image/png', data: image } }], role: 'model' }, index: 0 }),
+    frame({ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'STOP', index: 0 }, usage),
+  ];
+
+  t.test('on the native stream, byte for byte', async (t) => {
+    fake.next({ rawSse: frames });
+    const response = await postNative(gateway, token, 'gx-2.5-pro:streamGenerateContent?alt=sse', nativeBody('draw'));
+    t.equal(response.statusCode, 200);
+    t.equal(response.payload, frames.join(''), 'every frame arrives as the upstream sent it');
+  });
+
+  t.test('on the chat stream, as a markdown data URI', async (t) => {
+    fake.next({ rawSse: frames });
+    const response = await postChat(gateway, token, chatBody('draw', { stream: true }));
+    t.equal(response.statusCode, 200);
+    t.ok(streamedText(response.payload).includes(`(data:image/png;base64,${image})`), 'the whole image is in the answer');
+    t.equal(sseData(response.payload).at(-1), '[DONE]');
+  });
 });
 
 t.test('a chunk reaches the client while the upstream is still silent: nothing waits for the whole stream', async (t) => {

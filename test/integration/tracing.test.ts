@@ -1,23 +1,6 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t from 'tap';
+import { startCollector } from '../helpers/otlp-collector.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, startGx } from '../helpers/gateway-scenario.js';
-
-/** A collector that keeps every OTLP/HTTP JSON export it receives. */
-async function startCollector(t: Test) {
-  const exports: Array<{ path: string; contentType: string | undefined; body: any }> = [];
-  const server = createServer((request: IncomingMessage, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      exports.push({ path: request.url ?? '', contentType: request.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exports };
-}
 
 t.test('with tracing on, each model request is exported as a span with a child per upstream attempt', async (t) => {
   const collector = await startCollector(t);

@@ -2,6 +2,8 @@ import t, { type Test } from 'tap';
 import { arkVideoTokens, startFakeArkUpstream, type FakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { startCanaryServer } from '../helpers/start-canary-server.js';
+import { testEncryptionKey } from '../helpers/test-config.js';
 
 // Seedance-style 1.x models cost 0.10 USD a second at 720p (50000 quota units a second);
 // 480p costs half as much, 1080p one and a half times as much. sdx-2-0 costs 0.20 USD a
@@ -29,8 +31,13 @@ function dsxChannel(name: string, baseUrl: string, fields: Record<string, unknow
   return { name, plugin: 'dsx', base_url: baseUrl, api_key: upstreamKey, models: ['dsx-*', 'sdx-*'], model_map: upstreamModels, groups: ['default'], ...fields };
 }
 
+// The fake gives its video addresses under `localhost`, the one name the media guard is told
+// to allow; every other loopback address (a canary's 127.0.0.1) stays refused.
+const fakeAddressHost = 'localhost';
+const security = { encryption_key: testEncryptionKey, media: { allow_hosts: [fakeAddressHost] } };
+
 async function startArk(t: Test): Promise<FakeArkUpstream> {
-  const fake = await startFakeArkUpstream({ apiKey: upstreamKey });
+  const fake = await startFakeArkUpstream({ apiKey: upstreamKey, addressHost: fakeAddressHost });
   t.teardown(() => fake.close());
   return fake;
 }
@@ -41,6 +48,7 @@ async function dsxGateway(t: Test, channels?: (fake: FakeArkUpstream) => Array<R
     pricing,
     providers: channels?.(fake) ?? [dsxChannel('ark-video', fake.url)],
     tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 },
+    security,
   });
   return { fake, gateway, token: await issueToken(t, gateway) };
 }
@@ -85,7 +93,7 @@ t.test('every model goes from submit through its states to a finished video with
     t.equal(sent.model, upstreamModels[body.model as string], 'the channel’s model_map names the upstream model');
     const { statuses, last } = await pollToEnd(gateway, token, submitted.json().task_id);
     t.strictSame(statuses, ['queued', 'in_progress', finished], `${body.model}: queued → in_progress → ${finished}`);
-    t.match(last, { format: 'mp4', progress: 100, url: new RegExp(`^${fake.url}/ark-content-generation-video/cgt-`) });
+    t.match(last, { format: 'mp4', progress: 100, url: new RegExp(`^${fake.addressOrigin}/ark-content-generation-video/cgt-`) });
     const metadata = body.metadata as { return_last_frame?: boolean } | undefined;
     if (metadata?.return_last_frame === true) t.match(last, { last_frame_url: /^http/ }, 'the last frame asked for is shown on the task');
     else t.notOk('last_frame_url' in last, `${body.model}: no last frame was asked for`);
@@ -280,6 +288,49 @@ t.test('the download record carries the mp4 the upstream made', async (t) => {
   t.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
   t.ok(bytes.includes(Buffer.from(upstreamId)), 'the bytes of this task');
   t.equal(record.data_url, `data:video/mp4;base64,${record.base64}`);
+});
+
+t.test('the content route streams the mp4 from the address the upstream gave, through the media guard', async (t) => {
+  const { fake, gateway, token } = await dsxGateway(t);
+  const id = (await submit(gateway, token, { model: 'sdx-2-0', prompt: 'a' })).json().task_id as string;
+  await pollToEnd(gateway, token, id);
+  const content = await gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}/content`, headers: token.bearer });
+  t.equal(content.statusCode, 200);
+  t.equal(content.headers['content-type'], 'video/mp4');
+  t.ok(content.rawPayload.includes(Buffer.from([...fake.tasks.keys()][0]!)), 'the bytes of this task');
+  const download = fake.requests.at(-1)!;
+  t.match(download, { method: 'GET', path: /^\/ark-content-generation-video\/cgt-/ });
+  t.equal(download.headers.authorization, undefined, 'the storage host never sees the channel key');
+  t.equal(download.headers.host, `${fakeAddressHost}:${new URL(fake.url).port}`, 'fetched under the one name security.media allows');
+});
+
+t.test('a video_url the upstream points at loopback or cloud metadata is refused: no fetch, a 502, nothing charged', async (t) => {
+  const canary = await startCanaryServer(t);
+  const { fake, gateway, token } = await dsxGateway(t);
+  const cases: Array<[string, RegExp]> = [
+    [`${canary.url}/admin/secret.mp4`, /127\.0\.0\.1, a loopback address/],
+    ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', /169\.254\.169\.254, a link-local address, where cloud metadata services answer/],
+    [`http://[::ffff:127.0.0.1]:${new URL(canary.url).port}/v.mp4`, /127\.0\.0\.1, a loopback address/],
+  ];
+  for (const [videoUrl, why] of cases) {
+    fake.next({ taskVideoUrl: videoUrl });
+    const id = (await submit(gateway, token, { model: 'sdx-2-0', prompt: 'a' })).json().task_id as string;
+    const { last } = await pollToEnd(gateway, token, id);
+    t.equal(last.status, 'completed', videoUrl);
+    const charged = await storedToken(gateway, token);
+    const downloadsBefore = fake.requests.length;
+    for (const url of [`/v1/video/generations/${id}/content`, `/v1/videos/${id}/content`, `/v1/video/generations/download?id=${id}`]) {
+      const refused = await gateway.app.inject({ method: 'GET', url, headers: token.bearer });
+      t.equal(refused.statusCode, 502, `${url} → 502`);
+      t.match(refused.json(), { error: { code: 'upstream_url_refused', message: why } }, url);
+      t.match(refused.json().error.message, /security\.media\.allow_hosts/);
+      t.notMatch(refused.body, 'canary secret');
+    }
+    t.equal(fake.requests.length - downloadsBefore, 3, 'each refusal asked the upstream about the task only');
+    t.strictSame(await storedToken(gateway, token), charged, 'a refused download charges and refunds nothing');
+  }
+  t.strictSame(canary.hits, [], 'the canary was never asked');
+  t.equal(canary.connections, 0, 'nor connected to');
 });
 
 t.test('an upstream refusal at submit is a 502 with its code and param, and costs nothing', async (t) => {

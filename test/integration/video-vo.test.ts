@@ -4,6 +4,7 @@ import t, { type Test } from 'tap';
 import { sampleMp4, startFakeVeoUpstream, type FakeVeoUpstream, type VeoTaskScript } from '../../core/testing/fake-veo-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { startCanaryServer } from '../helpers/start-canary-server.js';
 import { testEncryptionKey } from '../helpers/test-config.js';
 
 // Both vo models at 0.10 USD a second (50000 quota units), 1.5 times that at 1080p.
@@ -16,8 +17,8 @@ const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(48, 7)]);
 const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1');
 
-async function startVeo(t: Test, apiKey = upstreamKey): Promise<FakeVeoUpstream> {
-  const fake = await startFakeVeoUpstream({ apiKey });
+async function startVeo(t: Test, apiKey = upstreamKey, storageHost?: string): Promise<FakeVeoUpstream> {
+  const fake = await startFakeVeoUpstream(storageHost === undefined ? { apiKey } : { apiKey, storageHost });
   t.teardown(() => fake.close());
   return fake;
 }
@@ -46,13 +47,18 @@ interface Scenario {
   backup: FakeVeoUpstream;
 }
 
-/** Two vo channels (main first, backup second); every poll asks the upstream; frames may come from loopback. */
-async function scenario(t: Test, options: { mainKey?: string } = {}): Promise<Scenario> {
-  const main = await startVeo(t, options.mainKey);
-  const backup = await startVeo(t);
+/**
+ * Two vo channels (main first, backup second); every poll asks the upstream; frames may come
+ * from loopback. `storageHost` names the fakes' storage host in their signed addresses, and
+ * then the media guard allows that name only, instead of every private address.
+ */
+async function scenario(t: Test, options: { mainKey?: string; storageHost?: string } = {}): Promise<Scenario> {
+  const main = await startVeo(t, options.mainKey, options.storageHost);
+  const backup = await startVeo(t, upstreamKey, options.storageHost);
+  const media = options.storageHost === undefined ? { allow_private_networks: true } : { allow_hosts: [options.storageHost] };
   const gateway = await scenarioGateway(t, {
     pricing,
-    security: { encryption_key: testEncryptionKey, media: { allow_private_networks: true } },
+    security: { encryption_key: testEncryptionKey, media },
     routing: { circuit_breaker: { failure_threshold: 1000 } },
     tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 },
     providers: [voChannel('vo-main', main.url, { priority: 10 }), voChannel('vo-backup', backup.url, { priority: 0 })],
@@ -318,4 +324,62 @@ t.test('the OpenAI-style /v1/videos pair shows a vo task as a video object', asy
   t.match(created.json(), { id: /^video_/, object: 'video', model: 'vo-3.0-fast-generate-001', status: 'queued', seconds: '6' });
   const polled = await s.gateway.app.inject({ method: 'GET', url: `/v1/videos/${created.json().id}`, headers: s.token.bearer });
   t.match(polled.json(), { status: 'completed', progress: 100, error: null });
+});
+
+t.test('the storage address a download redirects to goes through the media guard: the one name allowed streams', async (t) => {
+  const s = await scenario(t, { storageHost: 'localhost' });
+  const id = await submitted(s, {}, { pendingPolls: 0 });
+  t.match((await poll(s, id)).json(), { status: 'succeeded' });
+  const content = await s.gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}/content`, headers: s.token.bearer });
+  t.equal(content.statusCode, 200);
+  t.equal(content.headers['content-type'], 'video/mp4');
+  const fileId = /files\/([a-z0-9]+):download/.exec(s.main.requests.at(-1)!.path)![1]!;
+  t.strictSame(content.rawPayload, sampleMp4(fileId));
+  t.equal(s.main.storageRequests.length, 1);
+  t.equal(s.main.storageRequests[0]!.headers.host, `localhost:${new URL(s.main.storageUrl).port}`, 'fetched under the name security.media allows');
+  t.equal(s.main.storageRequests[0]!.headers['x-gx-api-key'], undefined);
+});
+
+t.test('a download the upstream redirects to loopback or cloud metadata is refused: no fetch, a 502, nothing charged', async (t) => {
+  const canary = await startCanaryServer(t);
+  const s = await scenario(t, { storageHost: 'localhost' });
+  const id = await submitted(s, {}, { pendingPolls: 0 });
+  t.match((await poll(s, id)).json(), { status: 'succeeded' });
+  const charged = await storedToken(s.gateway, s.token);
+  const cases: Array<[string, RegExp]> = [
+    [`${canary.url}/secret.mp4`, /^the upstream pointed the gateway at 127\.0\.0\.1, a loopback address/],
+    ['http://169.254.169.254/computeMetadata/v1/instance/service-accounts/default/token', /pointed the gateway at 169\.254\.169\.254, a link-local address, where cloud metadata services answer/],
+  ];
+  for (const [location, why] of cases) {
+    for (const url of [`/v1/video/generations/${id}/content`, `/v1/video/generations/download?id=${id}`]) {
+      // The content route reads the operation again, then downloads: the second request redirects.
+      s.main.next({});
+      s.main.next({ redirectTo: location });
+      const refused = await s.gateway.app.inject({ method: 'GET', url, headers: s.token.bearer });
+      t.equal(refused.statusCode, 502, `${url} → 502`);
+      t.match(refused.json(), { error: { code: 'upstream_url_refused', message: why } }, location);
+      t.notMatch(refused.body, 'canary secret');
+      t.match(s.main.requests.at(-1)!, { method: 'GET', path: /:download$/ }, 'the channel’s own download was asked, with its key');
+    }
+  }
+  t.strictSame(canary.hits, [], 'the canary was never asked');
+  t.equal(canary.connections, 0, 'nor connected to');
+  t.equal(s.main.storageRequests.length, 0);
+  t.strictSame(await storedToken(s.gateway, s.token), charged, 'a refused download charges and refunds nothing');
+});
+
+t.test('a video address on another origin goes through the media guard without the key, and loopback is refused', async (t) => {
+  const canary = await startCanaryServer(t);
+  const s = await scenario(t, { storageHost: 'localhost' });
+  const before = await storedToken(s.gateway, s.token);
+  const id = await submitted(s, {}, { pendingPolls: 0, videoUri: `${canary.url}/v1beta/files/stolen:download?alt=media` });
+  t.match((await poll(s, id)).json(), { status: 'succeeded' });
+  const charged = await storedToken(s.gateway, s.token);
+  t.equal(charged.used_quota - before.used_quota, unitsFor(4), 'the task itself is charged once');
+  const refused = await s.gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}/content`, headers: s.token.bearer });
+  t.equal(refused.statusCode, 502);
+  t.match(refused.json(), { error: { code: 'upstream_url_refused', message: /^the upstream pointed the gateway at 127\.0\.0\.1, a loopback address/ } });
+  t.strictSame(canary.hits, [], 'neither the key nor a request reached the canary');
+  t.equal(canary.connections, 0);
+  t.strictSame(await storedToken(s.gateway, s.token), charged);
 });

@@ -50,6 +50,8 @@ export interface ArkBehaviour extends ScriptedBehaviour {
   taskError?: { code: string; message: string };
   /** On a task create: the `usage.completion_tokens` its success reports; `null` leaves `usage` out. Default: width × height × frames / 1024. */
   taskTokens?: number | null;
+  /** On a task create: the `content.video_url` its success reports instead of the fake's own signed address (any URL, e.g. one the gateway must refuse). */
+  taskVideoUrl?: string;
   /** On an asset-API request: answer HTTP 200 with this `ResponseMetadata.Error` (upstreams.md §3.5: errors may come with 200). */
   volcError?: { Code: string; Message: string };
   /** On `CreateAsset`: how the asset ends after processing. Default `Active`. */

@@ -80,7 +80,7 @@ export class ArkVideoTasks {
       forgotten: outcome === 'vanish',
       error: behaviour.taskError ?? (outcome === 'failed' ? defaultErrors.failed : outcome === 'moderation' ? defaultErrors.moderation : undefined),
       tokens: behaviour.taskTokens === undefined ? arkVideoTokens(plan.resolution, plan.duration, plan.frames, plan.framesPerSecond) : behaviour.taskTokens,
-      videoUrl: `${origin}${generatedVideosPath}${id}.mp4?${query}`,
+      videoUrl: behaviour.taskVideoUrl ?? `${origin}${generatedVideosPath}${id}.mp4?${query}`,
       lastFrameUrl: plan.returnLastFrame ? images.add(origin, plan.model) : undefined,
       createdAt: Math.floor(now.getTime() / 1000),
       updatedAt: Math.floor(now.getTime() / 1000),

@@ -7,6 +7,8 @@ import type { ScriptedBehaviour } from '../scripted-behaviour.js';
 export interface VeoBehaviour extends ScriptedBehaviour {
   /** Answer 200 with a body that is not JSON. */
   garbage?: boolean;
+  /** On a download: answer 302 to this address instead of the storage host's signed one (any URL, e.g. one the gateway must refuse). */
+  redirectTo?: string;
 }
 
 /** How one submitted task goes. Queue it with `nextTask` before the submission. */
@@ -33,4 +35,6 @@ export interface VeoTaskScript {
   filteredCount?: number;
   /** The reasons listed in `raiMediaFilteredReasons`. */
   filteredReasons?: string[];
+  /** `succeeded`: the `video.uri` of every video instead of the fake's own download address (any URL, e.g. one the gateway must refuse). */
+  videoUri?: string;
 }

@@ -71,7 +71,7 @@ export class VeoOperations {
       // As fixture poll_done_filtered: only the filter counts, no samples and no @type.
       return { name: task.name, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: filtered, raiMediaFilteredReasons: reasons } } };
     }
-    const generatedSamples = task.files.map((fileId) => ({ video: { uri: `${origin}/v1beta/files/${fileId}:download?alt=media` } }));
+    const generatedSamples = task.files.map((fileId) => ({ video: { uri: task.script.videoUri ?? `${origin}/v1beta/files/${fileId}:download?alt=media` } }));
     return {
       name: task.name,
       done: true,

@@ -11,12 +11,18 @@ import { sampleMp4 } from './sample-mp4.js';
 export class VeoStorage {
   readonly #signatures = new Map<string, string>();
 
-  private constructor(readonly server: FakeServer) {}
+  /** The origin its signed addresses use: the server's own, under another host name when one was given. */
+  readonly origin: string;
 
-  static async start(): Promise<VeoStorage> {
+  private constructor(readonly server: FakeServer, host: string | undefined) {
+    this.origin = host === undefined ? server.url : `http://${host}:${new URL(server.url).port}`;
+  }
+
+  /** Starts the storage host; `host` names it in the signed addresses instead of 127.0.0.1. */
+  static async start(host?: string): Promise<VeoStorage> {
     let storage: VeoStorage | undefined;
     const server = await startFakeServer(({ request, response }) => storage!.answer(request.path, request.query, response));
-    storage = new VeoStorage(server);
+    storage = new VeoStorage(server, host);
     return storage;
   }
 
@@ -27,7 +33,7 @@ export class VeoStorage {
       signature = randomBytes(16).toString('hex');
       this.#signatures.set(fileId, signature);
     }
-    return `${this.server.url}/generated-videos/${fileId}.mp4?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=172800&X-Goog-Signature=${signature}`;
+    return `${this.origin}/generated-videos/${fileId}.mp4?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Expires=172800&X-Goog-Signature=${signature}`;
   }
 
   private answer(path: string, query: Record<string, string>, response: ServerResponse): void {

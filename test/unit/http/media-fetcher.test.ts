@@ -341,3 +341,120 @@ t.test('an error status is a 400 naming it', async (t) => {
   t.equal(error.code, 'media_fetch_failed');
   t.match(error.message, 'HTTP 404');
 });
+
+t.test('streamUpstreamUrl: a URL an upstream gave', async (t) => {
+  const timeouts = { connectMilliseconds: 5_000, firstByteMilliseconds: 5_000, idleMilliseconds: 5_000, totalMilliseconds: 5_000 };
+  const stream = (fetcher: GuardedMediaFetcher, url: string, signal = new AbortController().signal, limits = timeouts) => fetcher.streamUpstreamUrl(url, { signal, timeouts: limits });
+  const video = Buffer.alloc(3_000, 7);
+  const resolveHost: HostResolver = async (hostname) => [{ address: hostname === 'internal.test' ? '10.1.2.3' : '127.0.0.1', family: 4 }];
+  const server = await startServer(t, (request, response, state) => {
+    const targets: Record<string, string> = {
+      '/to-metadata': 'http://169.254.169.254/latest/meta-data/iam/',
+      '/to-internal': `http://internal.test:${state.port}/secret`,
+      '/to-file': 'file:///etc/passwd',
+      '/hop': '/video.mp4',
+      '/loop': '/loop',
+    };
+    const target = targets[request.url ?? ''];
+    if (target !== undefined) {
+      response.writeHead(302, { location: target }).end();
+    } else if (request.url === '/video.mp4') {
+      response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) }).end(video);
+    } else if (request.url === '/first-chunk-then-wait') {
+      response.writeHead(200, { 'content-type': 'video/mp4' });
+      response.write(video.subarray(0, 100));
+    } else if (request.url === '/silent') {
+      // Never answers.
+    } else {
+      response.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
+    }
+  });
+  // A cap far below the video: a stream is bounded by the channel's timeouts, not by the buffering cap.
+  const fetcher = startFetcher(t, { allow_hosts: ['127.0.0.1'], max_bytes: 1_000 }, { resolveHost });
+
+  t.test('the answer comes back unread, with its headers, after the guard followed the redirects', async (t) => {
+    const response = await stream(fetcher, `${server.origin}/hop`);
+    t.equal(response.statusCode, 200);
+    t.equal(response.headers['content-type'], 'video/mp4');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of response.body) chunks.push(chunk);
+    t.same(Buffer.concat(chunks), video, 'larger than max_bytes: the stream is not held in memory, so the buffering cap does not apply');
+  });
+
+  t.test('the answer is handed over before the body has arrived', async (t) => {
+    const response = await stream(fetcher, `${server.origin}/first-chunk-then-wait`);
+    const iterator = response.body[Symbol.asyncIterator]();
+    t.equal((await iterator.next()).value?.byteLength, 100);
+    await iterator.return?.();
+  });
+
+  t.test('an error status is the caller’s to judge', async (t) => {
+    const response = await stream(fetcher, `${server.origin}/expired`);
+    t.equal(response.statusCode, 403);
+    t.match(await response.body.text(), 'AccessDenied');
+  });
+
+  t.test('addresses that are not public are a 502 upstream_url_refused naming why, before any connection', async (t) => {
+    const attempts = watchConnectAttempts(t);
+    const guarded = startFetcher(t);
+    const cases: Array<[string, RegExp]> = [
+      [`http://127.0.0.1:${server.port}/`, /pointed the gateway at 127\.0\.0\.1, a loopback address/],
+      [`http://[::ffff:127.0.0.1]:${server.port}/`, /127\.0\.0\.1, a loopback address/],
+      ['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254, a link-local address, where cloud metadata services answer/],
+      ['http://10.0.0.1/', /10\.0\.0\.1, a private address/],
+      ['http://[fd00::1]/', /fd00::1, a private address/],
+      ['http://100.64.0.1/', /100\.64\.0\.1, a carrier-grade NAT address/],
+    ];
+    for (const [url, why] of cases) {
+      const error = await rejection(stream(guarded, url));
+      t.match(error, { statusCode: 502, code: 'upstream_url_refused', retryable: false, message: why }, url);
+      t.match(error.message, /security\.media\.allow_hosts/);
+    }
+    t.same(attempts, [], 'undici never started a connection');
+    const before = server.connections;
+    const named = await rejection(stream(guarded, `http://localhost:${server.port}/video.mp4`));
+    t.match(named, { statusCode: 502, code: 'upstream_url_refused', message: /localhost, a name that resolves to a private, loopback, link-local or otherwise non-public address/ });
+    t.notMatch(named.message, '127.0.0.1', 'the resolved address is not revealed');
+    t.equal(server.connections, before);
+  });
+
+  t.test('allow_private_networks still keeps cloud metadata out', async (t) => {
+    const open = startFetcher(t, { allow_private_networks: true });
+    t.equal((await stream(open, `http://localhost:${server.port}/video.mp4`)).statusCode, 200);
+    t.match(await rejection(stream(open, 'http://169.254.169.254/latest/meta-data/')), { code: 'upstream_url_refused' });
+  });
+
+  t.test('every redirect hop is checked again', async (t) => {
+    const before = server.requests.length;
+    t.match(await rejection(stream(fetcher, `${server.origin}/to-metadata`)), { statusCode: 502, code: 'upstream_url_refused', message: /^the upstream redirected the gateway to 169\.254\.169\.254/ });
+    t.match(await rejection(stream(fetcher, `${server.origin}/to-internal`)), { statusCode: 502, code: 'upstream_url_refused', message: /^the upstream redirected the gateway to internal\.test, a name/ });
+    t.match(await rejection(stream(fetcher, `${server.origin}/to-file`)), { statusCode: 502, code: 'upstream_url_refused', message: /uses file:/ });
+    t.equal(server.requests.length - before, 3, 'only the redirecting requests reached a server');
+    t.match(await rejection(stream(fetcher, `${server.origin}/loop`)), { statusCode: 502, code: 'upstream_invalid_response', message: /redirected more than 3 times/ });
+  });
+
+  t.test('URLs that are not plain http(s) are refused without a fetch', async (t) => {
+    for (const url of ['file:///etc/passwd', 'gopher://example.com/', 'not a url', `http://user:pass@127.0.0.1:${server.port}/video.mp4`]) {
+      t.match(await rejection(stream(fetcher, url)), { statusCode: 502, code: 'upstream_url_refused' }, url);
+    }
+  });
+
+  t.test('it sends a plain user agent and no credentials', async (t) => {
+    await (await stream(fetcher, `${server.origin}/video.mp4`)).body.dump();
+    const headers = server.requests.at(-1) ?? {};
+    t.match(headers['user-agent'], /^model-gateway-media-fetcher\//);
+    t.notOk(headers.authorization);
+    t.notOk(headers['x-gx-api-key']);
+  });
+
+  t.test("the channel's timeouts bound it, and a caller abort is a 499", async (t) => {
+    const late = await rejection(stream(fetcher, `${server.origin}/silent`, new AbortController().signal, { ...timeouts, firstByteMilliseconds: 100 }));
+    t.match(late, { statusCode: 504, code: 'upstream_timeout', message: /no response within 100 ms/ });
+    const response = await stream(fetcher, `${server.origin}/first-chunk-then-wait`, new AbortController().signal, { ...timeouts, idleMilliseconds: 100 });
+    const idle = await rejection(response.body.text());
+    t.match(idle, { statusCode: 504, code: 'upstream_timeout', message: /went silent for 100 ms/ });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    t.match(await rejection(stream(fetcher, `${server.origin}/silent`, controller.signal)), { statusCode: 499, retryable: false });
+  });
+});

@@ -6,9 +6,9 @@ import { dsxCall, dsxFixture, rejected, stubHost, thrown, upstreamAnswer } from 
 const recordedTask = dsxFixture('ark-seedance-task-succeeded.json');
 
 async function provider(...answers: Parameters<typeof stubHost>) {
-  const { host, sent } = stubHost(...answers);
+  const { host, sent, guarded } = stubHost(...answers);
   const created = (await dsxPlugin.create(dsxPlugin.options.parse({}), host)) as Provider;
-  return { operations: created.operations as Record<string, (call: unknown) => Promise<unknown>>, estimate: created.estimate!, sent };
+  return { operations: created.operations as Record<string, (call: unknown) => Promise<unknown>>, estimate: created.estimate!, sent, guarded };
 }
 
 const handle = 'cgt-20250331175019-abcde';
@@ -82,11 +82,12 @@ t.test('an upstream that lost the task answers 404, which stays a 404; other fai
   t.match(await rejected(garbled.operations['video.status']!(dsxCall({ handle, model: 'm' }))), { statusCode: 502, code: 'upstream_invalid_response' });
 });
 
-t.test('content downloads the video from its pre-signed URL without the channel key', async (t) => {
+t.test('content downloads the video from its pre-signed URL through the media guard, without the channel key', async (t) => {
   const mp4 = upstreamAnswer(200, 'mp4 bytes', { 'content-type': 'video/mp4' });
-  const { operations, sent } = await provider(upstreamAnswer(200, recordedTask), mp4);
+  const { operations, sent, guarded } = await provider(upstreamAnswer(200, recordedTask), mp4);
   const result = (await operations['video.content']!(dsxCall({ handle, model: 'm' }))) as BytesResult;
   t.equal(sent[1]!.url, recordedTask.content.video_url);
+  t.strictSame(guarded, [recordedTask.content.video_url], 'the upstream’s URL goes through the guard, not host.http');
   t.notOk(sent[1]!.headers?.authorization, 'the storage host never sees the key');
   t.match(result, { kind: 'bytes', contentType: 'video/mp4' });
   t.equal(await result.body.text(), 'mp4 bytes');

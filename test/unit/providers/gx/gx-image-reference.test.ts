@@ -37,6 +37,9 @@ function stubFetcher(answer: FetchedMedia): MediaFetcher & { calls: Array<{ url:
       calls.push({ url, options });
       return answer;
     },
+    async streamUpstreamUrl(url) {
+      throw new Error(`reference images are never streamed, not even ${url}`);
+    },
   };
 }
 
