@@ -10,7 +10,7 @@ import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge } from './media-erro
 import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
 import { errorCode, mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
 import { clientMediaWording, upstreamUrlWording, type RefusalWording } from './refusal-wording.js';
-import { UpstreamResponseBody } from './upstream-response-body.js';
+import { upstreamResponseOf } from './upstream-response-of.js';
 
 /** The `security.media` block of the config. */
 export type MediaSecurityConfig = GatewayConfig['security']['media'];
@@ -123,12 +123,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
       deadline.clear();
       throw mapUndiciError(error, { ...context, phase: 'response' });
     }
-    response.body.once('close', () => deadline.clear());
-    return {
-      statusCode: response.statusCode,
-      headers: response.headers,
-      body: new UpstreamResponseBody(response.body, (error) => mapUndiciError(error, { ...context, phase: 'body' })),
-    };
+    return upstreamResponseOf(response, deadline, context);
   }
 
   /** Closes the fetcher's connections once the fetches in flight have finished. */

@@ -1,8 +1,8 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from '../contracts/provider-plugin.js';
 import { Deadline } from './deadline.js';
+import { upstreamResponseOf } from './upstream-response-of.js';
 import { mapUndiciError } from './map-undici-error.js';
-import { UpstreamResponseBody } from './upstream-response-body.js';
 
 /** Connection settings of {@link UndiciUpstreamHttp}. */
 export interface UndiciUpstreamHttpOptions {
@@ -54,12 +54,7 @@ export class UndiciUpstreamHttp implements UpstreamHttp {
       deadline.clear();
       throw mapUndiciError(error, { ...context, phase: 'response' });
     }
-    response.body.once('close', () => deadline.clear());
-    return {
-      statusCode: response.statusCode,
-      headers: response.headers,
-      body: new UpstreamResponseBody(response.body, (error) => mapUndiciError(error, { ...context, phase: 'body' })),
-    };
+    return upstreamResponseOf(response, deadline, context);
   }
 
   /** Closes every connection once the requests in flight have finished. */

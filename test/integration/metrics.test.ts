@@ -1,18 +1,10 @@
 import t from 'tap';
+import { prometheusSample } from '../helpers/prometheus-sample.js';
 import { GatewayMetrics } from '../../core/observability/gateway-metrics.js';
 import { WorkerMetricsSnapshots } from '../../core/observability/worker-metrics-snapshots.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, startGx, waitForToken, storedToken } from '../helpers/gateway-scenario.js';
 
-/** The value of one sample line of the Prometheus text, or undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0] ?? '';
-    if (wanted.every((pair) => labelText.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
+const sample = prometheusSample;
 
 t.test('GET /metrics shows requests by route and status, open streams, circuits and the process', async (t) => {
   const healthy = await startGx(t);

@@ -7,6 +7,7 @@ import { runCli } from '../../core/cli.js';
 import { resolveWorkerCount } from '../../core/server/worker-count.js';
 import { isRunning, listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from '../helpers/cli-gateway-process.js';
 import { httpCall } from '../helpers/http-call.js';
+import { prometheusSample } from '../helpers/prometheus-sample.js';
 import { storageFor, testEncryptionKey } from '../helpers/test-config.js';
 
 
@@ -104,16 +105,7 @@ function tryConnect(port: number): Promise<string> {
   });
 }
 
-/** The value of one sample line of the Prometheus text, or undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelText = line.slice(name.length).split(' ')[0] ?? '';
-    if (wanted.every((pair) => labelText.includes(pair))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
+const sample = prometheusSample;
 
 const healthzCount = (text: string) => sample(text, 'gateway_http_requests_total', { method: 'GET', route: '/healthz', status: '200' });
 

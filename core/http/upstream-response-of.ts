@@ -1,0 +1,18 @@
+import type { Dispatcher } from 'undici';
+import type { UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { Deadline } from './deadline.js';
+import { mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
+import { UpstreamResponseBody } from './upstream-response-body.js';
+
+/**
+ * An undici answer as the providers see it: its body reports failures as gateway errors of
+ * the body phase, and the request's deadline is disarmed once the body closes.
+ */
+export function upstreamResponseOf(response: Dispatcher.ResponseData, deadline: Deadline, context: Omit<UpstreamFailureContext, 'phase'>): UpstreamResponse {
+  response.body.once('close', () => deadline.clear());
+  return {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    body: new UpstreamResponseBody(response.body, (error) => mapUndiciError(error, { ...context, phase: 'body' })),
+  };
+}
