@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Usage } from '../contracts/usage.js';
+import { measureChatInput } from './measure-chat-input.js';
 
 /**
  * The parts of a chat-like request the estimate reads: OpenAI-style `messages`, Responses
@@ -40,9 +41,11 @@ function requestedOutputTokens(request: ChatLikeRequest): number | undefined {
  * A cheap usage estimate to reserve quota by before a chat-like call, without a tokenizer:
  * input tokens are a quarter of the UTF-8 bytes of the JSON of the messages (or of the
  * Responses input and instructions, or of the native contents and system instruction),
- * rounded up; output tokens are `outputTokens` when given, else the limit the client set,
- * else `billing.estimated_output_tokens`. Marked `estimated`. `body` is read as a
- * {@link ChatLikeRequest}; other fields are ignored.
+ * rounded up, except that inline media (data URIs and base64 payloads) count by rule instead
+ * of by their bytes: a fixed count per image, audio by its duration, other files as the text
+ * they decode to (`inline-media-tokens.ts`). Output tokens are `outputTokens` when given,
+ * else the limit the client set, else `billing.estimated_output_tokens`. Marked `estimated`.
+ * `body` is read as a {@link ChatLikeRequest}; other fields are ignored.
  */
 export function estimateChatUsage(body: object, config: Pick<GatewayConfig, 'billing'>, outputTokens?: number): Usage {
   // Any request object is accepted, so a route may pass a union of request shapes; the
@@ -54,9 +57,9 @@ export function estimateChatUsage(body: object, config: Pick<GatewayConfig, 'bil
       : request.input !== undefined
         ? { instructions: request.instructions, input: request.input }
         : { systemInstruction: request.systemInstruction, contents: request.contents };
-  const inputBytes = Buffer.byteLength(JSON.stringify(input) ?? '', 'utf8');
+  const size = measureChatInput(input);
   return {
-    inputTokens: Math.ceil(inputBytes / bytesPerToken),
+    inputTokens: Math.ceil(size.textBytes / bytesPerToken) + size.mediaTokens,
     cachedInputTokens: 0,
     outputTokens: outputTokens ?? requestedOutputTokens(request) ?? config.billing.estimated_output_tokens,
     reasoningTokens: 0,
