@@ -48,6 +48,9 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'records', busyTimeout: 5000 });
     // Failures reach callers as rejections; an unheard error event would crash the process.
     this.#adapter.on('error', () => {});
+    // Every namespace's Keyv listens on this one adapter; namespaces are fixed by the code and
+    // the configured channels, so more than Node's default of 10 is expected, not a leak.
+    this.#adapter.setMaxListeners(0);
   }
 
   /** Opens (creating when absent) the SQLite file and its tables. */
