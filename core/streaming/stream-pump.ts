@@ -120,6 +120,8 @@ export class StreamPump implements InterruptibleStream {
       read: () => this.#resume(),
       destroy: (error, callback) => {
         if (!this.#finished) parts.abortUpstream();
+        // A write waiting for a client that stopped reading would otherwise wait forever.
+        this.#resume();
         callback(error);
       },
     });
@@ -127,7 +129,9 @@ export class StreamPump implements InterruptibleStream {
     const write = async (text: string) => {
       if (text === '') return;
       lastWrite = Date.now();
-      if (!readable.push(text) && this.#interruption === undefined) await new Promise<void>((resolve) => (this.#resumeReading = resolve));
+      if (!readable.push(text) && this.#interruption === undefined && !readable.destroyed) {
+        await new Promise<void>((resolve) => (this.#resumeReading = resolve));
+      }
     };
     const keepalive = parts.encoder.keepalive;
     const timer =
@@ -158,6 +162,8 @@ export class StreamPump implements InterruptibleStream {
             if (error !== undefined) throw error;
             if (this.#interruption !== undefined) throw this.#interruption;
           }
+          // An upstream body that ends quietly when aborted must not pass for a whole stream.
+          if (this.#interruption !== undefined) throw this.#interruption;
           const ending: string[] = [];
           const error = this.#flushEnd(ending);
           await write(ending.join(''));
@@ -195,11 +201,6 @@ export class StreamPump implements InterruptibleStream {
   #resume(): void {
     this.#resumeReading?.();
     this.#resumeReading = undefined;
-  }
-
-  /** Settles a stream that ended during priming, or that is answered without reading further. */
-  finishWithoutStreaming(error?: GatewayError): void {
-    this.#finish(error, this.#parts.clientGone());
   }
 
   /**

@@ -1,0 +1,106 @@
+import t from 'tap';
+import type { UpstreamBody } from '../../../core/contracts/provider-plugin.js';
+import type { StreamDecoder } from '../../../core/contracts/stream-decoder.js';
+import { GatewayError } from '../../../core/errors/gateway-error.js';
+import { SseSplitter } from '../../../core/streaming/sse-splitter.js';
+import { StreamPump, type StreamOutcome } from '../../../core/streaming/stream-pump.js';
+import type { StreamEncoder } from '../../../core/streaming/stream-encoder.js';
+
+// The stream pump against an upstream that never stops sending: what happens to the
+// stream's settlement when the client stops reading and goes away, or when the gateway
+// interrupts it, however the upstream body reacts to the abort.
+
+const encoder: StreamEncoder = {
+  contentType: 'text/event-stream',
+  keepalive: undefined,
+  start: () => '',
+  event: (output) => `data: ${output.data}\n\n`,
+  error: (error) => `data: {"error":"${error.code}"}\n\n`,
+  end: () => 'data: [DONE]\n\n',
+};
+
+const decoder: StreamDecoder = {
+  push: (frame) => [{ type: 'event', data: frame.data, content: true, outputCharacters: frame.data.length }],
+  end: () => [],
+};
+
+/** An upstream body of endless 1 KiB events; aborting it makes the pending read fail, or end quietly when `quietOnAbort`. */
+function endlessBody(quietOnAbort = false): { body: UpstreamBody; abort: () => void } {
+  let aborted = false;
+  let wake: (() => void) | undefined;
+  const event = Buffer.from(`data: ${'x'.repeat(1024)}\n\n`);
+  const body = {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        if (aborted) {
+          if (quietOnAbort) return;
+          throw new Error('aborted');
+        }
+        yield event;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setImmediate(resolve);
+        });
+      }
+    },
+    text: async () => '',
+    json: async () => ({}),
+    dump: async () => {},
+  } as UpstreamBody;
+  return {
+    body,
+    abort: () => {
+      aborted = true;
+      wake?.();
+    },
+  };
+}
+
+function pumpOver(upstream: { body: UpstreamBody; abort: () => void }, clientGone: () => boolean) {
+  const outcomes: StreamOutcome[] = [];
+  const pump = new StreamPump({
+    body: upstream.body,
+    splitter: new SseSplitter({ maxEventBytes: 1 << 20 }),
+    decoder,
+    encoder,
+    keepaliveMilliseconds: 60_000,
+    abortUpstream: upstream.abort,
+    clientGone,
+    onFinish: (outcome) => outcomes.push(outcome),
+  });
+  return { pump, outcomes };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+t.test('a client that stops reading and then goes away ends the stream once, as aborted, with what was sent', async (t) => {
+  let gone = false;
+  const { pump, outcomes } = pumpOver(endlessBody(), () => gone);
+  t.equal((await pump.prime()).kind, 'content');
+  const readable = pump.readable();
+  // Nobody reads: the pump fills the buffer and waits for the client.
+  await settle();
+  t.equal(outcomes.length, 0, 'nothing is over while the client only pauses');
+  gone = true;
+  readable.destroy();
+  await settle();
+  t.equal(outcomes.length, 1, 'the stream finished exactly once');
+  t.match(outcomes[0], { aborted: true });
+  t.ok((outcomes[0]?.outputCharacters ?? 0) > 0, 'with the characters sent so far, for billing');
+});
+
+for (const quietOnAbort of [false, true]) {
+  t.test(`an interrupted stream ends with the interruption's error event${quietOnAbort ? ', even when the upstream body just ends' : ''}`, async (t) => {
+    const { pump, outcomes } = pumpOver(endlessBody(quietOnAbort), () => false);
+    await pump.prime();
+    const readable = pump.readable();
+    let text = '';
+    readable.on('data', (chunk: Buffer | string) => (text += String(chunk)));
+    await settle();
+    await pump.interrupt(new GatewayError(503, 'server_shutting_down', 'stopping'));
+    t.match(text, /data: \{"error":"server_shutting_down"\}\n\n$/, 'the last event is the error');
+    t.notMatch(text, /\[DONE\]/, 'never the normal end');
+    t.equal(outcomes.length, 1);
+    t.match(outcomes[0], { aborted: false, error: { code: 'server_shutting_down' } });
+  });
+}
