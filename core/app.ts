@@ -23,7 +23,7 @@ import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
-import { OpenStreams } from './streaming/open-streams.js';
+import { InFlightRequests } from './pipeline/in-flight-requests.js';
 import { checkEncryptionKey } from './security/encryption-key-check.js';
 import { Channel } from './routing/channel.js';
 import { ChannelAffinity } from './routing/channel-affinity.js';
@@ -185,7 +185,7 @@ async function createOperationRunner(
     config,
     new RateLimiter(backend, config.rate_limits),
     observer,
-    container.resolve(OpenStreams),
+    container.resolve(InFlightRequests),
   );
   return { runner, breaker };
 }

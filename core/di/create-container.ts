@@ -9,7 +9,7 @@ import { AccessTimeRecorder } from '../tokens/access-time-recorder.js';
 import { TokenAuthenticator } from '../tokens/token-authenticator.js';
 import { StoreTokenRepository } from '../tokens/token-repository.js';
 import { TokenService } from '../tokens/token-service.js';
-import { OpenStreams } from '../streaming/open-streams.js';
+import { InFlightRequests } from '../pipeline/in-flight-requests.js';
 import { StoreUserRepository } from '../users/user-repository.js';
 import { UserService } from '../users/user-service.js';
 import { InjectionTokens, systemClock, type Clock } from './injection-tokens.js';
@@ -39,7 +39,7 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: StoreTokenRepository }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: StoreUserRepository }, scoped);
-  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, QuotaLedger, OpenStreams]) {
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, QuotaLedger, InFlightRequests]) {
     container.register(service as never, { useClass: service as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };

@@ -4,6 +4,7 @@ import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
 import { Readable, finished } from 'node:stream';
 import type { BytesResult, OperationHandler, OperationName, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
 import { emptyUsage, type Usage } from '../contracts/usage.js';
+import { shuttingDown } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -13,9 +14,9 @@ import type { RunObserver } from '../observability/run-observer.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
 import { planAttempts, type Attempt, type PinnedChannel } from '../routing/plan-attempts.js';
-import type { OpenStreams } from '../streaming/open-streams.js';
 import { SseSplitter } from '../streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../streaming/stream-pump.js';
+import type { InFlightRequests } from './in-flight-requests.js';
 import { authorizeModel } from './steps/authorize-model.js';
 import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
 
@@ -58,12 +59,13 @@ export class OperationRunner {
     private readonly config: GatewayConfig,
     private readonly limiter?: RateLimiter,
     private readonly observer?: RunObserver,
-    private readonly openStreams?: OpenStreams,
+    private readonly inFlight?: InFlightRequests,
   ) {}
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
     const startedAt = Date.now();
     const records: AttemptRecord[] = [];
+    const end = this.inFlight?.begin();
     try {
       const outcome = await this.#run(invocation, records);
       this.#observe(invocation, startedAt, records, undefined);
@@ -71,7 +73,15 @@ export class OperationRunner {
     } catch (error) {
       this.#observe(invocation, startedAt, records, GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed'));
       throw error;
+    } finally {
+      end?.();
     }
+  }
+
+  /** Why no (further) attempt may start: the client left, or the shutdown deadline passed. */
+  #stopped(invocation: OperationInvocation): GatewayError | undefined {
+    if (invocation.clientSignal.aborted) return clientClosed();
+    return this.inFlight?.deadline.aborted === true ? shuttingDown() : undefined;
   }
 
   async #run(invocation: OperationInvocation, records: AttemptRecord[]): Promise<InvocationOutcome> {
@@ -118,10 +128,16 @@ export class OperationRunner {
     let lastError: GatewayError | undefined;
     try {
       for (let step = first; step.done !== true; step = attempts.next()) {
+        const stopped = this.#stopped(invocation);
+        if (stopped !== undefined) {
+          this.breaker.release(step.value.channel.name);
+          lastError = stopped;
+          break;
+        }
         const outcome = await this.#attempt(step.value, invocation, price, reservation, admission, records);
         if (outcome.kind === 'answered') return outcome.result;
         lastError = outcome.error;
-        if (!outcome.error.retryable || invocation.clientSignal.aborted) break;
+        if (!outcome.error.retryable || this.#stopped(invocation) !== undefined) break;
       }
     } catch (error) {
       lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
@@ -129,9 +145,14 @@ export class OperationRunner {
     const failure = invocation.clientSignal.aborted ? clientClosed() : (lastError ?? new GatewayError(502, 'upstream_error', 'no channel answered'));
     // A client that left while an upstream was working on its request pays for the prompt
     // (the upstream bills what it read); otherwise nothing was delivered and nothing counts.
-    const usage = records.some((record) => record.outcome === 'aborted') ? promptOf(invocation.estimate) : undefined;
+    const abandoned = invocation.clientSignal.aborted ? records.find((record) => record.outcome === 'aborted') : undefined;
+    const usage = abandoned === undefined ? undefined : promptOf(invocation.estimate);
     if (usage === undefined) await Promise.all([reservation.refund(), admission.settle(emptyUsage('estimated'))]);
-    else await Promise.all([reservation.settle(this.#cost(price, usage, groups[0] ?? 'default')), admission.settle(usage)]);
+    else {
+      const units = this.#cost(price, usage, abandoned?.group ?? 'default');
+      await Promise.all([reservation.settle(units), admission.settle(usage)]);
+      this.observer?.settled({ model: invocation.model, inputTokens: usage.inputTokens, outputTokens: 0, units });
+    }
     this.#log(invocation, records, { failure, usage });
     throw failure;
   }
@@ -147,19 +168,27 @@ export class OperationRunner {
     const { channel, group } = attempt;
     const started = Date.now();
     const upstreamAbort = new AbortController();
-    const onClientAbort = () => upstreamAbort.abort();
-    invocation.clientSignal.addEventListener('abort', onClientAbort, { once: true });
+    const abortUpstream = () => upstreamAbort.abort();
+    const deadline = this.inFlight?.deadline;
+    invocation.clientSignal.addEventListener('abort', abortUpstream, { once: true });
+    deadline?.addEventListener('abort', abortUpstream, { once: true });
+    /** Stops listening for the client and the deadline: the attempt is over, or its answer is on its way. */
+    const detach = () => {
+      invocation.clientSignal.removeEventListener('abort', abortUpstream);
+      deadline?.removeEventListener('abort', abortUpstream);
+    };
     const record = (outcome: AttemptRecord['outcome'], error?: GatewayError) =>
       records.push({ channel: channel.name, group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - started });
     const fail = (error: unknown) => {
-      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      detach();
       const gatewayError = GatewayError.is(error)
         ? error
         : new GatewayError(502, 'upstream_error', `the channel failed: ${(error as Error).message}`, { cause: error, retryable: true });
-      if (invocation.clientSignal.aborted) {
+      const stopped = this.#stopped(invocation);
+      if (stopped !== undefined) {
         this.breaker.release(channel.name);
         record('aborted', gatewayError);
-        return { kind: 'failed' as const, error: clientClosed() };
+        return { kind: 'failed' as const, error: stopped };
       }
       if (gatewayError.retryable) {
         this.breaker.recordFailure(channel.name);
@@ -199,7 +228,7 @@ export class OperationRunner {
       record('success');
     };
     if (result.kind === 'json') {
-      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      detach();
       succeed();
       const body = result.body;
       const usage = this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length);
@@ -210,17 +239,17 @@ export class OperationRunner {
     }
     if (result.kind === 'bytes') {
       succeed();
-      return { kind: 'answered', result: this.#relayBytes(result, invocation, records, onClientAbort, settleFrom) };
+      return { kind: 'answered', result: this.#relayBytes(result, invocation, records, detach, settleFrom) };
     }
     if (result.kind === 'task') {
-      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      detach();
       succeed();
       this.#log(invocation, records, { end: 'accepted' });
       // The task settles when it finishes, maybe in another process: the hold goes with its record.
       return { kind: 'answered', result: { kind: 'task', accepted: result, channel: channel.name, group, hold: reservation.detach(), unitsIfSucceeded: this.#cost(price, result.usage, group) } };
     }
     if (result.kind === 'task-progress') return fail(new Error(`the provider answered ${invocation.operation} with a task's progress`));
-    return this.#startStream(result, invocation, records, upstreamAbort, onClientAbort, settleFrom, fail, async (affinityKey) => {
+    return this.#startStream(result, invocation, records, upstreamAbort, detach, settleFrom, fail, async (affinityKey) => {
       succeed();
       await this.#remember(affinityKey, channel, invocation);
     });
@@ -273,14 +302,14 @@ export class OperationRunner {
     result: BytesResult,
     invocation: OperationInvocation,
     records: AttemptRecord[],
-    onClientAbort: () => void,
+    detach: () => void,
     settleFrom: (usage: Usage) => Promise<void>,
   ): InvocationOutcome {
     const readable = Readable.from(result.body, { objectMode: false });
     // Its usage is known up front, so its line is written now.
     this.#log(invocation, records, { usage: result.usage });
     finished(readable, () => {
-      invocation.clientSignal.removeEventListener('abort', onClientAbort);
+      detach();
       void settleFrom(result.usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));
     });
     return { kind: 'bytes', contentType: result.contentType, readable };
@@ -291,7 +320,7 @@ export class OperationRunner {
     invocation: OperationInvocation,
     records: AttemptRecord[],
     upstreamAbort: AbortController,
-    onClientAbort: () => void,
+    detach: () => void,
     settleFrom: (usage: Usage) => Promise<void>,
     fail: (error: unknown) => { kind: 'failed'; error: GatewayError },
     succeed: (affinityKey: string | undefined) => Promise<void>,
@@ -310,7 +339,7 @@ export class OperationRunner {
       clientGone: () => invocation.clientSignal.aborted,
       onFinish: (outcome) => {
         untrack?.();
-        invocation.clientSignal.removeEventListener('abort', onClientAbort);
+        detach();
         const usage = this.#streamUsage(outcome, invocation);
         // Primed streams that fail over are abandoned before they were answered: the request's line comes from its last attempt.
         if (answered) this.#log(invocation, records, { usage, end: outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed') });
@@ -331,7 +360,7 @@ export class OperationRunner {
     await succeed(pump.affinityKey);
     answered = true;
     const readable = pump.readable();
-    untrack = this.openStreams?.track(pump);
+    untrack = this.inFlight?.track(pump);
     return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable } };
   }
 

@@ -3,21 +3,23 @@ import type { Logger } from 'pino';
 import { buildApp } from '../app.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { shuttingDown } from '../errors/error-codes.js';
-import { OpenStreams } from '../streaming/open-streams.js';
+import { InFlightRequests } from '../pipeline/in-flight-requests.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
 import { StopRequests } from './stop-requests.js';
 
-/** How long streams ended at the shutdown deadline get to write their error event before the connections close. */
-const streamEndMilliseconds = 1000;
+/** How long requests ended at the shutdown deadline get to write their error before the connections close. */
+const endingMilliseconds = 1000;
 
 /**
  * Builds the gateway, listens, and serves until asked to stop (see {@link StopRequests}); the
- * one process of `server.workers: 1`, or one worker of several. A stop closes the listener,
- * lets requests in flight finish for `server.shutdown_grace_ms`, then ends the streams still
- * open with an error event in their wire format and closes the connections still open, and resolves 0 once the app and its stores are closed. A request to exit at once
+ * one process of `server.workers: 1`, or one worker of several. A stop closes the listener
+ * and lets requests in flight finish for `server.shutdown_grace_ms`. Then requests not
+ * answered yet get a 503 `server_shutting_down` and streams still open end with an error
+ * event in their wire format ({@link InFlightRequests}); the connections still open are
+ * closed, and it resolves 0 once the app and its stores are closed. A request to exit at once
  * resolves 1 without waiting. While serving, an {@link IdleHeapRelease} gives memory back
- * when the process goes quiet after a busy spell. A stop while starting (a store that does not answer can hold the
- * start up) resolves 0 at once: nothing was served yet.
+ * when the process goes quiet after a busy spell. A stop while starting (a store that does
+ * not answer can hold the start up) resolves 0 at once: nothing was served yet.
  */
 export async function serveGateway(config: GatewayConfig, configFile: string, logger: Logger): Promise<number> {
   const requests = new StopRequests();
@@ -57,10 +59,10 @@ async function startApp(config: GatewayConfig, configFile: string, logger: Logge
 
 async function stopGracefully(app: FastifyInstance, reason: string, graceMilliseconds: number, logger: Logger): Promise<number> {
   logger.info({ signal: reason, graceMilliseconds }, 'stopping: no new connections, finishing requests in flight');
-  const openStreams = app.gateway.resolve(OpenStreams);
+  const inFlight = app.gateway.resolve(InFlightRequests);
   const deadline = setTimeout(() => {
-    logger.warn({ openStreams: openStreams.size }, 'shutdown deadline passed: ending open streams with an error event, then closing the connections still open');
-    void openStreams.interruptAll(shuttingDown(), streamEndMilliseconds).then(() => app.server.closeAllConnections());
+    logger.warn({ inFlight: inFlight.size }, 'shutdown deadline passed: ending the requests still in flight with an error, then closing the connections still open');
+    void inFlight.endAll(shuttingDown(), endingMilliseconds).then(() => setImmediate(() => app.server.closeAllConnections()));
   }, graceMilliseconds);
   deadline.unref();
   try {

@@ -3,7 +3,7 @@ import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
 import type { Usage } from '../contracts/usage.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { InterruptibleStream } from './open-streams.js';
+import type { InterruptibleStream } from '../pipeline/in-flight-requests.js';
 import type { StreamEncoder } from './stream-encoder.js';
 
 /** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */

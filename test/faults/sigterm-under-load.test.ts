@@ -28,6 +28,7 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
   const port = Number(new URL(base).port);
   const token = await issueProcessToken(base, setup);
   const slowToken = await issueProcessToken(base, setup);
+  const waitingToken = await issueProcessToken(base, setup);
   const chat = (text: string, stream: boolean, bearer = token.bearer) =>
     readAnswer(`${base}/v1/chat/completions`, { headers: bearer, body: chatBody(text, stream ? { stream: true } : {}) });
 
@@ -43,6 +44,10 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
   fake.next({ chunkDelayMs: 1000 });
   const slow = chat('a b c d e f g h i j k l m n o p q r s t', true, slowToken.bearer);
   while (fake.requests.length < 3) await sleep(10);
+  // And one whose upstream has not answered at all by then.
+  fake.next({ stallBeforeHeadersMs: 8000 });
+  const waiting = chat('still waiting', false, waitingToken.bearer);
+  while (fake.requests.length < 4) await sleep(10);
   const inFlightCount = 8;
   for (let index = 0; index < inFlightCount; index += 1) fake.next({ stallBeforeHeadersMs: 600, chunkDelayMs: 100 });
   const inFlight: Array<{ stream: boolean; text: string; answer: Promise<ReadAnswer> }> = [];
@@ -51,7 +56,7 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
     const text = `cost-${String(index + 1).padStart(2, '0')}`;
     inFlight.push({ stream, text, answer: chat(text, stream) });
   }
-  while (fake.requests.length < 3 + inFlightCount) await sleep(10);
+  while (fake.requests.length < 4 + inFlightCount) await sleep(10);
 
   gateway.child.kill('SIGTERM');
   await gateway.waitForLog(/^stopping/);
@@ -82,6 +87,10 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
   t.equal(cut.ending, 'complete', 'a stream still running when shutdown_grace_ms is over is not cut');
   t.match(lastEvent(cut.body), { error: { code: 'server_shutting_down' } }, 'it ends with an in-band error event that says the gateway is shutting down');
 
+  const unanswered = await waiting;
+  t.equal(unanswered.status, 503, 'a request whose upstream had not answered by the deadline gets a 503');
+  t.match(JSON.parse(unanswered.body), { error: { code: 'server_shutting_down' } }, 'saying the gateway is shutting down, in its dialect');
+
   t.equal(await gateway.exited, 0, 'the process exits 0');
   t.ok(gateway.entries().some((entry) => entry.msg === 'stopped'), 'and logs "stopped"');
 
@@ -93,4 +102,6 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
   const slowStored = await storedToken(restarted, { id: slowToken.id, key: '', loginToken, bearer: slowToken.bearer });
   t.ok(slowStored.used_quota > 0, `the part of the slow stream that was sent is billed (${slowStored.used_quota} units)`);
   t.equal(slowStored.used_quota + slowStored.remain_quota, 5_000_000, 'and the rest of its hold given back');
+  const waitingStored = await storedToken(restarted, { id: waitingToken.id, key: '', loginToken, bearer: waitingToken.bearer });
+  t.match(waitingStored, { used_quota: 0, remain_quota: 5_000_000 }, 'the unanswered request costs nothing');
 });

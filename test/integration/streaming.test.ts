@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { shuttingDown } from '../../core/errors/error-codes.js';
-import { OpenStreams } from '../../core/streaming/open-streams.js';
+import { InFlightRequests } from '../../core/pipeline/in-flight-requests.js';
 import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, sseData, startGx, streamedText, waitForToken } from '../helpers/gateway-scenario.js';
 
@@ -291,15 +291,15 @@ t.test('an upstream event larger than streaming.max_event_bytes is a clean error
 
 t.test('streams ended by the shutdown deadline get an error event in their own shape and are billed for what was sent', async (t) => {
   const { fake, gateway, token } = await gatewayWithChannel(t);
-  const openStreams = gateway.app.gateway.resolve(OpenStreams);
+  const inFlight = gateway.app.gateway.resolve(InFlightRequests);
   fake.next({ chunkDelayMs: 300 });
   fake.next({ chunkDelayMs: 300 });
   const chat = postChat(gateway, token, chatBody('a b c d e f g h i j k l', { stream: true }));
   const native = postNative(gateway, token, 'gx-2.5-pro:streamGenerateContent?alt=sse', nativeBody('a b c d e f g h i j k l'));
-  while (openStreams.size < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (inFlight.size.streams < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 400));
-  await openStreams.interruptAll(shuttingDown(), 1000);
-  t.equal(openStreams.size, 0, 'no stream is left open');
+  await inFlight.endAll(shuttingDown(), 1000);
+  t.same(inFlight.size, { requests: 0, streams: 0 }, 'no stream is left open');
 
   const chatAnswer = await chat;
   t.ok(streamedText(chatAnswer.payload).startsWith('echo: a'), 'the chat client kept what it had been sent');

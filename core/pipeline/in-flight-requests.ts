@@ -1,0 +1,73 @@
+import type { GatewayError } from '../errors/gateway-error.js';
+
+/** A stream being sent to a client that can be ended early with an in-band error. */
+export interface InterruptibleStream {
+  /** Stops reading the upstream and ends the client's stream with `error` as its last event; resolves once that end is written. */
+  interrupt(error: GatewayError): Promise<void>;
+}
+
+/**
+ * The model requests an app is working on, for the shutdown deadline. Requests not answered
+ * yet see `deadline` abort: their upstream call is abandoned, nothing is charged, and the
+ * client gets a 503 `server_shutting_down` in its dialect while headers can still be sent.
+ * Streams already answered are ended with an error event in their own wire format and billed
+ * for what they sent. Either way a client reads why, instead of a cut connection.
+ */
+export class InFlightRequests {
+  readonly #streams = new Set<InterruptibleStream>();
+  readonly #deadline = new AbortController();
+  #requests = 0;
+  #drained: (() => void) | undefined;
+
+  /** Aborts when the shutdown deadline has passed. */
+  get deadline(): AbortSignal {
+    return this.#deadline.signal;
+  }
+
+  /** Counts a request until the returned function is called (once it has been answered or has failed). */
+  begin(): () => void {
+    this.#requests += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#requests -= 1;
+      this.#checkDrained();
+    };
+  }
+
+  /** Tracks an answered stream until the returned function is called. */
+  track(stream: InterruptibleStream): () => void {
+    this.#streams.add(stream);
+    return () => {
+      this.#streams.delete(stream);
+      this.#checkDrained();
+    };
+  }
+
+  /** Requests not answered yet, and streams still being sent. */
+  get size(): { requests: number; streams: number } {
+    return { requests: this.#requests, streams: this.#streams.size };
+  }
+
+  /**
+   * The shutdown deadline: aborts the requests not answered yet and interrupts the streams
+   * with `error`; resolves when all of them have ended, or after `limitMilliseconds`.
+   */
+  async endAll(error: GatewayError, limitMilliseconds: number): Promise<void> {
+    const drained = new Promise<void>((resolve) => (this.#drained = resolve));
+    const ends = [...this.#streams].map((stream) => stream.interrupt(error));
+    this.#deadline.abort(error);
+    this.#checkDrained();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limitMilliseconds);
+    });
+    await Promise.race([Promise.all([Promise.allSettled(ends), drained]), limit]);
+    clearTimeout(timer);
+  }
+
+  #checkDrained(): void {
+    if (this.#requests === 0 && this.#streams.size === 0) this.#drained?.();
+  }
+}
