@@ -25,7 +25,7 @@ const positiveInteger = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 
 /** The output limit the client set, if any: `max_completion_tokens`, `max_tokens`, `max_output_tokens` or `generationConfig.maxOutputTokens`. */
-function requestedOutputTokens(request: ChatLikeRequest): number | undefined {
+export function requestedOutputTokens(request: ChatLikeRequest): number | undefined {
   const generationConfig = request.generationConfig;
   const maxOutputTokens =
     typeof generationConfig === 'object' && generationConfig !== null ? (generationConfig as { maxOutputTokens?: unknown }).maxOutputTokens : undefined;

@@ -1,3 +1,4 @@
+import { requestedOutputTokens, type ChatLikeRequest } from '../billing/estimate-chat-usage.js';
 import { costUnits, groupRatioOf, priceOfModel } from '../billing/pricing.js';
 import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
@@ -380,18 +381,19 @@ export class OperationRunner {
   /**
    * A provider that learned no token counts from its upstream reports zeros flagged
    * `estimated`; the runner then bills its own estimate of the prompt and of the output
-   * (characters / 4), never nothing, and never more output than the request reserved for
-   * (its output limit): a guess must not charge beyond what the client allowed.
+   * (characters / 4), never nothing, and never more output than the output limit the client
+   * set (a guess must not charge beyond what the client allowed; without a limit the model
+   * may have written any length, so the characters stand).
    */
   #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputCharacters: () => number): Usage {
     if (usage !== undefined && (usage.source === 'upstream' || usage.inputTokens > 0 || usage.outputTokens > 0)) return usage;
     const produced = Math.ceil(outputCharacters() / 4);
-    const reserved = invocation.estimate.outputTokens;
+    const limit = typeof invocation.request === 'object' && invocation.request !== null ? requestedOutputTokens(invocation.request as ChatLikeRequest) : undefined;
     return {
       ...invocation.estimate,
       ...usage,
       inputTokens: invocation.estimate.inputTokens,
-      outputTokens: reserved > 0 ? Math.min(produced, reserved) : produced,
+      outputTokens: limit === undefined ? produced : Math.min(produced, limit),
       reasoningTokens: 0,
       source: 'estimated',
     };
