@@ -2,6 +2,7 @@ import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { ClusterMetricsPrimary } from '../observability/cluster-metrics-primary.js';
 import { stopMessage } from './stop-message.js';
+import { gatewayWorkerVariable } from './gateway-worker.js';
 
 /** What {@link runClusterPrimary} needs. */
 export interface ClusterOptions {
@@ -76,7 +77,7 @@ class ClusterSupervisor {
   }
 
   #fork(): void {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [gatewayWorkerVariable]: '1' });
     worker.on('error', (error) => this.#options.logger.warn({ err: error, worker: worker.id }, 'could not reach a worker'));
     this.#workers.set(worker.id, { worker, listening: false, terminated: false });
   }

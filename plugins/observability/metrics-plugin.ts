@@ -1,8 +1,8 @@
-import cluster from 'node:cluster';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { ClusterMetricsWorker } from '../../core/observability/cluster-metrics-worker.js';
+import { isGatewayWorker } from '../../core/server/gateway-worker.js';
 import type { GatewayMetrics } from '../../core/observability/gateway-metrics.js';
 
 /**
@@ -20,7 +20,7 @@ export const metricsPlugin = fastifyPlugin(
   async (app: FastifyInstance, options: { metrics: GatewayMetrics }) => {
     const { metrics } = options;
     const { registry } = metrics;
-    const group = cluster.isWorker ? new ClusterMetricsWorker(registry) : undefined;
+    const group = isGatewayWorker() ? new ClusterMetricsWorker(registry) : undefined;
     if (group !== undefined) app.addHook('onClose', async () => group.dispose());
     app.get('/metrics', async (request, reply) => {
       if (group === undefined) return reply.type(registry.contentType).send(await registry.metrics());
