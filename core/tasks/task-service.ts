@@ -80,10 +80,14 @@ export class TaskService {
     return record;
   }
 
-  /** The caller's task, brought up to date; 404 for an unknown, expired or another token's task. */
+  /**
+   * The caller's task, brought up to date; 404 for an unknown or another token's task. A task
+   * past its expiry answers with its final state (settled on the upstream's last answer) for
+   * as long as the store keeps its record, an hour more; then it is unknown.
+   */
   async find(token: TokenView, id: string, requestId: string): Promise<TaskRecord> {
     const record = await this.tasks.get(id);
-    if (record === undefined || record.token_id !== token.id || record.expires_at <= this.now()) {
+    if (record === undefined || record.token_id !== token.id) {
       throw notFound(`no video task "${id}" for this API key; tasks expire about ${Math.round(this.config.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
     }
     return this.refresh(record, requestId);

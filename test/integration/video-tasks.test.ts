@@ -115,7 +115,7 @@ t.test('the background poller settles tasks nobody polls', async (t) => {
   t.equal(after.used_quota - before.used_quota, unitsForSeconds(5));
 });
 
-t.test('a task that never finishes expires: its hold is refunded and it answers 404', async (t) => {
+t.test('a task that never finishes expires: its hold is refunded and it answers as failed, expired', async (t) => {
   const { gateway, token, clock } = await videoGateway(t, { background_poll_ms: 100 });
   const before = await storedToken(gateway, token);
   const id = (await submit(gateway, token, { prompt: 'x, script: in_progress' })).json().task_id as string;
@@ -123,7 +123,7 @@ t.test('a task that never finishes expires: its hold is refunded and it answers 
   clock.advance(24 * 3_600_000 + 1000);
   const after = await waitForToken(gateway, token, (stored) => stored.remain_quota === before.remain_quota, 5000);
   t.strictSame(after, before, 'refunded by the poller');
-  t.equal((await poll(gateway, token, id)).statusCode, 404);
+  t.match((await poll(gateway, token, id)).json(), { status: 'failed', error: { code: 504, type: 'expired' } });
 });
 
 t.test('a task that finished while the upstream could not be asked is charged at expiry, not refunded: the upstream is asked once more', async (t) => {
@@ -136,7 +136,7 @@ t.test('a task that finished while the upstream could not be asked is charged at
   const after = await waitForToken(gateway, token, (stored) => stored.used_quota > before.used_quota, 5000);
   t.equal(after.used_quota - before.used_quota, unitsForSeconds(6), 'the video the upstream made is charged');
   t.equal(before.remain_quota - after.remain_quota, unitsForSeconds(6), 'its hold became the charge');
-  t.equal((await poll(gateway, token, id)).statusCode, 404, 'the expired task is gone for the client');
+  t.match((await poll(gateway, token, id)).json(), { status: 'succeeded', url: /^https:\/\/videos\.example\// }, 'and the client can still fetch what it paid for');
 });
 
 t.test('the download record of a finished task carries the video as base64 and a data URL', async (t) => {
