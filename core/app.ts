@@ -106,7 +106,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   if (generatedSecretFile !== undefined) logger.warn({ file: generatedSecretFile }, 'generated an encryption key; back this file up with the data');
 
   try {
-    await checkEncryptionKey(backend, container.resolve(InjectionTokens.keyCipher));
+    await checkEncryptionKey(
+      backend,
+      container.resolve(InjectionTokens.keyCipher),
+      container.resolve(InjectionTokens.userRepository),
+      container.resolve(InjectionTokens.tokenRepository),
+    );
     const bootstrap = await container.resolve(UserService).bootstrap(config.users, config.storage.data_dir);
     if (bootstrap.generatedTokenFile !== undefined) {
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');

@@ -23,6 +23,8 @@ export interface UserRepository {
   /** An id no user has yet. */
   nextId(): Promise<number>;
   count(): Promise<number>;
+  /** Every user's id. */
+  ids(): Promise<number[]>;
 }
 
 /** {@link UserRepository} on any {@link StoreBackend}. */
@@ -78,5 +80,9 @@ export class StoreUserRepository implements UserRepository {
 
   async count(): Promise<number> {
     return (await this.#backend.setMembers('users')).length;
+  }
+
+  async ids(): Promise<number[]> {
+    return (await this.#backend.setMembers('users')).map(Number);
   }
 }
