@@ -73,10 +73,10 @@ export class QuotaLedger {
   async reserve(token: TokenView, units: number): Promise<Reservation> {
     assertQuotaUnits('units', units);
     if (token.unlimited_quota) {
-      // A zero hold: nothing is held, but the store must answer before the upstream is
-      // called, so with storage down an unlimited token fails closed like the others instead
-      // of having work done whose usage cannot be recorded.
-      await this.#backend.reserve(tokenBalanceAccount(token.id), 0);
+      // Nothing is held, but the store must answer (a read of the balance) before the
+      // upstream is called, so with storage down an unlimited token fails closed like the
+      // others instead of having work done whose usage cannot be recorded.
+      await this.#backend.readBalances([tokenBalanceAccount(token.id)]);
       return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (actualUnits) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, actualUnits), () => {});
     }
     const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units);
