@@ -1,4 +1,4 @@
-import { requestedOutputTokens, type ChatLikeRequest } from '../billing/estimate-chat-usage.js';
+import { promptOf, usageOrEstimate } from '../billing/fallback-usage.js';
 import { costUnits, groupRatioOf, priceOfModel } from '../billing/pricing.js';
 import type { QuotaLedger, Reservation } from '../billing/quota-ledger.js';
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
@@ -32,15 +32,6 @@ interface AttemptRecord {
 }
 
 const clientClosed = () => new GatewayError(499, 'client_closed_request', 'the client closed the request');
-
-/** The input side of an estimate: what a request costs when the client left while an upstream was reading it. */
-const promptOf = (estimate: Usage): Usage => ({
-  ...emptyUsage('estimated'),
-  inputTokens: estimate.inputTokens,
-  ...(estimate.inputModalities === undefined ? {} : { inputModalities: estimate.inputModalities }),
-  ...(estimate.characters === undefined ? {} : { characters: estimate.characters }),
-  ...(estimate.minutes === undefined ? {} : { minutes: estimate.minutes }),
-});
 
 /**
  * Runs the pipeline after auth for one model request: model limits, price, rate limits, reserve, then
@@ -232,7 +223,7 @@ export class OperationRunner {
       detach();
       succeed();
       const body = result.body;
-      const usage = this.#knownUsage(result.usage, invocation, () => (typeof body === 'string' ? body : JSON.stringify(body)).length);
+      const usage = usageOrEstimate(result.usage, invocation.estimate, invocation.request, () => (typeof body === 'string' ? body : JSON.stringify(body)).length);
       await settleFrom(usage);
       await this.#remember(result.affinityKey, channel, invocation);
       this.#log(invocation, records, { usage });
@@ -329,7 +320,6 @@ export class OperationRunner {
     const encoder = invocation.encoder;
     if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
     let untrack: (() => void) | undefined;
-    let answered = false;
     const pump = new StreamPump({
       body: result.body,
       splitter: new SseSplitter({ maxEventBytes: this.config.streaming.max_event_bytes }),
@@ -342,8 +332,7 @@ export class OperationRunner {
         untrack?.();
         detach();
         const usage = this.#streamUsage(outcome, invocation);
-        // Primed streams that fail over are abandoned before they were answered: the request's line comes from its last attempt.
-        if (answered) this.#log(invocation, records, { usage, end: outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed') });
+        this.#log(invocation, records, { usage, end: outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed') });
         void settleFrom(usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));
       },
     });
@@ -359,7 +348,6 @@ export class OperationRunner {
       return fail(primed.error);
     }
     await succeed(pump.affinityKey);
-    answered = true;
     const readable = pump.readable();
     untrack = this.inFlight?.track(pump);
     return { kind: 'answered', result: { kind: 'stream', contentType: encoder.contentType, readable } };
@@ -375,28 +363,7 @@ export class OperationRunner {
    * prompt plus the model output that was sent, flagged as estimated.
    */
   #streamUsage(outcome: StreamOutcome, invocation: OperationInvocation): Usage {
-    return this.#knownUsage(outcome.usage, invocation, () => outcome.outputCharacters);
-  }
-
-  /**
-   * A provider that learned no token counts from its upstream reports zeros flagged
-   * `estimated`; the runner then bills its own estimate of the prompt and of the output
-   * (characters / 4), never nothing, and never more output than the output limit the client
-   * set (a guess must not charge beyond what the client allowed; without a limit the model
-   * may have written any length, so the characters stand).
-   */
-  #knownUsage(usage: Usage | undefined, invocation: OperationInvocation, outputCharacters: () => number): Usage {
-    if (usage !== undefined && (usage.source === 'upstream' || usage.inputTokens > 0 || usage.outputTokens > 0)) return usage;
-    const produced = Math.ceil(outputCharacters() / 4);
-    const limit = typeof invocation.request === 'object' && invocation.request !== null ? requestedOutputTokens(invocation.request as ChatLikeRequest) : undefined;
-    return {
-      ...invocation.estimate,
-      ...usage,
-      inputTokens: invocation.estimate.inputTokens,
-      outputTokens: limit === undefined ? produced : Math.min(produced, limit),
-      reasoningTokens: 0,
-      source: 'estimated',
-    };
+    return usageOrEstimate(outcome.usage, invocation.estimate, invocation.request, () => outcome.outputCharacters);
   }
 
   /** Tells the observer how the request ended: answered (the headers of a stream), or its error. */

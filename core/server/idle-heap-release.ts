@@ -65,11 +65,13 @@ export class IdleHeapRelease {
     this.#heapAfterCollection = this.#parts.heapUsed();
   }
 
+  /** Starts the checks (an unref'd timer: it keeps no process alive). */
   start(): void {
     this.#timer ??= setInterval(() => this.check(), this.#parts.checkMilliseconds);
     this.#timer.unref();
   }
 
+  /** Stops the checks. */
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
