@@ -1,5 +1,4 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 
 /** How an answer read from a gateway process ended. */
 export interface ReadAnswer {
@@ -37,17 +36,5 @@ export function readAnswer(url: string, options: { method?: string; headers?: Re
     });
     sent.on('error', reject);
     sent.end(payload);
-  });
-}
-
-/** Resolves with the error code of a TCP connect to the port, or 'connected'. */
-export function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
   });
 }

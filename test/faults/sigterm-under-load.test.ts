@@ -4,7 +4,8 @@ import { buildTestApp } from '../helpers/build-test-app.js';
 import { listeningUrl, startCliGateway } from '../helpers/cli-gateway-process.js';
 import { chatBody, sseData, startGx, storedToken, streamedText } from '../helpers/gateway-scenario.js';
 import { issueProcessToken, processGatewayConfig, usedQuota } from './process-gateway.js';
-import { readAnswer, tryConnect, type ReadAnswer } from './process-http.js';
+import { waitUntilRefused } from '../helpers/try-connect.js';
+import { readAnswer, type ReadAnswer } from './process-http.js';
 
 // SIGTERM to a real gateway process while requests are in flight: the listener closes at
 // once, every request in flight (JSON and streams) finishes whole within
@@ -60,11 +61,7 @@ t.test('SIGTERM under load: requests in flight finish, new connections are refus
 
   gateway.child.kill('SIGTERM');
   await gateway.waitForLog(/^stopping/);
-  let connection = await tryConnect(port);
-  for (let attempt = 0; connection === 'connected' && attempt < 100; attempt += 1) {
-    await sleep(20);
-    connection = await tryConnect(port);
-  }
+  const connection = await waitUntilRefused(port);
   t.equal(connection, 'ECONNREFUSED', 'new connections are refused while the requests in flight finish');
   t.equal(gateway.child.exitCode, null, 'the process waits for them');
   await t.rejects(chat('cost-99', false), { code: 'ECONNREFUSED' }, 'a new request gets no answer');

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
@@ -9,6 +8,7 @@ import { runCli } from '../../core/cli.js';
 import { loadConfigFile } from '../../core/config/load-config.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { testEncryptionKey } from '../helpers/test-config.js';
+import { tryConnect, waitUntilRefused } from '../helpers/try-connect.js';
 
 /** Runs the CLI in this process and keeps what it wrote. */
 async function cli(argv: string[]): Promise<{ code: number; out: string; error: string }> {
@@ -310,18 +310,6 @@ function get(url: string): Promise<{ status: number; body: string }> {
   return response;
 }
 
-/** Resolves with the error code of a TCP connect, or 'connected'. */
-function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-}
-
 t.test('start serves until SIGTERM, finishes the request in flight, refuses new connections and exits 0', async (t) => {
   const { directory, file } = writeConfig(t, validConfig);
   const server = startServer(t, file);
@@ -353,13 +341,7 @@ t.test('start serves until SIGTERM, finishes the request in flight, refuses new 
 
   server.child.kill('SIGTERM');
   await server.waitForLog(/^stopping/);
-  const deadline = Date.now() + 3000;
-  let connection = await tryConnect(port);
-  while (connection === 'connected' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    connection = await tryConnect(port);
-  }
-  t.equal(connection, 'ECONNREFUSED', 'new connections are refused while the request in flight finishes');
+  t.equal(await waitUntilRefused(port), 'ECONNREFUSED', 'new connections are refused while the request in flight finishes');
   t.equal(server.child.exitCode, null, 'the process is still running for the request in flight');
 
   inFlight.sent.end(body.slice(5));

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { runCli } from '../../core/cli.js';
@@ -8,6 +7,7 @@ import { resolveWorkerCount } from '../../core/server/worker-count.js';
 import { isRunning, listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from '../helpers/cli-gateway-process.js';
 import { httpCall } from '../helpers/http-call.js';
 import { prometheusSample } from '../helpers/prometheus-sample.js';
+import { tryConnect } from '../helpers/try-connect.js';
 import { storageFor, testEncryptionKey } from '../helpers/test-config.js';
 
 
@@ -92,18 +92,6 @@ security:
     t.equal(resolveWorkerCount(3, 6), 3);
   });
 });
-
-/** Resolves with the error code of a TCP connect, or 'connected'. */
-function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-}
 
 const sample = prometheusSample;
 
