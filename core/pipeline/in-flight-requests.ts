@@ -8,20 +8,29 @@ export interface InterruptibleStream {
 
 /**
  * The model requests an app is working on, for the shutdown deadline. Requests not answered
- * yet see `deadline` abort: their upstream call is abandoned, nothing is charged, and the
+ * yet have their upstream call abandoned (`onDeadline`), nothing is charged, and the
  * client gets a 503 `server_shutting_down` in its dialect while headers can still be sent.
  * Streams already answered are ended with an error event in their own wire format and billed
  * for what they sent. Either way a client reads why, instead of a cut connection.
  */
 export class InFlightRequests {
   readonly #streams = new Set<InterruptibleStream>();
-  readonly #deadline = new AbortController();
+  // Plain callbacks in a set rather than listeners on an AbortSignal: every upstream attempt
+  // registers one, and EventTarget listeners cost several times more per request.
+  readonly #onDeadline = new Set<() => void>();
+  #deadlinePassed = false;
   #requests = 0;
   #drained: (() => void) | undefined;
 
-  /** Aborts when the shutdown deadline has passed. */
-  get deadline(): AbortSignal {
-    return this.#deadline.signal;
+  /** True once the shutdown deadline has passed. */
+  get deadlinePassed(): boolean {
+    return this.#deadlinePassed;
+  }
+
+  /** Calls `abort` at the shutdown deadline, unless the returned function was called first. */
+  onDeadline(abort: () => void): () => void {
+    this.#onDeadline.add(abort);
+    return () => this.#onDeadline.delete(abort);
   }
 
   /** Counts a request until the returned function is called (once it has been answered or has failed). */
@@ -57,7 +66,8 @@ export class InFlightRequests {
   async endAll(error: GatewayError, limitMilliseconds: number): Promise<void> {
     const drained = new Promise<void>((resolve) => (this.#drained = resolve));
     const ends = [...this.#streams].map((stream) => stream.interrupt(error));
-    this.#deadline.abort(error);
+    this.#deadlinePassed = true;
+    for (const abort of [...this.#onDeadline]) abort();
     this.#checkDrained();
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<void>((resolve) => {

@@ -73,7 +73,7 @@ export class OperationRunner {
   /** Why no (further) attempt may start: the client left, or the shutdown deadline passed. */
   #stopped(invocation: OperationInvocation): GatewayError | undefined {
     if (invocation.clientSignal.aborted) return clientClosed();
-    return this.inFlight?.deadline.aborted === true ? shuttingDown() : undefined;
+    return this.inFlight?.deadlinePassed === true ? shuttingDown() : undefined;
   }
 
   async #run(invocation: OperationInvocation, records: AttemptRecord[]): Promise<InvocationOutcome> {
@@ -161,13 +161,12 @@ export class OperationRunner {
     const started = Date.now();
     const upstreamAbort = new AbortController();
     const abortUpstream = () => upstreamAbort.abort();
-    const deadline = this.inFlight?.deadline;
     invocation.clientSignal.addEventListener('abort', abortUpstream, { once: true });
-    deadline?.addEventListener('abort', abortUpstream, { once: true });
+    const forgetDeadline = this.inFlight?.onDeadline(abortUpstream);
     /** Stops listening for the client and the deadline: the attempt is over, or its answer is on its way. */
     const detach = () => {
       invocation.clientSignal.removeEventListener('abort', abortUpstream);
-      deadline?.removeEventListener('abort', abortUpstream);
+      forgetDeadline?.();
     };
     const record = (outcome: AttemptRecord['outcome'], error?: GatewayError) =>
       records.push({ channel: channel.name, group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - started });
