@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import t, { type Test } from 'tap';
+import { rawRequest, type RawAnswer } from '../../helpers/raw-request.js';
 import { arkVideoTokens, sampleJpeg, startFakeArkUpstream, type ArkBehaviour, type FakeArkUpstream } from '../../../core/testing/fake-ark-upstream.js';
 
 const apiKey = 'ark-video-unit-key';
@@ -8,25 +8,7 @@ const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixture
 const recordedTask = fixture('ark-seedance-task-succeeded.json') as Record<string, unknown>;
 const createBodies = fixture('ark-seedance-create-requests.json') as Record<string, Record<string, unknown>>;
 
-interface RawAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** One request with `node:http`, so the test sees the exact bytes. */
-function send(url: string, method: 'GET' | 'POST', body?: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method, headers }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
-      incoming.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
-  });
-}
+const send = rawRequest;
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
 const bearer = { authorization: `Bearer ${apiKey}` };

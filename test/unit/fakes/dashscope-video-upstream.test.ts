@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import t, { type Test } from 'tap';
+import { rawRequest, type RawAnswer } from '../../helpers/raw-request.js';
 import {
   imageGenerationPath,
   moderationFailure,
@@ -15,25 +15,7 @@ const apiKey = 'dashscope-video-unit-key';
 const lifecycle = JSON.parse(readFileSync(new URL('../../fixtures/wn/dashscope-video-task-lifecycle.json', import.meta.url), 'utf8'));
 const happyHorse = JSON.parse(readFileSync(new URL('../../fixtures/hx/dashscope-happyhorse-requests.json', import.meta.url), 'utf8'));
 
-interface RawAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A request with `node:http`, so the test sees the exact bytes. */
-function send(url: string, method: 'GET' | 'POST', body?: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method, headers }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
-      incoming.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+const send = rawRequest;
 
 const asyncHeaders = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'x-dashscope-async': 'enable' };
 const submit = (fake: FakeDashScopeUpstream, body: unknown, headers: Record<string, string> = asyncHeaders) => send(`${fake.url}${videoSynthesisPath}`, 'POST', body, headers);

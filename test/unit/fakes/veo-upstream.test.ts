@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import t, { type Test } from 'tap';
+import { rawRequest, type RawAnswer } from '../../helpers/raw-request.js';
 import { predictLongRunningResponseType, sampleMp4, startFakeVeoUpstream, type FakeVeoUpstream } from '../../../core/testing/fake-veo-upstream.js';
 
 const apiKey = 'veo-unit-key';
@@ -8,24 +8,7 @@ const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixture
 const recorded = fixture('gemini-veo-operation.json');
 const quotaError = fixture('gemini-error-429.json');
 
-interface RawAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A request with `node:http`, which follows no redirect, so the test sees each hop. */
-function send(url: string, method: 'GET' | 'POST', body?: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method, headers }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
-    });
-    outgoing.on('error', reject);
-    outgoing.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
-  });
-}
+const send = rawRequest;
 
 const keyed = { 'x-gx-api-key': apiKey };
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
