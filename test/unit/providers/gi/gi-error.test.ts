@@ -1,22 +1,8 @@
 import t from 'tap';
-import type { UpstreamResponse } from '../../../../core/index.js';
 import { giStatusError } from '../../../../providers/gi/gi-error.js';
+import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
-function answer(statusCode: number, body: string, headers: Record<string, string> = {}): UpstreamResponse {
-  const bytes = Buffer.from(body);
-  return {
-    statusCode,
-    headers,
-    body: {
-      async *[Symbol.asyncIterator]() {
-        yield bytes;
-      },
-      text: async () => body,
-      json: async () => JSON.parse(body),
-      dump: async () => undefined,
-    },
-  };
-}
+const answer = upstreamAnswer;
 
 const openAiError = (message: string, type: string, code: string | null, param: string | null = null) => JSON.stringify({ error: { message, type, param, code } });
 

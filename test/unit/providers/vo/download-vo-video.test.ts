@@ -2,6 +2,7 @@ import t from 'tap';
 import type { OperationCall, ProviderHost, UpstreamRequest, UpstreamResponse } from '../../../../core/index.js';
 import { downloadVoVideo } from '../../../../providers/vo/download-vo-video.js';
 import type { VoOptions } from '../../../../providers/vo/vo-options.js';
+import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
 const key = 'channel-key';
 const timeouts = { connectMilliseconds: 1000, firstByteMilliseconds: 1000, idleMilliseconds: 1000, totalMilliseconds: 1000 };
@@ -11,21 +12,7 @@ const call = {
   signal: new AbortController().signal,
 } as unknown as OperationCall<unknown, VoOptions>;
 
-function answer(statusCode: number, headers: Record<string, string> = {}, text = ''): UpstreamResponse {
-  const bytes = Buffer.from(text);
-  return {
-    statusCode,
-    headers,
-    body: {
-      async *[Symbol.asyncIterator]() {
-        yield bytes;
-      },
-      text: async () => text,
-      json: async () => JSON.parse(text),
-      dump: async () => {},
-    },
-  };
-}
+const answer = (statusCode: number, headers: Record<string, string> = {}, text = ''): UpstreamResponse => upstreamAnswer(statusCode, text, headers);
 
 /** One request the stub host saw: through `host.http` (`http`) or the media guard (`guarded`). */
 interface Asked {

@@ -1,24 +1,9 @@
 import t from 'tap';
-import type { UpstreamResponse } from '../../../../core/index.js';
 import { describeVoError, voSubmitError } from '../../../../providers/vo/vo-error.js';
 import { voFixture } from './fixtures/read-vo-fixture.js';
+import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
-/** An upstream answer with `body` as its text. */
-function answer(statusCode: number, body: unknown, headers: Record<string, string> = {}): UpstreamResponse {
-  const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  return {
-    statusCode,
-    headers,
-    body: {
-      async *[Symbol.asyncIterator]() {
-        yield bytes;
-      },
-      text: async () => bytes.toString(),
-      json: async () => JSON.parse(bytes.toString()),
-      dump: async () => {},
-    },
-  };
-}
+const answer = upstreamAnswer;
 
 const invalidKey = {
   error: {
