@@ -29,6 +29,8 @@ import { Channel } from './routing/channel.js';
 import { ChannelAffinity } from './routing/channel-affinity.js';
 import { CircuitBreaker } from './routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
+import { bodyLimitPlugin } from '../plugins/body-limit.js';
+import { clientTimeoutOptions } from './server/client-timeouts.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
@@ -75,6 +77,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     loggerInstance: logger,
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
+    ...clientTimeoutOptions(config.server),
     return503OnClosing: true,
     // Errors of the router itself (bad percent-encoding, over-long segments) answer in the route's dialect too.
     frameworkErrors: answerFrameworkError,
@@ -117,6 +120,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+    await app.register(bodyLimitPlugin);
     await app.register(jsonBodyParserPlugin);
     await app.register(healthPlugin, { backend });
     // The breaker is built with the channels below; until then no circuit has a state.

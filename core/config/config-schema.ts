@@ -45,6 +45,15 @@ const serverSchema = z.strictObject({
   workers: z
     .union([z.literal('auto'), integer(1, 1024)], { error: 'expected a number of worker processes (1 or more) or "auto"' })
     .default(1),
+  // Slow clients (core/server/client-timeouts.ts): time for the request head, for the whole
+  // request with its body, and for an idle keep-alive connection. None of them bounds a
+  // response being written (SSE) or the wait for an upstream.
+  headers_timeout_ms: integer(1, 600_000).default(20_000),
+  request_timeout_ms: integer(1, 3_600_000).default(120_000),
+  keep_alive_timeout_ms: integer(1, 600_000).default(72_000),
+}).refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
+  error: 'expected at most server.request_timeout_ms (the time for the whole request includes its head)',
+  path: ['headers_timeout_ms'],
 });
 
 const storageSchema = z
