@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { bodyTooLarge } from './body-limit.js';
 import { dialectOf, formatError, inDialect } from './error-dialects.js';
 
 /** Turns fastify's own client errors into gateway errors that say what to change. */
 function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError(413, 'body_too_large', `the request body is larger than the ${bodyLimitMegabytes} MB limit`);
+      return bodyTooLarge(bodyLimitMegabytes * 1024 * 1024);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new GatewayError(415, 'unsupported_media_type', 'unsupported Content-Type; send the body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

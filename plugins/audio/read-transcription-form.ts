@@ -3,6 +3,7 @@ import { transcriptFormats, type TranscriptFormat, type TranscriptionRequest } f
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { readAudioDuration } from '../../core/media/read-audio-duration.js';
+import { boundedParts } from '../read-multipart-form.js';
 import { audioExtensions, audioFileType } from './audio-file-types.js';
 
 /** Which endpoint the form was sent to; translations take fewer fields. */
@@ -38,7 +39,7 @@ export async function readTranscriptionForm(request: FastifyRequest, task: Trans
   let file: { filename: string; mimeType: string; data: Buffer } | undefined;
 
   try {
-    for await (const part of request.parts()) {
+    for await (const part of boundedParts(request)) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw unknownField(part.fieldname, task);
         const data = await part.toBuffer();
