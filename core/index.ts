@@ -3,6 +3,7 @@
  * the only module it imports from the gateway.
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
+export { clipped, quoted } from './errors/client-text.js';
 export { forbidden, insufficientQuota, invalidRequest, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';

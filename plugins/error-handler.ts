@@ -3,6 +3,7 @@ import fastifyPlugin from 'fastify-plugin';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { bodyTooLarge } from './body-limit.js';
 import { dialectOf, formatError, inDialect } from './error-dialects.js';
+import { clipped } from '../core/errors/client-text.js';
 
 /** Turns fastify's own client errors into gateway errors that say what to change. */
 function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {
@@ -38,7 +39,7 @@ export const errorHandlerPlugin = fastifyPlugin(
       reply.code(presented.statusCode).headers(presented.headers).type('application/json; charset=utf-8').send(formatError(dialect, presented));
     });
     app.setNotFoundHandler((request, reply) => {
-      const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
+      const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${clipped(request.url.split('?')[0] ?? '')}`);
       reply.code(404).send(formatError(dialectOf(request), error));
     });
   },

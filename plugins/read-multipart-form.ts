@@ -4,6 +4,7 @@ import type { ImageUpload } from '../core/contracts/image-requests.js';
 import { invalidRequest } from '../core/errors/error-codes.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { bodyLimitOf, bodyTooLarge } from './body-limit.js';
+import { quoted } from '../core/errors/client-text.js';
 
 /** Form fields that carry numbers; a multipart body sends every field as text. */
 const numericFields = new Set(['n', 'seed', 'guidance_scale', 'duration']);
@@ -60,7 +61,7 @@ export async function readMultipartForm(request: FastifyRequest, maxFileBytes: n
       if (part.type === 'file') {
         const data = await part.toBuffer().catch((error: unknown) => {
           if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-          throw new GatewayError(413, 'file_too_large', `the file "${part.filename}" is larger than the limit of ${maxFileBytes} bytes; send a smaller file`);
+          throw new GatewayError(413, 'file_too_large', `the file ${quoted(part.filename)} is larger than the limit of ${maxFileBytes} bytes; send a smaller file`);
         });
         uploads.push({ field: part.fieldname, filename: part.filename, mimeType: part.mimetype, data });
         continue;

@@ -1,4 +1,9 @@
+import { clipped } from './client-text.js';
+
 const brand = Symbol.for('model-gateway.error');
+
+/** A field path is short; a longer `param` came from a client's own key and is cut. */
+const maxParamCharacters = 200;
 
 /** Options shared by every {@link GatewayError}. */
 export interface GatewayErrorOptions {
@@ -33,7 +38,7 @@ export class GatewayError extends Error {
     this.name = 'GatewayError';
     this.statusCode = statusCode;
     this.code = code;
-    this.param = options.param;
+    this.param = options.param === undefined ? undefined : clipped(options.param, maxParamCharacters);
     this.headers = options.headers ?? {};
     this.retryable = options.retryable ?? false;
   }

@@ -2,6 +2,7 @@ import type { OperationName } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Channel } from './channel.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
+import { quoted } from '../errors/client-text.js';
 
 /** One planned try: the channel and the group it is billed under. */
 export interface Attempt {
@@ -107,12 +108,12 @@ export function* planAttempts(
   }
   if (attempts > 0) return;
   if (!served) {
-    throw new GatewayError(404, 'model_not_found', `no channel serves model "${request.model}" for this API key's group (${request.groups.join(', ') || 'none'})`, {
+    throw new GatewayError(404, 'model_not_found', `no channel serves model ${quoted(request.model)} for this API key's group (${request.groups.join(', ') || 'none'})`, {
       param: 'model',
     });
   }
   const seconds = Math.max(1, Math.ceil(shortestCooldown / 1000));
-  throw new GatewayError(503, 'no_available_channel', `every channel for model "${request.model}" is cooling down after failures; retry in ${seconds} s`, {
+  throw new GatewayError(503, 'no_available_channel', `every channel for model ${quoted(request.model)} is cooling down after failures; retry in ${seconds} s`, {
     headers: { 'retry-after': String(seconds) },
   });
 }

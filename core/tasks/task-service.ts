@@ -11,6 +11,7 @@ import type { StoreBackend } from '../store/store-backend.js';
 import type { TokenView } from '../tokens/token-record.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import type { TaskRepository } from './task-repository.js';
+import { quoted } from '../errors/client-text.js';
 
 /** How long one question to the upstream about a task may take. */
 const statusTimeoutMilliseconds = 30_000;
@@ -88,7 +89,7 @@ export class TaskService {
   async find(token: TokenView, id: string, requestId: string): Promise<TaskRecord> {
     const record = await this.tasks.get(id);
     if (record === undefined || record.token_id !== token.id) {
-      throw notFound(`no video task "${id}" for this API key; tasks expire about ${Math.round(this.config.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
+      throw notFound(`no video task ${quoted(id)} for this API key; tasks expire about ${Math.round(this.config.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
     }
     return this.refresh(record, requestId);
   }

@@ -11,6 +11,7 @@ import { TokenAuthenticator } from './token-authenticator.js';
 import { isExhausted, isExpired, recordOf, TokenStatus, type TokenRecord, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
+import { quoted } from '../errors/client-text.js';
 
 /** Fields a client may set on create and update (already shape-checked by the route). */
 export interface TokenFields {
@@ -230,14 +231,14 @@ export class TokenService {
   #checkFields(values: Required<TokenFields>): void {
     const groups = Object.keys(this.#config.groups);
     if (values.group !== '' && values.group !== 'auto' && !groups.includes(values.group)) {
-      throw invalidRequest(`group: unknown group "${values.group}"; use one of ${[...groups, 'auto'].join(', ')}`, { param: 'group' });
+      throw invalidRequest(`group: unknown group ${quoted(values.group)}; use one of ${[...groups, 'auto'].join(', ')}`, { param: 'group' });
     }
     if (values.group === 'auto' && this.#config.auto_groups.length === 0) {
       throw invalidRequest('group: "auto" is not available because the gateway has no auto_groups configured', { param: 'group' });
     }
     for (const entry of splitAllowIps(values.allow_ips)) {
       if (parseIpRange(entry) === undefined) {
-        throw invalidRequest(`allow_ips: "${entry}" is not an IP address or CIDR range`, { param: 'allow_ips' });
+        throw invalidRequest(`allow_ips: ${quoted(entry)} is not an IP address or CIDR range`, { param: 'allow_ips' });
       }
     }
   }

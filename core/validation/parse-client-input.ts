@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { invalidRequest } from '../errors/error-codes.js';
 import { formatYamlPath } from '../config/config-error.js';
 import { valueAtPath } from './value-at-path.js';
+import { clipped, quoted } from '../errors/client-text.js';
 
 /**
  * Parses client input with a strict schema, or throws a 400 that names the field and says
@@ -12,10 +13,11 @@ export function parseClientInput<Schema extends z.ZodType>(schema: Schema, input
   if (result.success) return result.data;
   const issue = mostSpecificIssue(result.error.issues[0]);
   if (issue === undefined) throw invalidRequest(`${where}: invalid`);
-  const path = formatYamlPath(issue.path);
+  // A path holds the client's own keys (an unknown field, a record key): only a prefix is repeated.
+  const path = clipped(formatYamlPath(issue.path));
   if (issue.code === 'unrecognized_keys') {
     const field = formatYamlPath([...issue.path, issue.keys[0] ?? '']);
-    throw invalidRequest(`unknown field "${field}" in the ${where}; check its spelling`, { param: field });
+    throw invalidRequest(`unknown field ${quoted(field)} in the ${where}; check its spelling`, { param: field });
   }
   if (path === '') throw invalidRequest(`${where}: ${issue.message}`);
   const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && valueAtPath(input, issue.path) === undefined;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 const videoSubmitRoutes = new Set(['/v1/video/generations', '/v1/videos']);
 const mediaTypes = ['image_url', 'video_url', 'audio_url'] as const;
@@ -37,7 +38,7 @@ export function assetReferenceGuard(repository: AssetOwnershipRepository) {
     for (const { id, param } of references) {
       const record = await repository.asset(id);
       if (record === undefined || record.user_id !== userId) {
-        throw new GatewayError(404, 'asset_not_found', `${param}: there is no asset "${id}" in your asset library; GET /v1/assets lists yours`, { param });
+        throw new GatewayError(404, 'asset_not_found', `${param}: there is no asset ${quoted(id)} in your asset library; GET /v1/assets lists yours`, { param });
       }
     }
   };

@@ -25,6 +25,7 @@ import { assetReferenceGuard } from './asset-reference-guard.js';
 import { assetGroupView, assetView } from './asset-views.js';
 import { checkPublicHttpsUrl } from './check-public-https-url.js';
 import { modelInvocation } from '../model-invocation.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;
@@ -74,13 +75,13 @@ export const assetsPlugin = fastifyPlugin(
     const ownedGroup = async (request: FastifyRequest, id: string, param?: string): Promise<AssetGroupOwnership> => {
       const record = await repository.group(id);
       if (record === undefined || record.user_id !== tokenOf(request).user_id) {
-        throw new GatewayError(404, 'asset_group_not_found', `${param === undefined ? '' : `${param}: `}there is no asset group "${id}" in your library`, param === undefined ? {} : { param });
+        throw new GatewayError(404, 'asset_group_not_found', `${param === undefined ? '' : `${param}: `}there is no asset group ${quoted(id)} in your library`, param === undefined ? {} : { param });
       }
       return record;
     };
     const ownedAsset = async (request: FastifyRequest, id: string): Promise<AssetOwnership> => {
       const record = await repository.asset(id);
-      if (record === undefined || record.user_id !== tokenOf(request).user_id) throw notFound(`there is no asset "${id}" in your library`, 'asset_not_found');
+      if (record === undefined || record.user_id !== tokenOf(request).user_id) throw notFound(`there is no asset ${quoted(id)} in your library`, 'asset_not_found');
       return record;
     };
     /** Asks the upstream about an asset and keeps what it says; an asset the upstream lost is forgotten (404). */

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 /**
  * Refuses an asset URL the upstream could not fetch from the internet: a local name
@@ -8,7 +9,7 @@ import { invalidRequest } from '../../core/errors/error-codes.js';
  */
 export function checkPublicHttpsUrl(value: string, param: string): void {
   const host = new URL(value).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  const refuse = () => invalidRequest(`${param}: "${host}" is not a public host; assets are created only from public https URLs`, { param });
+  const refuse = () => invalidRequest(`${param}: ${quoted(host)} is not a public host; assets are created only from public https URLs`, { param });
   if (ipaddr.isValid(host)) {
     const address = ipaddr.parse(host);
     const v4 = address instanceof ipaddr.IPv4 ? address : address.isIPv4MappedAddress() ? address.toIPv4Address() : undefined;

@@ -5,6 +5,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { readAudioDuration } from '../../core/media/read-audio-duration.js';
 import { boundedParts } from '../read-multipart-form.js';
 import { audioExtensions, audioFileType } from './audio-file-types.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 /** Which endpoint the form was sent to; translations take fewer fields. */
 export type TranscriptionTask = 'transcribe' | 'translate';
@@ -66,10 +67,10 @@ export async function readTranscriptionForm(request: FastifyRequest, task: Trans
   const responseFormat = readResponseFormat(one('response_format'));
   const timestampGranularities = readGranularities(fields.get('timestamp_granularities[]'), responseFormat);
 
-  if (file.data.byteLength === 0) throw invalidRequest(`file: "${file.filename}" is empty; send a recording`, { param: 'file' });
+  if (file.data.byteLength === 0) throw invalidRequest(`file: ${quoted(file.filename)} is empty; send a recording`, { param: 'file' });
   const type = audioFileType(file.filename, file.mimeType);
   if (type === undefined) {
-    throw invalidRequest(`file: "${file.filename}" is not a supported audio type; send one of ${audioExtensions.join(', ')} (decided by the file name's extension)`, {
+    throw invalidRequest(`file: ${quoted(file.filename)} is not a supported audio type; send one of ${audioExtensions.join(', ')} (decided by the file name's extension)`, {
       param: 'file',
     });
   }
@@ -94,8 +95,8 @@ function unknownField(name: string, task: TranscriptionTask): GatewayError {
   const onlyTranscriptions = task === 'translate' && transcriptionOnlyFields.includes(canonicalName(name) as TextField);
   return invalidRequest(
     onlyTranscriptions
-      ? `unknown field "${name}" for translations (it is accepted by /v1/audio/transcriptions only); remove it`
-      : `unknown field "${name}" in the form; check its spelling`,
+      ? `unknown field ${quoted(name)} for translations (it is accepted by /v1/audio/transcriptions only); remove it`
+      : `unknown field ${quoted(name)} in the form; check its spelling`,
     { param: name },
   );
 }

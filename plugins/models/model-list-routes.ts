@@ -3,6 +3,7 @@ import { notFound } from '../../core/errors/error-codes.js';
 import { authorizeModel } from '../../core/pipeline/steps/authorize-model.js';
 import type { ModelCatalog } from '../../core/routing/model-catalog.js';
 import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 /**
  * The models a token may call: `GET /v1/models[/{model}]` in the OpenAI list format and
@@ -19,7 +20,7 @@ export async function modelListRoutes(app: FastifyInstance, options: { catalog: 
   const reachable = (request: FastifyRequest, model: string) => {
     const token = tokenOf(request);
     authorizeModel(token, model);
-    if (!catalog.serves(catalog.groupsOf(token.group), model)) throw notFound(`model "${model}" is not served to this API key's group`, 'model_not_found');
+    if (!catalog.serves(catalog.groupsOf(token.group), model)) throw notFound(`model ${quoted(model)} is not served to this API key's group`, 'model_not_found');
   };
   const openAiModel = (id: string) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway' });
   const nativeModel = (id: string) => ({ name: `models/${id}`, displayName: id });

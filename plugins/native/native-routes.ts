@@ -9,6 +9,7 @@ import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
 import { modelInvocation } from '../model-invocation.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 const methods = {
   generateContent: { operation: 'native.generate', schema: nativeGenerateRequestSchema, stream: false },
@@ -30,7 +31,7 @@ export async function nativeRoutes(app: FastifyInstance, options: { runner: Oper
     const model = separator > 0 ? call.slice(0, separator).replace(/^models\//, '') : '';
     const method = methods[call.slice(separator + 1) as keyof typeof methods];
     if (separator <= 0 || method === undefined) {
-      throw new GatewayError(404, 'not_found', `unknown method in "${call}"; use {model}:generateContent, :streamGenerateContent, :embedContent or :batchEmbedContents`);
+      throw new GatewayError(404, 'not_found', `unknown method in ${quoted(call)}; use {model}:generateContent, :streamGenerateContent, :embedContent or :batchEmbedContents`);
     }
     const body = parseClientInput(method.schema, request.body);
     const alt = (request.query as { alt?: unknown }).alt;

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../core/index.js';
+import { invalidRequest, quoted } from '../../core/index.js';
 import type { DashScopeVideoFamily } from './dashscope-video-family.js';
 import { hxFamily } from './hx-family.js';
 import { wnFamily } from './wn-family.js';
@@ -16,7 +16,7 @@ export function videoFamilyOf(model: string): DashScopeVideoFamily {
   const family = dashScopeVideoFamilies.find((candidate) => model.startsWith(candidate.name));
   if (family === undefined) {
     const names = dashScopeVideoFamilies.map((candidate) => candidate.name).join(' or ');
-    throw invalidRequest(`model: "${model}" is not a dashscope-video model; the dashscope-video plugin serves model ids starting with ${names}`, { param: 'model' });
+    throw invalidRequest(`model: ${quoted(model)} is not a dashscope-video model; the dashscope-video plugin serves model ids starting with ${names}`, { param: 'model' });
   }
   return family;
 }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../core/index.js';
+import { invalidRequest, quoted } from '../../core/index.js';
 
 /** The output sizes of the 3.0 models (spec part 2, Seedream-style family, `size`). */
 export const dsrSizes30 = ['1024x1024', '1152x864', '864x1152', '1280x720', '720x1280', '1248x832', '832x1248', '1512x648'] as const;
@@ -81,5 +81,5 @@ export function dsrModelProfile(model: string, upstreamModel: string): DsrModelP
   const profile = profileOf(model) ?? profileOf(upstreamModel);
   if (profile !== undefined) return profile;
   const known = dsrModelProfiles.map((known) => known.id).join(', ');
-  throw invalidRequest(`model: "${model}" is not a Seedream-style model the dsr provider knows; use one of ${known}`, { param: 'model' });
+  throw invalidRequest(`model: ${quoted(model)} is not a Seedream-style model the dsr provider knows; use one of ${known}`, { param: 'model' });
 }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../core/index.js';
+import { invalidRequest, quoted } from '../../core/index.js';
 
 /** How a request shows which images it carries (spec part 2, `dsx-` fields; upstreams.md §3.3). */
 export type DsxImageMode = 'text' | 'first_frame' | 'first_last_frame' | 'reference_image';
@@ -136,5 +136,5 @@ export function dsxModelProfile(model: string): DsxModelProfile {
   const profile = dsxModelProfiles.find((candidate) => candidate.id === model) ?? patterns.find(([pattern]) => pattern.test(model))?.[1];
   if (profile !== undefined) return profile;
   const known = dsxModelProfiles.map((candidate) => candidate.id).join(', ');
-  throw invalidRequest(`model "${model}" is not a Seedance-style video model this gateway knows; use one of ${known}`, { param: 'model' });
+  throw invalidRequest(`model ${quoted(model)} is not a Seedance-style video model this gateway knows; use one of ${known}`, { param: 'model' });
 }

@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { GatewayError, invalidRequest, quoted, type OperationCall, type ProviderHost } from '../../core/index.js';
 import { callDsxAssetAction } from './call-dsx-asset-api.js';
 import type { DsxMediaKind } from './check-dsx-media-url.js';
 import type { DsxOptions } from './dsx-options.js';
@@ -21,15 +21,15 @@ export async function lookUpDsxAssets(host: ProviderHost, call: OperationCall<un
       result = await callDsxAssetAction(host, call, 'GetAsset', { Id: reference.id });
     } catch (error) {
       if (GatewayError.is(error) && error.statusCode === 404) {
-        throw invalidRequest(`${reference.param}: there is no asset "${reference.id}" in the asset library; GET /v1/assets lists yours`, { param: reference.param });
+        throw invalidRequest(`${reference.param}: there is no asset ${quoted(reference.id)} in the asset library; GET /v1/assets lists yours`, { param: reference.param });
       }
       throw error;
     }
     const asset = fromVolcAsset(result);
     if (asset.status === 'processing') {
-      throw invalidRequest(`${reference.param}: asset "${reference.id}" is still processing; poll GET /v1/assets/${reference.id} until its status is active`, { param: reference.param });
+      throw invalidRequest(`${reference.param}: asset ${quoted(reference.id)} is still processing; poll GET /v1/assets/${reference.id} until its status is active`, { param: reference.param });
     }
-    if (asset.status === 'failed') throw invalidRequest(`${reference.param}: asset "${reference.id}" failed to process; create it again`, { param: reference.param });
+    if (asset.status === 'failed') throw invalidRequest(`${reference.param}: asset ${quoted(reference.id)} failed to process; create it again`, { param: reference.param });
     kinds.set(reference.id, asset.asset_type);
   }
   return kinds;

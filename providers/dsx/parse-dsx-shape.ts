@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidRequest } from '../../core/index.js';
+import { invalidRequest, quoted } from '../../core/index.js';
 
 /** A request path as clients write it: `metadata.content[0].image_url.url`. */
 export function formatDsxPath(path: readonly PropertyKey[]): string {
@@ -31,7 +31,7 @@ export function parseDsxShape<Schema extends z.ZodType>(schema: Schema, input: u
   if (issue === undefined) throw invalidRequest(`the request body is not valid for ${family}`);
   if (issue.code === 'unrecognized_keys') {
     const field = formatDsxPath([...issue.path, issue.keys[0] ?? '']);
-    throw invalidRequest(`unknown field "${field}"; ${family} do not take it (check its spelling and spec part 2's field table)`, { param: field });
+    throw invalidRequest(`unknown field ${quoted(field)}; ${family} do not take it (check its spelling and spec part 2's field table)`, { param: field });
   }
   const field = formatDsxPath(issue.path);
   const message = valueAt(input, issue.path) === undefined && issue.path.length > 0 ? 'required' : issue.message;

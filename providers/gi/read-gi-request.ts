@@ -1,4 +1,4 @@
-import { invalidRequest, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { invalidRequest, quoted, type ImageRequest, type ImageUpload } from '../../core/index.js';
 import { giRequestSchema, type GiRequestFields } from './gi-request-schema.js';
 
 /** The most reference images one gpt-image edit takes (upstreams.md §2.7: up to 16 `image[]`). */
@@ -32,7 +32,7 @@ function parseFields(fields: Record<string, unknown>): GiRequestFields {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const known = Object.keys(giRequestSchema.shape).join(', ');
-    throw invalidRequest(`unknown field "${key}": gi models take ${known}`, { param: key });
+    throw invalidRequest(`unknown field ${quoted(key)}: gi models take ${known}`, { param: key });
   }
   const path = fieldPath(issue.path);
   let value: unknown = fields;
@@ -62,7 +62,7 @@ export function readGiRequest(request: ImageRequest, operation: 'generate' | 'ed
     if (referenceFileFields.has(upload.field)) references.push({ field: upload.field, upload });
     else if (upload.field === 'mask' && mask === undefined && fields.mask === undefined) mask = { field: 'mask', upload };
     else if (upload.field === 'mask') throw invalidRequest('mask: send one mask at most', { param: 'mask' });
-    else throw invalidRequest(`unknown file field "${upload.field}": send reference images as image[] (or image) and a mask as mask`, { param: upload.field });
+    else throw invalidRequest(`unknown file field ${quoted(upload.field)}: send reference images as image[] (or image) and a mask as mask`, { param: upload.field });
   }
   const image = fields.image;
   if (typeof image === 'string') references.push(urlSource(image, 'image'));

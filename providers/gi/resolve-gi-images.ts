@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, type ProviderHost } from '../../core/index.js';
+import { GatewayError, invalidRequest, quoted, type ProviderHost } from '../../core/index.js';
 import { giFetchedMimeTypes, giImageExtension, giUploadType, normalizeGiImageType } from './gi-image-types.js';
 import type { GiImageSource } from './read-gi-request.js';
 
@@ -22,7 +22,7 @@ export async function resolveGiImage(host: ProviderHost, source: GiImageSource, 
     const { upload } = source;
     const mimeType = giUploadType(upload.data, upload.mimeType);
     if (mimeType === undefined) {
-      throw invalidRequest(`${source.field}: the file "${upload.filename}" is not a png, jpeg or webp image; send one of those`, { param: source.field });
+      throw invalidRequest(`${source.field}: the file ${quoted(upload.filename)} is not a png, jpeg or webp image; send one of those`, { param: source.field });
     }
     return { filename: upload.filename === '' ? `${name}.${giImageExtension(mimeType)}` : upload.filename, mimeType, data: upload.data };
   }

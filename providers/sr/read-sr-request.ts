@@ -1,4 +1,4 @@
-import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, quoted, type VideoSubmitRequest } from '../../core/index.js';
 import { readSrReferenceText, readSrReferenceUpload, type SrReferenceSource, type SrUpload } from './read-sr-reference.js';
 import { srRequestSchema, type SrSeconds, type SrSize } from './sr-request-schema.js';
 
@@ -35,7 +35,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 function refusedField(key: string): never {
   const hint = otherFamilyFields[key];
   if (hint !== undefined) throw invalidRequest(`${key}: not an sr-2 field; ${hint}`, { param: key });
-  throw invalidRequest(`unknown field "${key}": sr-2 takes model, prompt, seconds, size, input_reference and remix_from_video_id`, { param: key });
+  throw invalidRequest(`unknown field ${quoted(key)}: sr-2 takes model, prompt, seconds, size, input_reference and remix_from_video_id`, { param: key });
 }
 
 /** The form's `input_reference[image_url]` as the JSON shape; a file id is refused, since it names a file in the upstream's own account. */
@@ -65,7 +65,7 @@ function parseFields(fields: Record<string, unknown>) {
 function referenceOf(uploads: readonly SrUpload[], text: string | { image_url: string } | undefined): SrReferenceSource | undefined {
   for (const upload of uploads) {
     if (upload.field !== 'input_reference') {
-      throw invalidRequest(`unknown file field "${upload.field}": sr-2 takes one file, the reference image, as input_reference`, { param: upload.field });
+      throw invalidRequest(`unknown file field ${quoted(upload.field)}: sr-2 takes one file, the reference image, as input_reference`, { param: upload.field });
     }
   }
   if (uploads.length + (text === undefined ? 0 : 1) > 1) throw invalidRequest('input_reference: send one reference image', { param: 'input_reference' });

@@ -1,4 +1,4 @@
-import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, quoted, type VideoSubmitRequest } from '../../core/index.js';
 import { voModelTakesLastFrame } from './vo-model-rules.js';
 import { assertVoFrameBytes, readVoFrameText, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
 import {
@@ -54,7 +54,7 @@ function parseFields(fields: Record<string, unknown>): VoRequestFields {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const known = Object.keys(voRequestSchema.shape).join(', ');
-    throw invalidRequest(`unknown field "${key}": vo models take ${known}`, { param: key });
+    throw invalidRequest(`unknown field ${quoted(key)}: vo models take ${known}`, { param: key });
   }
   // Every field is flat, so the first path segment is the field.
   const field = String(issue.path[0] ?? 'body');
@@ -76,7 +76,7 @@ function readFrames(request: VideoSubmitRequest, fields: VoRequestFields): Parti
   if (fields.lastFrame !== undefined) frames.lastFrame = readVoFrameText(fields.lastFrame, 'lastFrame');
   for (const upload of request.uploads ?? []) {
     if (!frameFields.has(upload.field)) {
-      throw invalidRequest(`unknown file field "${upload.field}": send the first frame as image and the last frame as lastFrame`, { param: upload.field });
+      throw invalidRequest(`unknown file field ${quoted(upload.field)}: send the first frame as image and the last frame as lastFrame`, { param: upload.field });
     }
     const field = upload.field as VoFrameField;
     if (frames[field] !== undefined) throw invalidRequest(`${field}: send one ${field}, as a file or as text, not both or twice`, { param: field });

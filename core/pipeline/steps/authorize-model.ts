@@ -1,11 +1,12 @@
 import { forbidden } from '../../errors/error-codes.js';
 import type { TokenView } from '../../tokens/token-record.js';
+import { quoted } from '../../errors/client-text.js';
 
 /** Refuses (403) a model outside the token's `model_limits` when the limits are enabled. */
 export function authorizeModel(token: Pick<TokenView, 'model_limits_enabled' | 'model_limits'>, model: string): void {
   if (!token.model_limits_enabled) return;
   if (token.model_limits.length === 0) throw forbidden('this API key may not use any model; add models to the token\'s model_limits', 'model_not_allowed');
   if (!token.model_limits.includes(model)) {
-    throw forbidden(`this API key may not use model "${model}"; add it to the token's model_limits`, 'model_not_allowed');
+    throw forbidden(`this API key may not use model ${quoted(model)}; add it to the token's model_limits`, 'model_not_allowed');
   }
 }
