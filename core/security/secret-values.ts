@@ -48,10 +48,10 @@ export class SecretValues {
     this.#pattern = new RegExp(alternatives.join('|'), 'gi');
   }
 
-  /** `text` with every spelling of every value replaced by `[redacted]`. */
+  /** `text` with every spelling of every value replaced by `[redacted]`; text without any is returned as it is. */
   scrub(text: string): string {
-    if (this.#pattern === undefined) return text;
-    return text.replace(this.#pattern, censored);
+    if (!this.contains(text)) return text;
+    return text.replace(this.#pattern!, censored);
   }
 
   /** Whether `text` holds any spelling of a value. */
