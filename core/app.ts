@@ -40,6 +40,7 @@ import type { GatewayConfig } from './config/config-schema.js';
 import { createGatewayContainer } from './di/create-container.js';
 import { InjectionTokens, type Clock } from './di/injection-tokens.js';
 import { containsSecret, createLogger } from './logging/create-logger.js';
+import { operatorSecrets, secretValuesOf } from './security/secret-values.js';
 import { ModelCatalog } from './routing/model-catalog.js';
 import { createStoreBackend } from './store/create-store-backend.js';
 import { guardStoreBackend } from './store/guard-store-backend.js';
@@ -70,6 +71,8 @@ export interface BuildAppOptions {
  * registers every surface. Returns a ready app that is not listening yet.
  */
 export async function buildApp(config: GatewayConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  // Before anything can log or answer: from here on no channel key leaves for a client or a log.
+  operatorSecrets.add(secretValuesOf(config));
   const logger = options.logger ?? (createLogger() as unknown as FastifyBaseLogger);
   const openedBackend = options.backend ?? (await createStoreBackend(config.storage));
   const backend = guardStoreBackend(openedBackend);

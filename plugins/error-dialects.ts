@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { scrubSecrets } from '../core/security/secret-values.js';
 
 /** The error shapes clients read: management envelope, OpenAI-style, gx native, and the image routes' table. */
 export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images';
@@ -43,17 +44,21 @@ const nativeStatuses: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-/** The body of an error in the given dialect. */
+/**
+ * The body of an error in the given dialect. Every error a client reads is formatted here or
+ * by {@link openAiErrorObject} (the error handler's answers and every stream's in-band error),
+ * so this is where an upstream's message, code or param is scrubbed of the operator's secrets.
+ */
 export function formatError(dialect: ErrorDialect, error: GatewayError): unknown {
   switch (dialect) {
     case 'envelope':
-      return { success: false, message: error.message };
+      return { success: false, message: scrubSecrets(error.message) };
     case 'native':
-      return { error: { code: error.statusCode, message: error.message, status: nativeStatuses[error.statusCode] ?? (error.statusCode >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+      return { error: { code: error.statusCode, message: scrubSecrets(error.message), status: nativeStatuses[error.statusCode] ?? (error.statusCode >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
     case 'openai':
       return { error: openAiErrorObject(error) };
     case 'images':
-      return { error: { message: error.message, type: error.statusCode >= 500 ? 'server_error' : 'invalid_request_error', code: error.code } };
+      return { error: { message: scrubSecrets(error.message), type: error.statusCode >= 500 ? 'server_error' : 'invalid_request_error', code: scrubSecrets(error.code) } };
   }
 }
 
@@ -80,12 +85,12 @@ export function inDialect(dialect: ErrorDialect, error: GatewayError): GatewayEr
   return as(503, 'bad_response');
 }
 
-/** The inner object of the OpenAI error shape: `{message, type, code, param}`. */
+/** The inner object of the OpenAI error shape: `{message, type, code, param}`, scrubbed of the operator's secrets. */
 export function openAiErrorObject(error: GatewayError): { message: string; type: string; code: string; param: string | null } {
   return {
-    message: error.message,
+    message: scrubSecrets(error.message),
     type: openAiTypes[error.statusCode] ?? (error.statusCode >= 500 ? 'server_error' : 'invalid_request_error'),
-    code: error.code,
-    param: error.param ?? null,
+    code: scrubSecrets(error.code),
+    param: error.param === undefined ? null : scrubSecrets(error.param),
   };
 }

@@ -4,6 +4,7 @@ import { QuotaLedger } from '../billing/quota-ledger.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { KeyCipher } from '../security/key-cipher.js';
 import { deriveSecretKeys, loadOrCreateSecret } from '../security/secret-keys.js';
+import { operatorSecrets } from '../security/secret-values.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { AccessTimeRecorder } from '../tokens/access-time-recorder.js';
 import { TokenAuthenticator } from '../tokens/token-authenticator.js';
@@ -30,6 +31,8 @@ export interface ContainerParts {
 export function createGatewayContainer(parts: ContainerParts): { container: DependencyContainer; generatedSecretFile?: string } {
   const container = rootContainer.createChildContainer();
   const secret = loadOrCreateSecret(parts.config.security.encryption_key, parts.config.storage.data_dir);
+  // A generated or stored key is as secret as a configured one.
+  operatorSecrets.add([secret.secret]);
   container.register(InjectionTokens.config, { useValue: parts.config });
   container.register(InjectionTokens.configFile, { useValue: parts.configFile });
   container.register(InjectionTokens.logger, { useValue: parts.logger });

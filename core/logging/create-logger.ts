@@ -1,25 +1,15 @@
 import type { DestinationStream, Logger } from 'pino';
 import { pino } from 'pino';
+import { containsSecret, redactSecrets, redactSecretsInJson } from '../security/key-shapes.js';
+import { operatorSecrets } from '../security/secret-values.js';
 
-// The gateway's own API keys (sk-) and login tokens (mgu_), OpenAI-style vendor keys
-// (sk-proj-…, sk-ant-…) and Google-style ones (AIza…), as channel keys look.
-const keyShapes = /\bsk-[0-9A-Za-z_-]{8,}|\bmgu_[0-9A-Za-z]{8,}|\bAIza[0-9A-Za-z_-]{20,}/g;
-const queryKey = /([?&](?:key|api_key)=)[^&#]*/gi;
-
-/** Hides anything shaped like an API key or login token, and `key=` query values, in free text. */
-export function redactSecrets(text: string): string {
-  return text.replace(queryKey, '$1[redacted]').replace(keyShapes, '[redacted]');
-}
-
-/** Whether `text` holds something shaped like an API key or login token. */
-export function containsSecret(text: string): boolean {
-  keyShapes.lastIndex = 0;
-  return keyShapes.test(text);
-}
+export { containsSecret, redactSecrets };
 
 /**
  * The gateway's pino logger. Credentials never reach a log line: credential headers are
- * censored by path, URLs lose `key=` values, and key-shaped strings in messages are masked.
+ * censored by path, URLs lose `key=` values, key-shaped strings in messages are masked, and
+ * the finished line, whatever object it serialized (an error's message and stack included),
+ * is scrubbed of every operator secret by value and of key-shaped strings.
  */
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
   return pino(
@@ -49,6 +39,8 @@ export function createLogger(options: { level?: string; destination?: Destinatio
           const redacted = inputArguments.map((argument) => (typeof argument === 'string' ? redactSecrets(argument) : argument));
           return method.apply(this, redacted as Parameters<typeof method>);
         },
+        // The serialized line: nothing a serializer or a nested object holds escapes this.
+        streamWrite: (line) => redactSecretsInJson(operatorSecrets.scrub(line)),
       },
     },
     options.destination,

@@ -3,6 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, TraceIdRatioBasedSampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ModelRequestSummary } from './gateway-metrics.js';
+import { observedCode } from './run-observer.js';
 
 /** Where spans go and how many requests are traced. */
 export interface TracingSettings {
@@ -43,7 +44,7 @@ export class RequestTracer {
           'gateway.operation': summary.operation,
           'gateway.model': summary.model,
           'gateway.channel': summary.channel,
-          'gateway.outcome': summary.outcome,
+          'gateway.outcome': observedCode(summary.outcome),
           'gateway.request_id': summary.requestId,
           'gateway.streamed': summary.streamed,
           'http.response.status_code': summary.status,
@@ -59,11 +60,11 @@ export class RequestTracer {
         { kind: SpanKind.CLIENT, startTime: attemptStart, attributes: { 'gateway.channel': attempt.channel, 'gateway.attempt.outcome': attempt.outcome ?? 'success' } },
         parent,
       );
-      if (attempt.outcome !== undefined && attempt.outcome !== 'success') child.setStatus({ code: SpanStatusCode.ERROR, message: attempt.code ?? attempt.outcome });
+      if (attempt.outcome !== undefined && attempt.outcome !== 'success') child.setStatus({ code: SpanStatusCode.ERROR, message: observedCode(attempt.code ?? attempt.outcome) });
       attemptStart += attempt.milliseconds;
       child.end(attemptStart);
     }
-    if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: summary.outcome });
+    if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: observedCode(summary.outcome) });
     span.end(summary.startedAt + summary.milliseconds);
   }
 

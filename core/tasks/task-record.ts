@@ -1,5 +1,6 @@
 import type { QuotaHold } from '../billing/quota-ledger.js';
 import type { TaskStatus } from '../contracts/provider-plugin.js';
+import { scrubSecrets } from '../security/secret-values.js';
 
 /** A video task as the store keeps it. */
 export interface TaskRecord {
@@ -55,6 +56,14 @@ export function taskView(record: TaskRecord): Record<string, unknown> {
     updated_at: record.updated_at,
     ...(record.progress === undefined ? {} : { progress: record.progress }),
     ...(record.url === undefined ? {} : { url: record.url }),
-    ...(record.error === undefined ? {} : { error: record.error }),
+    ...(record.error === undefined ? {} : { error: shownTaskError(record.error) }),
   };
+}
+
+/**
+ * A task's failure as a client reads it. Stored failures are scrubbed already; a record
+ * stored before a key was configured is scrubbed again here.
+ */
+export function shownTaskError(error: NonNullable<TaskRecord['error']>): NonNullable<TaskRecord['error']> {
+  return { ...error, message: scrubSecrets(error.message), ...(error.type === undefined ? {} : { type: scrubSecrets(error.type) }) };
 }

@@ -7,9 +7,10 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { OperationInvocation } from '../pipeline/operation-invocation.js';
 import type { OperationRunner } from '../pipeline/operation-runner.js';
 import { randomAlphanumeric } from '../security/random-string.js';
+import { scrubSecrets } from '../security/secret-values.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import type { TokenView } from '../tokens/token-record.js';
-import { isTerminal, type TaskRecord } from './task-record.js';
+import { isTerminal, shownTaskError, type TaskRecord } from './task-record.js';
 import type { TaskRepository } from './task-repository.js';
 import { quoted } from '../errors/client-text.js';
 
@@ -190,7 +191,8 @@ export class TaskService {
       status: progress.status,
       progress: succeeded ? 100 : record.progress,
       url: progress.url ?? record.url,
-      error: progress.error,
+      // Stored as the client will read it: an upstream that echoes the channel key must not have it kept or shown.
+      error: progress.error === undefined ? undefined : shownTaskError(progress.error),
       details: withDetails(record, progress),
       settled: true,
       charged_units: claim.count === 1 ? units : record.charged_units,
@@ -215,7 +217,9 @@ export class TaskService {
   }
 }
 
-/** The task's details with what the latest progress report adds. */
+/** The task's details with what the latest progress report adds; the upstream's text is scrubbed of the operator's secrets. */
 function withDetails(record: TaskRecord, progress: TaskProgress): TaskRecord['details'] {
-  return progress.details === undefined ? record.details : { ...record.details, ...progress.details };
+  if (progress.details === undefined) return record.details;
+  const added = Object.fromEntries(Object.entries(progress.details).map(([name, value]) => [name, typeof value === 'string' ? scrubSecrets(value) : value]));
+  return { ...record.details, ...added };
 }

@@ -1,4 +1,4 @@
-import type { TaskRecord } from '../../core/tasks/task-record.js';
+import { shownTaskError, type TaskRecord } from '../../core/tasks/task-record.js';
 
 const openAiStatuses = { queued: 'queued', in_progress: 'in_progress', succeeded: 'completed', failed: 'failed' } as const;
 
@@ -23,6 +23,8 @@ export function openAiVideoObject(record: TaskRecord): Record<string, unknown> {
     ...(record.url === undefined ? {} : { url: record.url }),
     prompt: record.prompt ?? null,
     remixed_from_video_id: record.remixed_from ?? null,
-    error: record.error === undefined ? null : { code: record.error.type ?? String(record.error.code), message: record.error.message },
+    error: record.error === undefined ? null : openAiVideoError(shownTaskError(record.error)),
   };
 }
+
+const openAiVideoError = (error: NonNullable<TaskRecord['error']>) => ({ code: error.type ?? String(error.code), message: error.message });
