@@ -76,6 +76,9 @@ const mediaSchema = z.strictObject({
   timeout_ms: integer(1, 600_000).default(15_000),
   allow_private_networks: boolean.default(false),
   allow_hosts: z.array(z.string({ error: 'expected a host name, address or CIDR range' }).min(1), { error: 'expected a list of hosts' }).default([]),
+  // URLs a client gives for the upstream to fetch get the same address checks; an operator
+  // whose upstreams sit outside any private network may forward them unchecked.
+  check_vendor_fetched_urls: boolean.default(true),
 });
 
 const securitySchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, FetchedMedia, OperationCall, OperationResult, ProviderHost } from '../../core/index.js';
+import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callGx } from './call-gx.js';
 import { invalidGxResponse } from './gx-error.js';
 import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
@@ -11,8 +11,12 @@ import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
 export function createGxChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GxOptions>): Promise<OperationResult> => {
     const media = new Map<string, FetchedMedia>();
-    for (const url of collectMediaReferences(call.request)) {
-      media.set(url, await host.media.fetch(url, { allowedMimeTypes: gxAllowedMimeTypes, signal: call.signal }));
+    for (const { source, field } of collectMediaReferences(call.request)) {
+      try {
+        media.set(source, await host.media.fetch(source, { allowedMimeTypes: gxAllowedMimeTypes, signal: call.signal }));
+      } catch (error) {
+        throw mediaErrorAboutField(error, field);
+      }
     }
     const { model, body } = toGxRequest(call.request, { upstreamModel: call.upstreamModel, media });
     const created = Math.floor(host.now() / 1000);

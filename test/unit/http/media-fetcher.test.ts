@@ -36,7 +36,7 @@ async function startServer(t: Test, handler: (request: IncomingMessage, response
 }
 
 function startFetcher(t: Test, config: Partial<MediaSecurityConfig> = {}, options: GuardedMediaFetcherOptions = {}): GuardedMediaFetcher {
-  const fetcher = new GuardedMediaFetcher({ max_bytes: 1_000_000, timeout_ms: 5_000, allow_private_networks: false, allow_hosts: [], ...config }, options);
+  const fetcher = new GuardedMediaFetcher({ max_bytes: 1_000_000, timeout_ms: 5_000, allow_private_networks: false, allow_hosts: [], check_vendor_fetched_urls: true, ...config }, options);
   t.teardown(() => fetcher.close());
   return fetcher;
 }
