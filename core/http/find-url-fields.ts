@@ -16,7 +16,8 @@ export function findUrlFields(value: unknown, isUrlKey: (key: string) => boolean
   const stack: Array<{ value: unknown; path: string }> = [{ value, path: root }];
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
+    // Uploaded bytes are data, not fields: a Buffer is not walked byte by byte.
+    if (typeof current !== 'object' || current === null || ArrayBuffer.isView(current)) continue;
     const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((item, index) => [index, item]) : Object.entries(current);
     const next: Array<{ value: unknown; path: string }> = [];
     for (const [key, item] of entries) {

@@ -1,5 +1,6 @@
 import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callGx } from './call-gx.js';
+import { checkGxFileUris } from './check-gx-file-uris.js';
 import { invalidGxResponse } from './gx-error.js';
 import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
 import { fromGxResponse } from './from-gx-response.js';
@@ -18,6 +19,7 @@ export function createGxChatOperation(host: ProviderHost) {
         throw mediaErrorAboutField(error, field);
       }
     }
+    await checkGxFileUris(host, call.request.extra_body?.gx, 'extra_body.gx', call.signal);
     const { model, body } = toGxRequest(call.request, { upstreamModel: call.upstreamModel, media });
     const created = Math.floor(host.now() / 1000);
     const response = await callGx(host, call, model, call.stream ? 'streamGenerateContent' : 'generateContent', body);
