@@ -35,6 +35,7 @@ export {
   type UpstreamRequest,
   type UpstreamResponse,
   type UpstreamUrlStreamOptions,
+  type VendorFetchedUrl,
 } from './contracts/provider-plugin.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
@@ -71,4 +72,6 @@ export { readAudioDuration } from './media/read-audio-duration.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
+export { findUrlFields } from './http/find-url-fields.js';
+export { mediaErrorAboutField } from './http/media-errors.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -39,6 +39,14 @@ const serverSchema = z.strictObject({
   port: integer(0, 65535).default(3000),
   trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
   body_limit_mb: integer(1, 1024).default(32),
+  // Links the gateway hands out to its own routes (a video's content route) are built on
+  // this, never on a Host header a client can forge; see plugins/gateway-address.ts.
+  public_url: httpUrl
+    .refine((value) => !/[?#]/.test(value), { error: 'expected a base URL without query or fragment, e.g. https://api.example.com' })
+    .optional(),
+  allowed_hosts: z
+    .array(z.string({ error: 'expected a host name or host:port' }).min(1), { error: 'expected a list of host names or host:port' })
+    .default([]),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
   // `auto`: one worker per CPU the process may use. More than one needs the redis driver
   // (core/server/worker-storage-check.ts says why), checked at config check and start.
@@ -85,6 +93,9 @@ const mediaSchema = z.strictObject({
   timeout_ms: integer(1, 600_000).default(15_000),
   allow_private_networks: boolean.default(false),
   allow_hosts: z.array(z.string({ error: 'expected a host name, address or CIDR range' }).min(1), { error: 'expected a list of hosts' }).default([]),
+  // URLs a client gives for the upstream to fetch get the same address checks; an operator
+  // whose upstreams sit outside any private network may forward them unchecked.
+  check_vendor_fetched_urls: boolean.default(true),
 });
 
 const securitySchema = z.strictObject({

@@ -174,6 +174,13 @@ export interface MediaFetchOptions {
   signal?: AbortSignal;
 }
 
+/** A URL the client gave that the upstream, not the gateway, will fetch, and the field it came in. */
+export interface VendorFetchedUrl {
+  url: string;
+  /** The client's field path, e.g. `metadata.input.media[0].url`: the `param` of a refusal. */
+  field: string;
+}
+
 /** Options of one {@link MediaFetcher.streamUpstreamUrl}. */
 export interface UpstreamUrlStreamOptions {
   /** Aborted when the client goes away; pass the call's signal. */
@@ -208,6 +215,18 @@ export interface MediaFetcher {
    *   and timeouts as {@link UpstreamHttp} reports them (502, 504, 499).
    */
   streamUpstreamUrl(url: string, options: UpstreamUrlStreamOptions): Promise<UpstreamResponse>;
+  /**
+   * Checks the URLs a client gave that the upstream will fetch itself (a video's reference
+   * image, a native `fileData.fileUri`) against the address policy of {@link fetch}, before
+   * the upstream is called: an address literal, or a host name resolved here, that is
+   * loopback, private, link-local or cloud metadata is refused unless `security.media`
+   * allows it. Only http(s) URLs are judged; a name that does not resolve here passes (the
+   * upstream resolves it again itself, so DNS rebinding cannot be excluded: the upstream's
+   * own network is its own to guard). Does nothing when
+   * `security.media.check_vendor_fetched_urls` is false.
+   * @throws GatewayError 400 `media_url_not_allowed` whose `param` is the field of the first URL refused.
+   */
+  checkVendorFetchedUrls(urls: readonly VendorFetchedUrl[], signal?: AbortSignal): Promise<void>;
 }
 
 /** A namespaced key-value store lent to a plugin. */

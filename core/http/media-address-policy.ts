@@ -91,6 +91,27 @@ export class MediaAddressPolicy {
   }
 
   /**
+   * Throws 400 `media_url_not_allowed` when a URL that another party (the upstream) will
+   * fetch names a host the guard would refuse: an address literal checked as
+   * {@link assertUrlAllowed} does, a host name resolved here and refused when any of its
+   * addresses is. A name that does not resolve here passes: the gateway can only judge what
+   * its own resolver sees, and the fetching party resolves the name again itself.
+   */
+  async assertVendorFetchedUrlAllowed(url: URL): Promise<void> {
+    this.assertUrlAllowed(url);
+    const host = normalizedHost(url.hostname);
+    if (isIP(host) !== 0 || this.#allowedHostNames.has(host)) return;
+    let addresses: readonly LookupAddress[];
+    try {
+      addresses = await this.#resolveHost(host);
+    } catch {
+      return;
+    }
+    const refused = addresses.find((address) => !this.isAddressAllowed(address.address));
+    if (refused !== undefined) throw mediaUrlNotAllowed(new Error(`host ${host} resolves to ${refused.address}, refused`));
+  }
+
+  /**
    * A `net.connect` lookup that resolves the name itself and refuses it when any of its
    * addresses may not be fetched. The connection is made to exactly the addresses checked
    * here, so a name that changes its answer between check and connect (DNS rebinding) gains

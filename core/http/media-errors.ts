@@ -37,3 +37,24 @@ export const mediaFetchFailed = (problem: string, cause?: unknown) =>
 /** 400 `unsupported_media_type`: the media's type is not one the operation accepts. */
 export const unsupportedMediaType = (mimeType: string, accepted: readonly string[]) =>
   new GatewayError(400, 'unsupported_media_type', `the media is ${mimeType}, which is not accepted here; send one of: ${accepted.join(', ')}`);
+
+/**
+ * 400 `media_url_not_allowed` for a URL the upstream, not the gateway, would fetch: the same
+ * address policy as {@link mediaUrlNotAllowed}, worded for the field that carried it.
+ */
+export const vendorFetchedUrlNotAllowed = (field: string, cause: unknown) =>
+  new GatewayError(
+    400,
+    'media_url_not_allowed',
+    `${field}: the URL points to a private, loopback, link-local or otherwise non-public address, which the gateway does not pass to an upstream to fetch; use a public http(s) URL (an operator can allow a host in security.media.allow_hosts)`,
+    { param: field, cause },
+  );
+
+/**
+ * A 400 media error with the request field it is about in front of its message and as its
+ * `param`, so the client knows which of its URLs to fix. Anything else is returned as it is.
+ */
+export function mediaErrorAboutField(error: unknown, field: string): unknown {
+  if (!GatewayError.is(error) || error.statusCode !== 400) return error;
+  return new GatewayError(400, error.code, `${field}: ${error.message}`, { param: field, cause: error, headers: error.headers });
+}

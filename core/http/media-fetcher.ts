@@ -1,12 +1,12 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamResponse, UpstreamUrlStreamOptions } from '../contracts/provider-plugin.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamResponse, UpstreamUrlStreamOptions, VendorFetchedUrl } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientClosedRequest } from './client-closed-request.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
 import { Deadline } from './deadline.js';
 import { MediaAddressPolicy, type HostResolver } from './media-address-policy.js';
-import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge } from './media-errors.js';
+import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge, vendorFetchedUrlNotAllowed } from './media-errors.js';
 import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
 import { errorCode, mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
 import { clientMediaWording, upstreamUrlWording, type RefusalWording } from './refusal-wording.js';
@@ -33,6 +33,14 @@ type UndiciBody = Dispatcher.ResponseData['body'];
 /** Drops a body without reading it; the connection is closed. */
 function discard(body: UndiciBody): void {
   body.on('error', () => undefined).destroy();
+}
+
+/** Rejects when `signal` aborts; never resolves otherwise. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -124,6 +132,27 @@ export class GuardedMediaFetcher implements MediaFetcher {
       throw mapUndiciError(error, { ...context, phase: 'response' });
     }
     return upstreamResponseOf(response, deadline, context);
+  }
+
+  async checkVendorFetchedUrls(urls: readonly VendorFetchedUrl[], signal?: AbortSignal): Promise<void> {
+    if (!this.#config.check_vendor_fetched_urls) return;
+    for (const { url, field } of urls) {
+      const trimmed = url.trim();
+      if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) continue;
+      if (signal?.aborted === true) throw clientClosedRequest(signal.reason);
+      // Name resolution is bounded like a fetch; a resolver that does not answer in time
+      // lets the URL pass, as an unresolvable name does.
+      const deadline = new Deadline(this.#config.timeout_ms, signal);
+      try {
+        await Promise.race([this.#policy.assertVendorFetchedUrlAllowed(new URL(trimmed)), aborted(deadline.signal)]);
+      } catch (error) {
+        if (deadline.signal.aborted && !deadline.expired) throw clientClosedRequest(signal?.reason);
+        if (GatewayError.is(error) && error.code === 'media_url_not_allowed') throw vendorFetchedUrlNotAllowed(field, error);
+        if (!deadline.expired) throw error;
+      } finally {
+        deadline.clear();
+      }
+    }
   }
 
   /** Closes the fetcher's connections once the fetches in flight have finished. */

@@ -11,6 +11,7 @@ import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
 import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { clientAbortSignal } from '../client-abort-signal.js';
+import { gatewayAddress, type GatewayAddress } from '../gateway-address.js';
 import { readJsonOrMultipart } from '../read-multipart-form.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { downloadRecord } from './download-record.js';
@@ -22,11 +23,13 @@ const tokenOf = (request: FastifyRequest) => (request.apiToken as AuthenticatedT
 /**
  * A succeeded task whose upstream gave no public address (its video needs the channel's key)
  * gets the gateway's own content route as its `url`, so the spec's `url` is there on success;
- * fetching it takes the caller's API key.
+ * fetching it takes the caller's API key. The link is built by {@link gatewayAddress}: on
+ * `server.public_url`, else on the request's host only when it is allowed, else relative, so
+ * a forged Host header cannot send a client's key elsewhere.
  */
-function withContentUrl(record: TaskRecord, request: FastifyRequest): TaskRecord {
+function withContentUrl(record: TaskRecord, request: FastifyRequest, address: GatewayAddress): TaskRecord {
   if (record.status !== 'succeeded' || record.url !== undefined) return record;
-  return { ...record, url: `${request.protocol}://${request.host}/v1/video/generations/${record.id}/content` };
+  return { ...record, url: address(request, `/v1/video/generations/${record.id}/content`) };
 }
 
 /**
@@ -36,6 +39,7 @@ function withContentUrl(record: TaskRecord, request: FastifyRequest): TaskRecord
  */
 export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskService; config: GatewayConfig }): Promise<void> {
   const { tasks, config } = options;
+  const address = gatewayAddress(config.server);
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.security.media.max_bytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
   });
@@ -97,7 +101,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
 
   app.get('/v1/video/generations/:task_id', { config: { dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
-    return taskView(withContentUrl(record, request));
+    return taskView(withContentUrl(record, request, address));
   });
 
   /** The finished video's bytes, as they arrive from the upstream. */
@@ -118,7 +122,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
 
   app.get('/v1/videos/:video_id', { config: { dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { video_id: string }).video_id, request.id);
-    return openAiVideoObject(withContentUrl(record, request));
+    return openAiVideoObject(withContentUrl(record, request, address));
   });
 
   // The official SDK's `videos.remix`: the source's model, and the source named by the path.

@@ -1,5 +1,6 @@
 import { emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callGp } from './call-gp.js';
+import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
 import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
@@ -10,6 +11,7 @@ import { toGpRequest } from './to-gp-request.js';
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
+    await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
     const response = await callGp(host, call, '/chat/completions', body);
     if (call.stream) {

@@ -1,5 +1,6 @@
 import { emptyUsage, type OperationCall, type OperationResult, type ProviderHost, type ResponsesRequest } from '../../core/index.js';
 import { callGp } from './call-gp.js';
+import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
 import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
@@ -12,6 +13,7 @@ import { gpResponseObjectSchema } from './gp-schemas.js';
  */
 export function createGpResponsesOperation(host: ProviderHost) {
   return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
+    await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callGp(host, call, '/responses', body);
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };

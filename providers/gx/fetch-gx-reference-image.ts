@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
+import { GatewayError, invalidRequest, mediaErrorAboutField, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
 import { sniffGxImageType } from './sniff-gx-image-type.js';
 
 /** A reference image as the upstream gets it: `inlineData` of a user part. */
@@ -26,7 +26,7 @@ function aboutField(error: unknown, param: string): unknown {
   if (error.code === 'unsupported_media_type') {
     return invalidRequest(`${param}: the image is not ${acceptedNames}; convert it to one of them`, { param, cause: error });
   }
-  return new GatewayError(400, error.code, `${param}: ${error.message}`, { param, cause: error, headers: error.headers });
+  return mediaErrorAboutField(error, param);
 }
 
 /**

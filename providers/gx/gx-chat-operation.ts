@@ -1,5 +1,6 @@
-import type { ChatCompletionRequest, FetchedMedia, OperationCall, OperationResult, ProviderHost } from '../../core/index.js';
+import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callGx } from './call-gx.js';
+import { checkGxFileUris } from './check-gx-file-uris.js';
 import { invalidGxResponse } from './gx-error.js';
 import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
 import { fromGxResponse } from './from-gx-response.js';
@@ -11,9 +12,14 @@ import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
 export function createGxChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GxOptions>): Promise<OperationResult> => {
     const media = new Map<string, FetchedMedia>();
-    for (const url of collectMediaReferences(call.request)) {
-      media.set(url, await host.media.fetch(url, { allowedMimeTypes: gxAllowedMimeTypes, signal: call.signal }));
+    for (const { source, field } of collectMediaReferences(call.request)) {
+      try {
+        media.set(source, await host.media.fetch(source, { allowedMimeTypes: gxAllowedMimeTypes, signal: call.signal }));
+      } catch (error) {
+        throw mediaErrorAboutField(error, field);
+      }
     }
+    await checkGxFileUris(host, call.request.extra_body?.gx, 'extra_body.gx', call.signal);
     const { model, body } = toGxRequest(call.request, { upstreamModel: call.upstreamModel, media });
     const created = Math.floor(host.now() / 1000);
     const response = await callGx(host, call, model, call.stream ? 'streamGenerateContent' : 'generateContent', body);

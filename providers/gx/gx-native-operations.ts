@@ -9,6 +9,7 @@ import {
   type Usage,
 } from '../../core/index.js';
 import { callGx } from './call-gx.js';
+import { checkGxFileUris } from './check-gx-file-uris.js';
 import { invalidGxResponse } from './gx-error.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
 import type { GxOptions } from './gx-options.js';
@@ -25,10 +26,11 @@ async function readForwarded(response: Awaited<ReturnType<typeof callGx>>): Prom
   }
 }
 
-/** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten. */
+/** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten (its `fileUri` URLs checked first). */
 export function createGxGenerateOperation(host: ProviderHost) {
   return async (call: OperationCall<NativeGenerateRequest, GxOptions>): Promise<OperationResult> => {
     const { model, body } = toGxNativeRequest(call.request, call.upstreamModel);
+    await checkGxFileUris(host, call.request, '', call.signal);
     if (call.stream) {
       const response = await callGx(host, call, model, 'streamGenerateContent', body);
       return { kind: 'stream', body: response.body, decoder: createGxNativeStreamDecoder(), framing: 'sse' };

@@ -2,7 +2,7 @@ import type { ChatCompletionRequest, FetchedMedia } from '../../core/index.js';
 import { parseGxThinkingSuffix, readGxThinkingConfig, thinkingConfigForEffort, type GxThinkingConfig } from './gx-thinking.js';
 import { mergeGxPassthrough } from './merge-gx-passthrough.js';
 import { splitMarkdownImages } from './split-markdown-images.js';
-import { isRemoteMedia, mediaSourceOfPart } from './to-gx-content-part.js';
+import { isRemoteMedia, mediaSourceOfPart, type MediaSource } from './to-gx-content-part.js';
 import { toGxContents } from './to-gx-contents.js';
 import { toGxGenerationConfig } from './to-gx-generation-config.js';
 import { toGxTools } from './to-gx-tools.js';
@@ -25,15 +25,20 @@ export interface GxRequest {
 
 /**
  * Every http(s) URL the request's media parts (image_url, input_audio, file) and the
- * markdown images in user messages point at, once each, in order. The caller fetches them
- * (through the host's SSRF-guarded fetcher, with `gxAllowedMimeTypes`) before calling
- * {@link toGxRequest}; data URIs are decoded there and need no fetch.
+ * markdown images in user messages point at, once each, in order, with the field that first
+ * gave it (`messages[2].content[1].image_url.url`, or the text a markdown image sits in) for
+ * the `param` of a refusal. The caller fetches them (through the host's SSRF-guarded
+ * fetcher, with `gxAllowedMimeTypes`) before calling {@link toGxRequest}; data URIs are
+ * decoded there and need no fetch.
  */
-export function collectMediaReferences(request: ChatCompletionRequest): string[] {
-  const urls = new Set<string>();
-  const addMarkdownImages = (text: string) => {
+export function collectMediaReferences(request: ChatCompletionRequest): MediaSource[] {
+  const references = new Map<string, MediaSource>();
+  const add = (source: string, field: string) => {
+    if (isRemoteMedia(source) && !references.has(source)) references.set(source, { source, field });
+  };
+  const addMarkdownImages = (text: string, field: string) => {
     for (const segment of splitMarkdownImages(text, true)) {
-      if (segment.kind === 'image' && isRemoteMedia(segment.source)) urls.add(segment.source);
+      if (segment.kind === 'image') add(segment.source, field);
     }
   };
   request.messages.forEach((message, index) => {
@@ -41,19 +46,20 @@ export function collectMediaReferences(request: ChatCompletionRequest): string[]
     const content = message.content;
     if (content === undefined || content === null) return;
     if (typeof content === 'string') {
-      if (message.role === 'user') addMarkdownImages(content);
+      if (message.role === 'user') addMarkdownImages(content, `messages[${index}].content`);
       return;
     }
     content.forEach((part, partIndex) => {
+      const field = `messages[${index}].content[${partIndex}]`;
       if (part.type === 'text') {
-        if (message.role === 'user' && part.text !== undefined) addMarkdownImages(part.text);
+        if (message.role === 'user' && part.text !== undefined) addMarkdownImages(part.text, `${field}.text`);
         return;
       }
-      const located = mediaSourceOfPart(part, `messages[${index}].content[${partIndex}]`);
-      if (located !== undefined && isRemoteMedia(located.source)) urls.add(located.source);
+      const located = mediaSourceOfPart(part, field);
+      if (located !== undefined) add(located.source, located.field);
     });
   });
-  return [...urls];
+  return [...references.values()];
 }
 
 /** The thinking configuration the request asks for, by precedence. */

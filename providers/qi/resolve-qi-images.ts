@@ -1,5 +1,5 @@
-import { GatewayError, type ProviderHost } from '../../core/index.js';
-import { fieldError } from './qi-field-error.js';
+import { GatewayError, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
+import { fieldError, formatFieldPath } from './qi-field-error.js';
 import { classifyQiImage, type QiImageInput } from './qi-image-reference.js';
 import { qiImageMimeTypes } from './sniff-qi-image-type.js';
 
@@ -12,17 +12,20 @@ export interface ResolveQiImagesOptions {
 
 /**
  * The input images as the upstream gets them, in the order given. An http(s) URL goes as it
- * is, for DashScope fetches it itself (upstreams.md §4.3), unless the channel fetches URLs.
+ * is, for DashScope fetches it itself (upstreams.md §4.3), unless the channel fetches URLs;
+ * such a URL must still pass the gateway's address policy (`MediaFetcher.checkVendorFetchedUrls`).
  * Inline data, and fetched URLs, go through `host.media.fetch` (size cap, PNG, JPEG or WebP
  * only; URLs through the SSRF guard) and out as a `data:<type>;base64,` URI. A refusal is a
  * 400 naming the field.
  */
 export async function resolveQiImages(host: ProviderHost, inputs: readonly QiImageInput[], options: ResolveQiImagesOptions): Promise<string[]> {
   const resolved: string[] = [];
+  const passedOn: VendorFetchedUrl[] = [];
   for (const input of inputs) {
     const reference = classifyQiImage(input);
     if (reference.kind === 'url' && !options.fetchUrls) {
       resolved.push(reference.url);
+      passedOn.push({ url: reference.url, field: formatFieldPath(input.path) });
       continue;
     }
     try {
@@ -33,5 +36,7 @@ export async function resolveQiImages(host: ProviderHost, inputs: readonly QiIma
       throw fieldError(input.path, error.message, error);
     }
   }
+  // A URL the upstream fetches gets the gateway's address policy too, before the upstream is called.
+  await host.media.checkVendorFetchedUrls(passedOn, options.signal);
   return resolved;
 }

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { tinyPngBase64 } from '../../core/testing/fake-gx-upstream/sample-media.js';
+import { startFakeServer } from '../../core/testing/fake-server.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, sseData, startGx, storedToken } from '../helpers/gateway-scenario.js';
 
 const weatherTool = {
@@ -144,4 +145,66 @@ t.test('chat completions are translated to gx and back', async (t) => {
     t.equal(fake.requests.length, before.requests, 'the upstream received nothing');
     t.match(await storedToken(gateway, token), { remain_quota: before.token.remain_quota, used_quota: before.token.used_quota });
   });
+});
+
+t.test('a refused chat media URL names the field that gave it, in param and message', async (t) => {
+  const fake = await startGx(t);
+  // The media host answers under `localhost`, the one name the guard is told to allow.
+  const media = await startFakeServer(({ request, response }) => {
+    if (request.path === '/big.png') response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(4096));
+    else response.writeHead(200, { 'content-type': 'application/zip' }).end('PK');
+  });
+  t.teardown(() => media.close());
+  const mediaUrl = media.url.replace('127.0.0.1', 'localhost');
+  const gateway = await scenarioGateway(t, {
+    providers: [gxChannel('gx-main', fake.url)],
+    security: { media: { max_bytes: 1024, allow_hosts: ['localhost'] } },
+  });
+  const token = await issueToken(t, gateway);
+  const cases = [
+    {
+      what: 'an image_url at a private address',
+      content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'http://10.0.0.8/cat.png' } }],
+      param: 'messages[1].content[1].image_url.url',
+      code: 'media_url_not_allowed',
+    },
+    {
+      what: 'an image_url given as a string, too large',
+      content: [{ type: 'image_url', image_url: `${mediaUrl}/big.png` }],
+      param: 'messages[1].content[0].image_url',
+      code: 'media_too_large',
+    },
+    {
+      what: 'a file.url of a type gx does not take',
+      content: [{ type: 'text', text: 'read' }, { type: 'file', file: { url: `${mediaUrl}/archive.zip` } }],
+      param: 'messages[1].content[1].file.url',
+      code: 'unsupported_media_type',
+    },
+    {
+      what: 'a markdown image in a text part at a metadata address',
+      content: [{ type: 'text', text: 'see ![x](http://169.254.169.254/latest/meta-data/)' }],
+      param: 'messages[1].content[0].text',
+      code: 'media_url_not_allowed',
+    },
+    {
+      what: 'a markdown image in string content at a loopback address',
+      content: 'see ![x](http://127.0.0.1:1/x.png)',
+      param: 'messages[1].content',
+      code: 'media_url_not_allowed',
+    },
+  ];
+  for (const { what, content, param, code } of cases) {
+    const response = await postChat(gateway, token, {
+      model: 'gx-2.5-pro',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content },
+      ],
+    });
+    t.equal(response.statusCode, 400, what);
+    const error = response.json().error;
+    t.match(error, { type: 'invalid_request_error', code, param }, `${what}: the answer names ${param}`);
+    t.ok(error.message.startsWith(`${param}: `), `${what}: the message starts with the field`);
+  }
+  t.equal(fake.requests.length, 0, 'the upstream received nothing');
 });

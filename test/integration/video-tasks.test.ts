@@ -18,10 +18,11 @@ class ManualClock {
   }
 }
 
-async function videoGateway(t: Test, tasks: Record<string, unknown> = {}, clock = new ManualClock()) {
+async function videoGateway(t: Test, tasks: Record<string, unknown> = {}, clock = new ManualClock(), server: Record<string, unknown> = {}) {
   const gateway = await scenarioGateway(
     t,
     {
+      server,
       pricing,
       providers: [{ name: 'video-main', plugin: scriptedVideoPlugin, base_url: 'http://127.0.0.1:9', models: ['vx-test'] }],
       tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000, ...tasks },
@@ -175,6 +176,37 @@ t.test('a finished task without a public url points at the gateway content route
   }
   const other = await issueToken(t, gateway);
   t.equal((await gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}/content`, headers: other.bearer })).statusCode, 404);
+});
+
+t.test('a content url is never built on a forged Host header: an allowed host gives an absolute link, any other host a relative one', async (t) => {
+  const { gateway, token } = await videoGateway(t, {}, undefined, { host: 'gateway.internal', port: 8080, allowed_hosts: ['videos.corp.example', 'api.corp.example:8443'] });
+  const id = (await submit(gateway, token, { prompt: 'x, no url, script: succeeded' })).json().task_id as string;
+  const path = `/v1/video/generations/${id}/content`;
+  const urlFor = async (headers: Record<string, string>) => {
+    const generation = (await gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}`, headers: { ...token.bearer, ...headers } })).json();
+    const video = (await gateway.app.inject({ method: 'GET', url: `/v1/videos/${id}`, headers: { ...token.bearer, ...headers } })).json();
+    t.equal(video.url, generation.url, 'both task views give the same link');
+    return generation.url as string;
+  };
+  t.equal(await urlFor({ host: 'evil.example' }), path, 'a forged host gives a relative link');
+  t.equal(await urlFor({ host: 'evil.example:8443' }), path);
+  t.equal(await urlFor({ host: 'api.corp.example:9999' }), path, 'an allowed name on another port than listed is refused');
+  t.equal(await urlFor({ host: 'localhost', 'x-forwarded-host': 'evil.example' }), `http://localhost${path}`, 'X-Forwarded-Host is ignored without trust_proxy');
+  t.equal(await urlFor({ host: '127.0.0.1:3000' }), `http://127.0.0.1:3000${path}`, 'a loopback name is allowed on any port');
+  t.equal(await urlFor({ host: 'gateway.internal:8080' }), `http://gateway.internal:8080${path}`, 'the listen host:port is allowed');
+  t.equal(await urlFor({ host: 'GATEWAY.internal.:8080' }), `http://GATEWAY.internal.:8080${path}`, 'compared without case or trailing dot');
+  t.equal(await urlFor({ host: 'gateway.internal:9090' }), path);
+  t.equal(await urlFor({ host: 'videos.corp.example' }), `http://videos.corp.example${path}`, 'an allowed_hosts name is allowed on any port');
+  t.equal(await urlFor({ host: 'api.corp.example:8443' }), `http://api.corp.example:8443${path}`, 'an allowed host:port on that port');
+});
+
+t.test('with server.public_url, the content url is built on it whatever the Host header says', async (t) => {
+  const { gateway, token } = await videoGateway(t, {}, undefined, { public_url: 'https://api.example.com/gateway/' });
+  const id = (await submit(gateway, token, { prompt: 'x, no url, script: succeeded' })).json().task_id as string;
+  for (const host of ['evil.example', 'localhost:80']) {
+    const task = (await gateway.app.inject({ method: 'GET', url: `/v1/video/generations/${id}`, headers: { ...token.bearer, host } })).json();
+    t.equal(task.url, `https://api.example.com/gateway/v1/video/generations/${id}/content`, host);
+  }
 });
 
 t.test('a submission the family refuses, or the upstream rejects, costs nothing', async (t) => {

@@ -36,7 +36,7 @@ async function startServer(t: Test, handler: (request: IncomingMessage, response
 }
 
 function startFetcher(t: Test, config: Partial<MediaSecurityConfig> = {}, options: GuardedMediaFetcherOptions = {}): GuardedMediaFetcher {
-  const fetcher = new GuardedMediaFetcher({ max_bytes: 1_000_000, timeout_ms: 5_000, allow_private_networks: false, allow_hosts: [], ...config }, options);
+  const fetcher = new GuardedMediaFetcher({ max_bytes: 1_000_000, timeout_ms: 5_000, allow_private_networks: false, allow_hosts: [], check_vendor_fetched_urls: true, ...config }, options);
   t.teardown(() => fetcher.close());
   return fetcher;
 }
@@ -456,5 +456,59 @@ t.test('streamUpstreamUrl: a URL an upstream gave', async (t) => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     t.match(await rejection(stream(fetcher, `${server.origin}/silent`, controller.signal)), { statusCode: 499, retryable: false });
+  });
+});
+
+t.test('checkVendorFetchedUrls: URLs the upstream will fetch', async (t) => {
+  const resolved: string[] = [];
+  const resolveHost: HostResolver = async (hostname) => {
+    resolved.push(hostname);
+    if (hostname === 'internal.test') return [{ address: '10.1.2.3', family: 4 }];
+    if (hostname === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+    // Answers a refused address, but only after every time limit here has passed.
+    if (hostname === 'slow.test') return new Promise((resolve) => setTimeout(resolve, 1_000, [{ address: '10.0.0.1', family: 4 }]));
+    if (hostname === 'public.test') return [{ address: '93.184.216.34', family: 4 }];
+    throw Object.assign(new Error(`no address found for ${hostname}`), { code: 'ENOTFOUND' });
+  };
+  const check = (fetcher: GuardedMediaFetcher, url: string, signal?: AbortSignal) => fetcher.checkVendorFetchedUrls([{ url, field: 'metadata.input.media[0].url' }], signal);
+
+  t.test('an address literal or a name resolving to a refused address is a 400 naming the field', async (t) => {
+    const fetcher = startFetcher(t, { timeout_ms: 50 }, { resolveHost });
+    for (const url of ['http://127.0.0.1/a.png', 'https://10.0.0.1/a.png', 'http://169.254.169.254/latest/', 'http://[::ffff:127.0.0.1]/', 'https://internal.test/a.png', 'https://mixed.test/a.png']) {
+      const error = await rejection(check(fetcher, url));
+      t.match(error, { statusCode: 400, code: 'media_url_not_allowed', param: 'metadata.input.media[0].url', message: /^metadata\.input\.media\[0\]\.url: .*private, loopback/ }, url);
+    }
+  });
+
+  t.test('public names, names this resolver cannot resolve, slow resolutions and other schemes pass', async (t) => {
+    const fetcher = startFetcher(t, { timeout_ms: 50 }, { resolveHost });
+    for (const url of ['https://public.test/a.png', 'https://unknown.test/a.png', 'https://slow.test/a.png', 'gs://bucket/a.png', 'asset://asset-1', 'data:image/png;base64,AAAA']) {
+      await t.resolves(check(fetcher, url), url);
+    }
+  });
+
+  t.test('allow_hosts and allow_private_networks open them as they do for fetches, cloud metadata stays closed', async (t) => {
+    const listed = startFetcher(t, { allow_hosts: ['internal.test', '10.0.0.0/8'] }, { resolveHost });
+    await t.resolves(check(listed, 'https://internal.test/a.png'));
+    await t.resolves(check(listed, 'http://10.9.9.9/a.png'));
+    const open = startFetcher(t, { allow_private_networks: true }, { resolveHost });
+    await t.resolves(check(open, 'https://internal.test/a.png'));
+    t.match(await rejection(check(open, 'http://169.254.169.254/latest/')), { code: 'media_url_not_allowed' });
+  });
+
+  t.test('check_vendor_fetched_urls: false forwards every URL unchecked, without resolving it', async (t) => {
+    resolved.length = 0;
+    const fetcher = startFetcher(t, { check_vendor_fetched_urls: false }, { resolveHost });
+    await t.resolves(check(fetcher, 'http://169.254.169.254/latest/'));
+    await t.resolves(check(fetcher, 'https://internal.test/a.png'));
+    t.strictSame(resolved, []);
+  });
+
+  t.test('a caller abort is a 499', async (t) => {
+    const fetcher = startFetcher(t, {}, { resolveHost });
+    const controller = new AbortController();
+    const pending = check(fetcher, 'https://slow.test/a.png', controller.signal);
+    controller.abort();
+    t.match(await rejection(pending), { statusCode: 499 });
   });
 });

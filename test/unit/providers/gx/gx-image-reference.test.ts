@@ -23,7 +23,7 @@ const tiff = Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(
 const signal = new AbortController().signal;
 
 function realFetcher(t: Test, maxBytes = 1_000_000): GuardedMediaFetcher {
-  const fetcher = new GuardedMediaFetcher({ max_bytes: maxBytes, timeout_ms: 2_000, allow_private_networks: false, allow_hosts: [] });
+  const fetcher = new GuardedMediaFetcher({ max_bytes: maxBytes, timeout_ms: 2_000, allow_private_networks: false, allow_hosts: [], check_vendor_fetched_urls: true });
   t.teardown(() => fetcher.close());
   return fetcher;
 }
@@ -39,6 +39,9 @@ function stubFetcher(answer: FetchedMedia): MediaFetcher & { calls: Array<{ url:
     },
     async streamUpstreamUrl(url) {
       throw new Error(`reference images are never streamed, not even ${url}`);
+    },
+    async checkVendorFetchedUrls(urls) {
+      throw new Error(`reference images are fetched by the gateway, never handed on (${urls.length} URLs)`);
     },
   };
 }

@@ -166,7 +166,7 @@ t.test('markdown http(s) images are fetched in user messages and stay text in as
   ]);
 });
 
-t.test('collectMediaReferences lists every http(s) URL to fetch once, in order, and no data URIs', async (t) => {
+t.test('collectMediaReferences lists every http(s) URL to fetch once, in order, with the field that first gave it, and no data URIs', async (t) => {
   const request = chatRequest({
     messages: [
       { role: 'system', content: 'Look at ![x](https://example.com/system.png)' },
@@ -188,12 +188,12 @@ t.test('collectMediaReferences lists every http(s) URL to fetch once, in order, 
     ],
   });
   t.strictSame(collectMediaReferences(request), [
-    'https://example.com/a.png',
-    'https://example.com/b.jpg',
-    'http://example.com/c.wav',
-    'https://example.com/d.pdf',
-    'https://example.com/e.pdf',
-    'https://example.com/f.webp',
+    { source: 'https://example.com/a.png', field: 'messages[1].content[0].text' },
+    { source: 'https://example.com/b.jpg', field: 'messages[1].content[1].image_url.url' },
+    { source: 'http://example.com/c.wav', field: 'messages[1].content[3].input_audio.data' },
+    { source: 'https://example.com/d.pdf', field: 'messages[1].content[5].file.url' },
+    { source: 'https://example.com/e.pdf', field: 'messages[1].content[6].file.file_data' },
+    { source: 'https://example.com/f.webp', field: 'messages[2].content' },
   ]);
   t.strictSame(collectMediaReferences(chatRequest({})), []);
 });
