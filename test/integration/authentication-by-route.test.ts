@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import t from 'tap';
 import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/error-handler.js';
@@ -130,7 +130,7 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
   const other = await issueToken(t, gateway);
   const key = `sk-${token.key}`;
   const otherKey = `sk-${other.key}`;
-  const get = (url: string, headers: Record<string, string | string[]> = {}) => gateway.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string | string[]> = {}): Promise<LightMyRequestResponse> => gateway.app.inject({ method: 'GET', url, headers });
 
   const ambiguous: Array<[string, string, Record<string, string | string[]>]> = [
     ['Bearer and another x-gx-api-key', '/v1beta/models', { authorization: `Bearer ${key}`, 'x-gx-api-key': otherKey }],
@@ -150,7 +150,8 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
   t.match(twoLines.json(), { error: { code: 'ambiguous_credentials', type: 'invalid_request_error', message: /Authorization/ } });
   const unknownSecond = await get('/v1/models', { authorization: [`Bearer ${key}`, 'Bearer sk-not-a-key-at-all'] });
   t.equal(unknownSecond.statusCode, 400, 'a valid key does not win over a second, different credential');
-  const management = await gateway.app.inject({ method: 'GET', url: '/api/token/', headers: { authorization: [`Bearer ${token.loginToken}`, `Bearer ${other.loginToken}`] } });
+  const twoLogins: Record<string, string | string[]> = { authorization: [`Bearer ${token.loginToken}`, `Bearer ${other.loginToken}`] };
+  const management = await gateway.app.inject({ method: 'GET', url: '/api/token/', headers: twoLogins });
   t.equal(management.statusCode, 400, 'two different login tokens on the management API: 400');
   t.match(management.json(), { success: false, message: /two different credentials/ });
 
@@ -162,6 +163,7 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
     ['Bearer, x-gx-api-key and ?key= with the same key', `/v1beta/models?key=${key}`, { authorization: `Bearer ${key}`, 'x-gx-api-key': key }],
     ['the same Authorization line twice', '/v1beta/models', { authorization: [`Bearer ${key}`, `bearer  ${key}`] }],
     ['the same ?key= twice', `/v1beta/models?key=${key}&key=${key}`, {}],
+    ['the same key with and without sk-', `/v1beta/models?key=${token.key}`, { authorization: `Bearer ${key}` }],
   ];
   for (const [what, url, headers] of same) t.equal((await get(url, headers)).statusCode, 200, `${what}: accepted`);
   t.equal((await get('/v1/models', { authorization: [`Bearer ${key}`, `Bearer ${key}`] })).statusCode, 200, 'the same Authorization line twice on /v1: accepted');
@@ -180,12 +182,16 @@ t.test('an app does not start with a route that declares no authentication, or a
     return app;
   };
   await t.rejects(
-    appWith((app) => app.get('/internal/stats', async () => ({}))).ready(),
+    async () => {
+      await appWith((app) => app.get('/internal/stats', async () => ({}))).ready();
+    },
     /GET \/internal\/stats declares no authentication/,
     'a route without config.auth',
   );
   await t.rejects(
-    appWith((app) => app.post('/v1/extra', { config: { auth: 'login' } }, async () => ({}))).ready(),
+    async () => {
+      await appWith((app) => app.post('/v1/extra', { config: { auth: 'login' } }, async () => ({}))).ready();
+    },
     /model route POST \/v1\/extra must take an API key/,
     'a /v1 route that asks for a login token',
   );

@@ -59,6 +59,7 @@ export function readApiKey(request: CredentialSources, native: boolean): string 
     ['x-gx-api-key', header],
     ['?key=', fromQuery],
   ].filter((entry): entry is [string, string] => entry[1] !== undefined);
-  if (new Set(presented.map(([, key]) => key)).size > 1) throw ambiguousCredentials(presented.map(([source]) => source).join(' and '));
+  // `sk-` is optional, so `sk-abc…` and `abc…` are the same key.
+  if (new Set(presented.map(([, key]) => key.replace(/^sk-/, ''))).size > 1) throw ambiguousCredentials(presented.map(([source]) => source).join(' and '));
   return presented[0]?.[1];
 }
