@@ -34,7 +34,7 @@ import { clientTimeoutOptions } from './server/client-timeouts.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
-import { modelAuthPlugin } from '../plugins/model-auth.js';
+import { routeAuthPlugin } from '../plugins/route-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createGatewayContainer } from './di/create-container.js';
@@ -85,6 +85,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // Errors of the router itself (bad percent-encoding, over-long segments) answer in the route's dialect too.
     frameworkErrors: answerFrameworkError,
     forceCloseConnections: 'idle',
+    // Spellings of a path that name the same route reach it (and its auth guard and dialect):
+    // `//v1//models` and `/V1/Models` as `/v1/models`, as percent-encoded paths already do.
+    routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false },
     requestIdHeader: false,
     // A client's own request id is kept when it is a plain token; anything else is replaced,
     // and so is one shaped like a credential: the id is on every log line of the request.
@@ -123,6 +126,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+    // Before every route: its onRoute hook checks and guards each route's declared auth.
+    await app.register(routeAuthPlugin, { container });
     await app.register(bodyLimitPlugin);
     await app.register(jsonBodyParserPlugin);
     await app.register(healthPlugin, { backend });
@@ -132,7 +137,6 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(metricsPlugin, { metrics });
     const observer = observerFor(app, config, metrics);
     await app.register(managementPlugin, { container });
-    await app.register(modelAuthPlugin, { container });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
     const { runner, breaker } = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);

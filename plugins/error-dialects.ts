@@ -7,18 +7,41 @@ export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Which error shape this route answers in; by default chosen from the URL prefix. */
+    /** Which error shape this route answers in; by default chosen from the route's pattern. */
     dialect?: ErrorDialect;
   }
 }
 
-/** The dialect of a request: the route's own, else `/api` envelope, `/v1beta` native, the rest OpenAI. */
+/**
+ * The dialect of a request: the one its route declared, else by the route's own pattern
+ * (`/api` envelope, `/v1beta` native, the rest OpenAI). Never by the URL as sent, which may
+ * spell the same route percent-encoded, in another case, with doubled slashes or in
+ * absolute form; only a request no route matched is read from its path, normalized as the
+ * router reads it.
+ */
 export function dialectOf(request: FastifyRequest): ErrorDialect {
   const configured = request.routeOptions.config?.dialect;
   if (configured !== undefined) return configured;
-  if (request.url.startsWith('/api/')) return 'envelope';
-  if (request.url.startsWith('/v1beta/')) return 'native';
+  const pattern = request.is404 ? undefined : request.routeOptions.url;
+  const path = pattern ?? routerPath(request.url);
+  if (path.startsWith('/api/')) return 'envelope';
+  if (path.startsWith('/v1beta/')) return 'native';
   return 'openai';
+}
+
+/**
+ * A request target's path as the router matches it: the scheme and host of the absolute
+ * form dropped, percent-escapes decoded (when they are valid), runs of slashes collapsed,
+ * lower case.
+ */
+function routerPath(target: string): string {
+  let path = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '').split('?')[0] ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Not valid percent-encoding (the router refused it): read as sent.
+  }
+  return path.replace(/\/{2,}/g, '/').toLowerCase();
 }
 
 const openAiTypes: Record<number, string> = {

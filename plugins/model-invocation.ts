@@ -1,20 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationInvocation } from '../core/pipeline/operation-invocation.js';
-import type { AuthenticatedToken } from '../core/tokens/token-authenticator.js';
 import { clientAbortSignal } from './client-abort-signal.js';
+import { apiTokenOf } from './route-auth.js';
 
 /** What a route decides about an invocation; the rest comes from the request. */
 export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' | 'clientSignal' | 'logger'>;
 
 /**
- * The invocation of a model route: the route's fields, plus the API token model-auth
- * checked, the request id, the signal that aborts when the client leaves, and the request's
+ * The invocation of a model route: the route's fields, plus the API token the route's
+ * guard checked (a request without one is a 401, never a null token), the request id, the signal that aborts when the client leaves, and the request's
  * logger.
  */
 export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): OperationInvocation {
   return {
     ...fields,
-    token: (request.apiToken as AuthenticatedToken).token,
+    token: apiTokenOf(request).token,
     requestId: request.id,
     clientSignal: clientAbortSignal(reply),
     logger: request.log,

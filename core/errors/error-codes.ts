@@ -7,6 +7,14 @@ export const invalidRequest = (message: string, options?: GatewayErrorOptions) =
 /** 401: missing, unknown, disabled or expired credentials. */
 export const unauthorized = (message: string, code = 'invalid_api_key') => new GatewayError(401, code, message);
 
+/**
+ * 400: the request carries two different credentials (a Bearer token and another
+ * `x-gx-api-key` or `?key=`, or two `Authorization` lines). Which one was meant cannot be
+ * known, so neither is used; the same key sent twice is not ambiguous.
+ */
+export const ambiguousCredentials = (where: string) =>
+  new GatewayError(400, 'ambiguous_credentials', `the request carries two different credentials (${where}); send one credential, in one place`);
+
 /** 402: the token's quota cannot pay for the request. */
 export const insufficientQuota = (message: string) => new GatewayError(402, 'insufficient_quota', message);
 

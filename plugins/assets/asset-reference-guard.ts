@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import { apiTokenOf } from '../route-auth.js';
 import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { quoted } from '../../core/errors/client-text.js';
 
@@ -46,8 +46,10 @@ export function assetReferenceGuard(repository: AssetOwnershipRepository) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     if (request.method !== 'POST' || !videoSubmitRoutes.has(request.routeOptions.url ?? '')) return done();
     const references = assetReferences(request.body);
-    const token = (request.apiToken as AuthenticatedToken | null)?.token;
-    if (references.length === 0 || token === undefined) return done();
-    check(references, token.user_id).then(() => done(), done);
+    if (references.length === 0) return done();
+    // A submission without an API token is refused (401), never waved through unchecked.
+    Promise.resolve()
+      .then(() => check(references, apiTokenOf(request).token.user_id))
+      .then(() => done(), done);
   };
 }

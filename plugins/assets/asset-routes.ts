@@ -15,7 +15,6 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
 import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import type { StoreBackend } from '../../core/store/store-backend.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { clientAbortSignal } from '../client-abort-signal.js';
@@ -26,6 +25,7 @@ import { assetGroupView, assetView } from './asset-views.js';
 import { checkPublicHttpsUrl } from './check-public-https-url.js';
 import { modelInvocation } from '../model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
+import { apiTokenOf } from '../route-auth.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;
@@ -33,7 +33,9 @@ const sessionSeconds = 3600;
 const maxRefreshesPerListing = 20;
 
 const seconds = (now: number) => Math.floor(now / 1000);
-const tokenOf = (request: FastifyRequest): TokenView => (request.apiToken as AuthenticatedToken).token;
+const tokenOf = (request: FastifyRequest): TokenView => apiTokenOf(request).token;
+/** Every asset route but the validation callback takes the caller's API key. */
+const apiKey = { config: { auth: 'api-key', dialect: 'openai' } } as const;
 const bytedTokenSchema = z.strictObject({
   byted_token: z.string({ error: 'expected the session token the validation page reports' }).regex(/^[A-Za-z0-9_.-]{8,256}$/, { error: 'expected a session token' }),
 });
@@ -101,7 +103,7 @@ export const assetsPlugin = fastifyPlugin(
       return updated;
     };
 
-    app.post('/v1/asset-groups', async (request, reply) => {
+    app.post('/v1/asset-groups', apiKey, async (request, reply) => {
       const body = parseClientInput(assetGroupCreateRequestSchema, request.body ?? {});
       const created = await run(request, reply, 'assets.createGroup', body);
       const id = String(created.id ?? '');
@@ -121,14 +123,14 @@ export const assetsPlugin = fastifyPlugin(
       return assetGroupView(record);
     });
 
-    app.get('/v1/asset-groups', async (request) => {
+    app.get('/v1/asset-groups', apiKey, async (request) => {
       const type = (request.query as { group_type?: unknown }).group_type;
       if (type !== undefined && type !== 'aigc' && type !== 'liveness_face') throw invalidRequest('group_type: expected aigc or liveness_face', { param: 'group_type' });
       const groups = (await repository.groupsOf(tokenOf(request).user_id)).filter((group) => type === undefined || group.group_type === type);
       return { object: 'list', data: groups.map(assetGroupView) };
     });
 
-    app.delete('/v1/asset-groups/:group_id', async (request, reply) => {
+    app.delete('/v1/asset-groups/:group_id', apiKey, async (request, reply) => {
       const record = await ownedGroup(request, (request.params as { group_id: string }).group_id);
       await run(request, reply, 'assets.deleteGroup', { group_id: record.id }, record).catch((error: unknown) => {
         // Already gone upstream: forgetting it here is all that is left to do.
@@ -138,7 +140,7 @@ export const assetsPlugin = fastifyPlugin(
       return { id: record.id, object: 'asset_group', deleted: true };
     });
 
-    app.post('/v1/assets', async (request, reply) => {
+    app.post('/v1/assets', apiKey, async (request, reply) => {
       const body = parseClientInput(assetCreateRequestSchema, request.body ?? {});
       checkPublicHttpsUrl(body.url, 'url');
       const group = await ownedGroup(request, body.group_id, 'group_id');
@@ -163,7 +165,7 @@ export const assetsPlugin = fastifyPlugin(
       return assetView(record);
     });
 
-    app.get('/v1/assets', async (request, reply) => {
+    app.get('/v1/assets', apiKey, async (request, reply) => {
       const query = request.query as { group_id?: unknown; status?: unknown };
       if (query.status !== undefined && !['processing', 'active', 'failed'].includes(String(query.status))) {
         throw invalidRequest('status: expected processing, active or failed', { param: 'status' });
@@ -187,12 +189,12 @@ export const assetsPlugin = fastifyPlugin(
       return { object: 'list', data: current.filter((asset) => query.status === undefined || asset.status === query.status).map(assetView) };
     });
 
-    app.get('/v1/assets/:virtual_id', async (request, reply) => {
+    app.get('/v1/assets/:virtual_id', apiKey, async (request, reply) => {
       const record = await ownedAsset(request, (request.params as { virtual_id: string }).virtual_id);
       return assetView(await refresh(request, reply, record));
     });
 
-    app.delete('/v1/assets/:virtual_id', async (request, reply) => {
+    app.delete('/v1/assets/:virtual_id', apiKey, async (request, reply) => {
       const record = await ownedAsset(request, (request.params as { virtual_id: string }).virtual_id);
       await run(request, reply, 'assets.delete', { asset_id: record.id }, record).catch((error: unknown) => {
         if (!(GatewayError.is(error) && error.statusCode === 404)) throw error;
@@ -201,7 +203,7 @@ export const assetsPlugin = fastifyPlugin(
       return { id: record.id, object: 'asset', deleted: true };
     });
 
-    app.post('/v1/visual-validate/session', async (request, reply) => {
+    app.post('/v1/visual-validate/session', apiKey, async (request, reply) => {
       parseClientInput(validationSessionRequestSchema, request.body ?? {});
       // The page reports back to this gateway; its address as the client reached it.
       const callbackUrl = `${request.protocol}://${request.host}/v1/visual-validate/result`;
@@ -215,9 +217,9 @@ export const assetsPlugin = fastifyPlugin(
       return { object: 'visual_validate.session', h5_link: session.h5_link, byted_token: bytedToken, group_type: 'liveness_face', status: 'pending', expires_at: expiresAt };
     });
 
-    // The validation page's callback carries no API key of the caller (`apiKey: 'none'`). Only
+    // The validation page's callback carries no API key of the caller (`auth: 'none'`). Only
     // a session this gateway opened, still open, is accepted; the group goes to its owner.
-    app.post('/v1/visual-validate/result', { config: { apiKey: 'none' } }, async (request, reply) => {
+    app.post('/v1/visual-validate/result', { config: { auth: 'none', dialect: 'openai' } }, async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const given = typeof request.body === 'object' && request.body !== null ? request.body : { byted_token: query.byted_token };
       const { byted_token: bytedToken } = parseClientInput(bytedTokenSchema, given);

@@ -32,7 +32,7 @@ const transcriptionRoutes: Array<[string, OperationName, TranscriptionTask]> = [
  * `onRequest`, before any of an upload is read.
  */
 export async function audioRoutes(app: FastifyInstance, options: AudioRouteOptions): Promise<void> {
-  app.post('/v1/audio/speech', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/audio/speech', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(speechRequestSchema, request.body);
     const outcome = await options.runner.run(modelInvocation(request, reply, {
       operation: 'audio.speech',
@@ -69,7 +69,7 @@ async function uploadRoutes(app: FastifyInstance, options: AudioRouteOptions): P
   });
 
   for (const [path, operation, task] of transcriptionRoutes) {
-    app.post(path, { config: { dialect: 'openai' } }, async (request, reply) => {
+    app.post(path, { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
       if (!request.isMultipart()) throw invalidRequest('no form: send the audio as multipart/form-data with a "file" part and a "model" field');
       const body = await readTranscriptionForm(request, task, { maxUploadMegabytes, maxFieldBytes });
       const outcome = await options.runner.run(modelInvocation(request, reply, {

@@ -10,7 +10,7 @@ import { modelInvocation } from '../model-invocation.js';
 
 /** `POST /v1/chat/completions`. */
 export async function chatRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
-  app.post('/v1/chat/completions', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/chat/completions', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(chatCompletionRequestSchema, request.body);
     const stream = body.stream === true;
     const outcome = await options.runner.run(modelInvocation(request, reply, {

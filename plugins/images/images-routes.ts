@@ -25,7 +25,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { runner: Oper
     limits: { fileSize: options.config.security.media.max_bytes, files: 16, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
   });
   for (const [path, operation] of routes) {
-    app.post(path, { config: { dialect: 'images' } }, async (request, reply) => {
+    app.post(path, { config: { auth: 'api-key', dialect: 'images' } }, async (request, reply) => {
       const input = await readJsonOrMultipart(request, options.config.security.media.max_bytes);
       const body: ImageRequest = parseClientInput(imageRequestSchema, input);
       const outcome = await options.runner.run(modelInvocation(request, reply, {

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DependencyContainer } from '../../core/di/dependency-injection.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { TokenService, type TokenPage } from '../../core/tokens/token-service.js';
-import type { UserRecord } from '../../core/users/user-repository.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
+import { signedInUser } from '../route-auth.js';
 import { toTokenObject } from './token-object.js';
 import {
   createTokenBody,
@@ -15,60 +15,63 @@ import {
   updateTokenQuery,
 } from './token-request-schemas.js';
 
+/** Every token route takes a user's login token. */
+const login = { config: { auth: 'login' } } as const;
+
 const envelope = (data?: unknown) => (data === undefined ? { success: true, message: '' } : { success: true, message: '', data });
 
 /** The nine token endpoints of spec part 1. */
 export async function tokenRoutes(app: FastifyInstance, options: { container: DependencyContainer }): Promise<void> {
   const tokens = options.container.resolve(TokenService);
-  const userId = (request: FastifyRequest) => (request.user as UserRecord).id;
+  const userId = (request: FastifyRequest) => signedInUser(request).id;
   const present = (token: TokenView) => toTokenObject(token, tokens.plainKey(token));
   const presentPage = (page: TokenPage) => ({ ...page, items: page.items.map(present) });
 
-  app.get('/api/token/', async (request) => {
+  app.get('/api/token/', login, async (request) => {
     const query = parseClientInput(listTokensQuery, request.query, 'query');
     return envelope(presentPage(await tokens.list(userId(request), query.p, query.size)));
   });
 
-  app.get('/api/token/search', async (request) => {
+  app.get('/api/token/search', login, async (request) => {
     const query = parseClientInput(searchTokensQuery, request.query, 'query');
     return envelope(presentPage(await tokens.search(userId(request), query.keyword, query.token, query.p, query.size)));
   });
 
-  app.get('/api/token/:id', async (request) => {
+  app.get('/api/token/:id', login, async (request) => {
     const { id } = parseClientInput(tokenIdParams, request.params, 'path');
     return envelope(present(await tokens.get(userId(request), id)));
   });
 
-  app.post('/api/token/', async (request) => {
+  app.post('/api/token/', login, async (request) => {
     await tokens.create(userId(request), parseClientInput(createTokenBody, request.body));
     return envelope();
   });
 
-  app.put('/api/token/', async (request) => {
+  app.put('/api/token/', login, async (request) => {
     const { status_only } = parseClientInput(updateTokenQuery, request.query, 'query');
     const body = parseClientInput(updateTokenBody, request.body);
     return envelope(present(await tokens.update(userId(request), body, status_only)));
   });
 
-  app.delete('/api/token/:id', async (request) => {
+  app.delete('/api/token/:id', login, async (request) => {
     const { id } = parseClientInput(tokenIdParams, request.params, 'path');
     await tokens.delete(userId(request), id);
     return envelope();
   });
 
-  app.post('/api/token/batch', async (request) => {
+  app.post('/api/token/batch', login, async (request) => {
     const { ids } = parseClientInput(tokenIdsBody, request.body);
     return envelope(await tokens.deleteMany(userId(request), ids));
   });
 
-  app.post('/api/token/:id/key', async (request, reply) => {
+  app.post('/api/token/:id/key', login, async (request, reply) => {
     const { id } = parseClientInput(tokenIdParams, request.params, 'path');
     const key = await tokens.revealKey(userId(request), id);
     reply.header('cache-control', 'no-store');
     return envelope({ key });
   });
 
-  app.post('/api/token/batch/keys', async (request, reply) => {
+  app.post('/api/token/batch/keys', login, async (request, reply) => {
     const { ids } = parseClientInput(tokenIdsBody, request.body);
     const keys = await tokens.revealKeys(userId(request), ids);
     reply.header('cache-control', 'no-store');

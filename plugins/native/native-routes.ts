@@ -25,7 +25,7 @@ function embeddedContents(body: { requests?: Array<{ content: unknown }>; conten
 
 /** `POST /v1beta/models/{model}:{generateContent, streamGenerateContent, embedContent, batchEmbedContents}`. */
 export async function nativeRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
-  app.post('/v1beta/models/:call', { config: { dialect: 'native' } }, async (request, reply) => {
+  app.post('/v1beta/models/:call', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request, reply) => {
     const call = (request.params as { call: string }).call;
     const separator = call.lastIndexOf(':');
     const model = separator > 0 ? call.slice(0, separator).replace(/^models\//, '') : '';

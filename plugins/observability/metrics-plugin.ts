@@ -22,7 +22,7 @@ export const metricsPlugin = fastifyPlugin(
     const { registry } = metrics;
     const group = isGatewayWorker() ? new ClusterMetricsWorker(registry) : undefined;
     if (group !== undefined) app.addHook('onClose', async () => group.dispose());
-    app.get('/metrics', async (request, reply) => {
+    app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
       if (group === undefined) return reply.type(registry.contentType).send(await registry.metrics());
       try {
         return reply.type(registry.contentType).send(await group.groupMetrics());

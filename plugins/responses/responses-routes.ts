@@ -10,7 +10,7 @@ import { modelInvocation } from '../model-invocation.js';
 
 /** `POST /v1/responses`: a `previous_response_id` goes back to the channel that produced that response. */
 export async function responsesRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
-  app.post('/v1/responses', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/responses', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(responsesRequestSchema, request.body);
     const stream = body.stream === true;
     const outcome = await options.runner.run(modelInvocation(request, reply, {

@@ -8,7 +8,6 @@ import { invalidRequest } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskService } from '../../core/tasks/task-service.js';
 import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
-import type { AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { clientAbortSignal } from '../client-abort-signal.js';
 import { gatewayAddress, type GatewayAddress } from '../gateway-address.js';
@@ -17,8 +16,9 @@ import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { downloadRecord } from './download-record.js';
 import { openAiVideoObject } from './openai-video-object.js';
 import { modelInvocation } from '../model-invocation.js';
+import { apiTokenOf } from '../route-auth.js';
 
-const tokenOf = (request: FastifyRequest) => (request.apiToken as AuthenticatedToken).token;
+const tokenOf = (request: FastifyRequest) => apiTokenOf(request).token;
 
 /**
  * A succeeded task whose upstream gave no public address (its video needs the channel's key)
@@ -76,12 +76,12 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     return source;
   };
 
-  app.post('/v1/video/generations', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/video/generations', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const record = await submit(request, reply);
     return { task_id: record.id, status: 'submitted', format: 'mp4', model: record.model, created_at: record.created_at };
   });
 
-  app.get('/v1/video/generations/download', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.get('/v1/video/generations/download', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const id = (request.query as { id?: unknown }).id;
     if (typeof id !== 'string' || id === '') throw invalidRequest('id: required; pass the task id as ?id=video_…', { param: 'id' });
     const record = await tasks.find(tokenOf(request), id, request.id);
@@ -92,14 +92,14 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     return downloadRecord(record, result, config.tasks.max_download_mb * 1024 * 1024);
   });
 
-  app.get('/v1/video/generations/moderation-result/:task_id', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.get('/v1/video/generations/moderation-result/:task_id', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
     const result = await tasks.ask(record, 'video.moderation', request.id, clientAbortSignal(reply));
     if (result.kind !== 'json') throw new Error('video.moderation must answer JSON');
     return sendInvocationOutcome(reply, { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType });
   });
 
-  app.get('/v1/video/generations/:task_id', { config: { dialect: 'openai' } }, async (request) => {
+  app.get('/v1/video/generations/:task_id', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
     return taskView(withContentUrl(record, request, address));
   });
@@ -114,25 +114,25 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
   };
 
   // No automatic HEAD route: it would download the whole video from the upstream to send none of it.
-  app.get('/v1/video/generations/:task_id/content', { config: { dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
+  app.get('/v1/video/generations/:task_id/content', { config: { auth: 'api-key', dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
     sendContent(request, reply, (request.params as { task_id: string }).task_id),
   );
 
-  app.post('/v1/videos', { config: { dialect: 'openai' } }, async (request, reply) => openAiVideoObject(await submit(request, reply)));
+  app.post('/v1/videos', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => openAiVideoObject(await submit(request, reply)));
 
-  app.get('/v1/videos/:video_id', { config: { dialect: 'openai' } }, async (request) => {
+  app.get('/v1/videos/:video_id', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { video_id: string }).video_id, request.id);
     return openAiVideoObject(withContentUrl(record, request, address));
   });
 
   // The official SDK's `videos.remix`: the source's model, and the source named by the path.
-  app.post('/v1/videos/:video_id/remix', { config: { dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/videos/:video_id/remix', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const sourceId = (request.params as { video_id: string }).video_id;
     const source = await tasks.find(tokenOf(request), sourceId, request.id);
     return openAiVideoObject(await submit(request, reply, { model: source.model, remix_from_video_id: sourceId }));
   });
 
-  app.get('/v1/videos/:video_id/content', { config: { dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
+  app.get('/v1/videos/:video_id/content', { config: { auth: 'api-key', dialect: 'openai' }, exposeHeadRoute: false }, async (request, reply) =>
     sendContent(request, reply, (request.params as { video_id: string }).video_id),
   );
 }

@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import type { FuzzRequest } from './fuzz-request.js';
 import type { FuzzEnvironment, FuzzRoute } from './fuzz-routes.js';
 import type { SeededRandom } from './seeded-random.js';
@@ -8,4 +9,6 @@ export interface InputClass {
   /** The default seed; `FUZZ_SEED` replaces it. */
   seed: number;
   generate(random: SeededRandom, route: FuzzRoute, environment: FuzzEnvironment): FuzzRequest;
+  /** What the class demands of an answer beyond the fuzz's own rules: a problem, or undefined. */
+  check?(route: FuzzRoute, response: LightMyRequestResponse): string | undefined;
 }

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import type { DependencyContainer } from '../core/di/dependency-injection.js';
+import { unauthorized } from '../core/errors/error-codes.js';
+import { readApiKey, readBearerCredential, type CredentialSources } from '../core/pipeline/steps/read-api-key.js';
+import { TokenAuthenticator, type AuthenticatedToken } from '../core/tokens/token-authenticator.js';
+import type { UserRecord } from '../core/users/user-repository.js';
+import { UserService } from '../core/users/user-service.js';
+
+/**
+ * How the callers of a route authenticate:
+ * - `api-key`: a token's API key as `Authorization: Bearer sk-...` (the `/v1` surface);
+ * - `native-api-key`: the same, or as `x-gx-api-key` or `?key=` (the `/v1beta` surface);
+ * - `login`: a user's login token as `Authorization: Bearer <login token>` (the management API);
+ * - `none`: nothing (health, metrics, and a validation page's callback, which checks what it can itself).
+ */
+export type RouteAuth = 'api-key' | 'native-api-key' | 'login' | 'none';
+
+const routeAuths: readonly RouteAuth[] = ['api-key', 'native-api-key', 'login', 'none'];
+
+/** A registered route and the authentication it declared. */
+export interface DeclaredRoute {
+  method: string;
+  /** The route's pattern, as registered (`/v1/videos/:video_id`). */
+  url: string;
+  auth: RouteAuth;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the route's callers authenticate; every route declares it, or the app does not start. */
+    auth?: RouteAuth;
+  }
+  interface FastifyInstance {
+    /** Every route of the app with the authentication it declared, in registration order. */
+    declaredRoutes: readonly DeclaredRoute[];
+  }
+}
+
+// Kept beside the request rather than on it, so the only way to read them is through the
+// accessors below, which never hand out a missing credential.
+const apiTokens = new WeakMap<FastifyRequest, AuthenticatedToken>();
+const signedInUsers = new WeakMap<FastifyRequest, UserRecord>();
+
+/**
+ * The API token the route's `api-key` guard authenticated. A request without one (a route
+ * that declared another kind of auth) is refused with 401; it never reaches the caller as null.
+ */
+export function apiTokenOf(request: FastifyRequest): AuthenticatedToken {
+  const token = apiTokens.get(request);
+  if (token === undefined) throw unauthorized('missing API key: send Authorization: Bearer sk-...');
+  return token;
+}
+
+/** The user the route's `login` guard signed in; 401 when there is none. */
+export function signedInUser(request: FastifyRequest): UserRecord {
+  const user = signedInUsers.get(request);
+  if (user === undefined) throw unauthorized('missing login token: send Authorization: Bearer <login token>', 'unauthorized');
+  return user;
+}
+
+/** A model route: under `/v1` or `/v1beta`, in whatever case it was registered. */
+const isModelRoute = (url: string) => /^\/v1(beta)?(\/|$)/i.test(url);
+
+const credentialSources = (request: FastifyRequest): CredentialSources => ({ rawHeaders: request.raw.rawHeaders, query: request.query });
+
+/**
+ * Authentication by route. Every route declares `config.auth` when it is registered; this
+ * plugin's `onRoute` hook refuses a route without one (the app does not start) and a model
+ * route (`/v1`, `/v1beta`) that asks for anything but an API key or explicitly nothing, and
+ * puts the declared guard first among the route's own `onRequest` hooks. So the check follows
+ * the route the router chose, never the raw URL: a percent-encoded, doubled-slash,
+ * absolute-form or mixed-case spelling of a path reaches the same route and the same guard.
+ * The guards run before any body is read, so a bad credential costs no parsing.
+ *
+ * Registered before every route-owning plugin (`onRoute` sees only later routes).
+ */
+export const routeAuthPlugin = fastifyPlugin(
+  async (app: FastifyInstance, options: { container: DependencyContainer }) => {
+    const authenticator = options.container.resolve(TokenAuthenticator);
+    await authenticator.start();
+    const users = options.container.resolve(UserService);
+
+    const apiKeyGuard = (native: boolean): onRequestAsyncHookHandler =>
+      async function apiKeyGuard(request) {
+        const key = readApiKey(credentialSources(request), native);
+        if (key === undefined) {
+          throw unauthorized(
+            native ? 'missing API key: send Authorization: Bearer sk-..., x-gx-api-key or ?key=' : 'missing API key: send Authorization: Bearer sk-...',
+          );
+        }
+        apiTokens.set(request, await authenticator.authenticate(key, request.ip));
+      };
+    const loginGuard: onRequestAsyncHookHandler = async function loginGuard(request) {
+      const credential = readBearerCredential(credentialSources(request));
+      if (credential === undefined) throw unauthorized('missing login token: send Authorization: Bearer <login token>', 'unauthorized');
+      const user = await users.authenticate(credential);
+      if (user === undefined) throw unauthorized('invalid login token', 'unauthorized');
+      signedInUsers.set(request, user);
+    };
+    const guards: Record<Exclude<RouteAuth, 'none'>, onRequestAsyncHookHandler> = {
+      'api-key': apiKeyGuard(false),
+      'native-api-key': apiKeyGuard(true),
+      login: loginGuard,
+    };
+
+    const declared: DeclaredRoute[] = [];
+    app.decorate('declaredRoutes', declared);
+    app.addHook('onRoute', (route) => {
+      const name = `${String(route.method)} ${route.url}`;
+      const auth = route.config?.auth;
+      if (auth === undefined || !routeAuths.includes(auth)) {
+        throw new Error(`the route ${name} declares no authentication: register it with config.auth set to one of ${routeAuths.join(', ')}`);
+      }
+      if (isModelRoute(route.url) && auth === 'login') {
+        throw new Error(`the model route ${name} must take an API key (config.auth api-key or native-api-key) or declare none`);
+      }
+      declared.push({ method: String(route.method), url: route.url, auth });
+      if (auth !== 'none') route.onRequest = [guards[auth], ...[route.onRequest ?? []].flat()];
+    });
+  },
+  { name: 'route-auth' },
+);
