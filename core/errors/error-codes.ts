@@ -1,3 +1,4 @@
+import { quoted } from './client-text.js';
 import { GatewayError, type GatewayErrorOptions } from './gateway-error.js';
 
 /** 400: the client sent something the gateway cannot accept; the message says what to change. */
@@ -14,6 +15,18 @@ export const unauthorized = (message: string, code = 'invalid_api_key') => new G
  */
 export const ambiguousCredentials = (where: string) =>
   new GatewayError(400, 'ambiguous_credentials', `the request carries two different credentials (${where}); send one credential, in one place`);
+
+/**
+ * 400: a link the gateway must give an outside party (a validation page's callback) would be
+ * built on a Host header the gateway is not known by (`server.public_url`, `server.allowed_hosts`),
+ * which a client can forge.
+ */
+export const untrustedHost = (host: string) =>
+  new GatewayError(
+    400,
+    'untrusted_host',
+    `this needs the gateway's public address, and the Host ${quoted(host)} is not one it is known by; call the gateway at its own address, or ask the operator to set server.public_url`,
+  );
 
 /** 402: the token's quota cannot pay for the request. */
 export const insufficientQuota = (message: string) => new GatewayError(402, 'insufficient_quota', message);

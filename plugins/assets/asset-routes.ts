@@ -10,7 +10,7 @@ import {
 } from '../../core/contracts/asset-requests.js';
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
-import { invalidRequest, notFound } from '../../core/errors/error-codes.js';
+import { invalidRequest, notFound, untrustedHost } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
 import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
@@ -26,6 +26,7 @@ import { checkPublicHttpsUrl } from './check-public-https-url.js';
 import { modelInvocation } from '../model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
 import { apiTokenOf } from '../route-auth.js';
+import { gatewayAddress } from '../gateway-address.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;
@@ -55,6 +56,7 @@ export const assetsPlugin = fastifyPlugin(
     const repository = new AssetOwnershipRepository(options.backend);
     const affinity = new ChannelAffinity(options.backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms);
     const model = config.assets.model;
+    const address = gatewayAddress(config.server);
     app.addHook('preHandler', assetReferenceGuard(repository));
 
     /** Runs one asset operation for the caller; `on` pins it to the channel that holds that object. */
@@ -205,8 +207,10 @@ export const assetsPlugin = fastifyPlugin(
 
     app.post('/v1/visual-validate/session', apiKey, async (request, reply) => {
       parseClientInput(validationSessionRequestSchema, request.body ?? {});
-      // The page reports back to this gateway; its address as the client reached it.
-      const callbackUrl = `${request.protocol}://${request.host}/v1/visual-validate/result`;
+      // The page reports back to this gateway, so the address must be absolute and one the
+      // gateway is known by: a forged Host would send the callback to another server.
+      const callbackUrl = address(request, '/v1/visual-validate/result');
+      if (callbackUrl.startsWith('/')) throw untrustedHost(request.host);
       const session = await run(request, reply, 'assets.createValidationSession', { callback_url: callbackUrl });
       const bytedToken = String(session.byted_token ?? '');
       if (bytedToken === '' || typeof session.h5_link !== 'string') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not report the validation page');

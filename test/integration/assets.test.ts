@@ -239,6 +239,20 @@ t.test('face validation: a session gives the page; its callback makes a liveness
   t.match((await callback('POST', '/v1/visual-validate/result', { byted_token: '../x' })).json(), { error: { param: 'byted_token' } });
 });
 
+t.test('face validation: the page is told to call back only an address the gateway is known by, never a forged Host', async (t) => {
+  const { fake, gateway, token } = await assetGateway(t);
+  const forged = await gateway.app.inject({ method: 'POST', url: '/v1/visual-validate/session', headers: { ...token.bearer, host: 'attacker.example', 'content-type': 'application/json' }, payload: '{}' });
+  t.equal(forged.statusCode, 400);
+  t.match(forged.json(), { error: { code: 'untrusted_host', message: /attacker\.example.*server\.public_url/ } });
+  t.equal(fake.assets.sessions.size, 0, 'no validation page was opened with the forged address');
+
+  const publicApp = await scenarioGateway(t, { pricing, server: { public_url: 'https://gateway.example/base/' }, providers: [dsxChannel(fake)], tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 } });
+  const publicToken = await issueToken(t, publicApp);
+  const session = await publicApp.app.inject({ method: 'POST', url: '/v1/visual-validate/session', headers: { ...publicToken.bearer, host: 'attacker.example', 'content-type': 'application/json' }, payload: '{}' });
+  t.equal(session.statusCode, 200);
+  t.equal(fake.assets.sessions.get(session.json().byted_token)!.CallbackURL, 'https://gateway.example/base/v1/visual-validate/result', 'server.public_url wins over the Host header');
+});
+
 t.test('the validation callback needs no API key', async (t) => {
   const { fake, gateway, token } = await assetGateway(t);
   const bytedToken = (await as(gateway, token)('POST', '/v1/visual-validate/session', {})).json().byted_token as string;
