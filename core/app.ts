@@ -117,7 +117,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
-    await app.register(jsonBodyParserPlugin);
+    await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
     // The breaker is built with the channels below; until then no circuit has a state.
     let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];

@@ -3,7 +3,8 @@
  * the only module it imports from the gateway.
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
-export { forbidden, insufficientQuota, invalidRequest, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export { forbidden, insufficientQuota, invalidRequest, jsonTooDeep, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
@@ -70,4 +71,5 @@ export { readAudioDuration } from './media/read-audio-duration.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
+export { invalidUpstreamAnswer, parseUpstreamJson } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

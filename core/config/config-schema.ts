@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**
  * Numbers and booleans in the config may come from `${VAR}` interpolation, which yields
@@ -39,6 +40,7 @@ const serverSchema = z.strictObject({
   port: integer(0, 65535).default(3000),
   trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
   body_limit_mb: integer(1, 1024).default(32),
+  max_json_depth: integer(1, maxJsonDepthCeiling).default(defaultMaxJsonDepth),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
   // `auto`: one worker per CPU the process may use. More than one needs the redis driver
   // (core/server/worker-storage-check.ts says why), checked at config check and start.
