@@ -1,4 +1,4 @@
-import { emptyUsage, type OperationCall, type OperationResult, type ProviderHost, type ResponsesRequest } from '../../core/index.js';
+import { parseUpstreamJson, emptyUsage, type OperationCall, type OperationResult, type ProviderHost, type ResponsesRequest } from '../../core/index.js';
 import { callGp } from './call-gp.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
 import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
@@ -20,7 +20,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
     let json: unknown;
     try {
       text = await response.body.text();
-      json = JSON.parse(text);
+      json = parseUpstreamJson(text);
     } catch (error) {
       throw invalidGpResponse(error, 'a response');
     }
