@@ -14,12 +14,6 @@ t.test('inline media in function responses nested 20,000 deep is found without e
   const found = findInlineMedia(nestedFunctionResponses(20_000));
   t.equal(found?.length, 20_001, 'every image, the deepest included');
   t.ok(found?.every((media) => media.kind === 'image'), 'each read as an image');
-});
-
-t.test('media in a function response comes where the response stands, before the parts after it', async (t) => {
-  const found = findInlineMedia({ contents: [{ role: 'user', parts: [png('a'), { functionResponse: { name: 'f', response: {}, parts: [png('b')] } }, png('c')] }] });
-  t.same(
-    found?.map((media) => (media.owner as { data: string }).data.slice(0, 1)),
-    ['a', 'b', 'c'],
-  );
+  const markers = found?.map((media) => (media.owner as { data: string }).data.slice(0, -4));
+  t.same([markers?.[0], markers?.[1], markers?.at(-1)], ['deepest', 'level0', 'level19999'], 'in order: the parts of a function response before the parts after it');
 });
