@@ -15,9 +15,14 @@ const closeMixed = '}]'.repeat(10_000);
 /** The default `server.max_json_depth`. */
 const limit = 64;
 
-/** Around the limit (a request may land just under or just over it), or far above it. */
+/**
+ * Around the limit (a request may land just under or just over it), or far above it: mostly
+ * deeper than the few thousand levels at which recursive code (`JSON.stringify`) runs out
+ * of stack, the depth that once made a channel fail.
+ */
 function depthOf(random: SeededRandom): number {
-  return random.chance(0.5) ? random.between(limit - 8, limit + 8) : random.pick([random.between(100, 1_000), random.between(1_000, 20_000)]);
+  if (random.chance(0.4)) return random.between(limit - 8, limit + 8);
+  return random.chance(0.25) ? random.between(100, 2_000) : random.between(3_000, 20_000);
 }
 
 /** JSON text nesting `depth` levels: arrays, objects, arrays of objects, or a deep branch among shallow ones. */
@@ -36,18 +41,37 @@ function deepText(random: SeededRandom, depth: number): string {
   }
 }
 
-/** Fields a route passes on without reading (or rejects as unknown), where deep JSON would travel furthest. */
-const passThroughPaths: Array<Array<string | number>> = [
-  ['metadata'],
-  ['extra_body', 'gx', 'generationConfig'],
-  ['extra_body', 'gx', 'toolConfig'],
-  ['tools', 0, 'function', 'parameters'],
-  ['tools', 0, 'parameters'],
-  ['response_format', 'json_schema', 'schema'],
-  ['generationConfig', 'responseSchema'],
-  ['text', 'format', 'schema'],
-  ['unknown_field'],
+/** A field a route passes on to its upstream without reading it all: `extra` puts it in the body, `path` leads into it. */
+interface Carrier {
+  extra: Record<string, unknown>;
+  path: Array<string | number>;
+}
+
+const chatCarriers: Carrier[] = [
+  { extra: { extra_body: { gx: { generationConfig: { responseMimeType: 'application/json' } } } }, path: ['extra_body', 'gx', 'generationConfig', 'responseSchema'] },
+  { extra: { extra_body: { gx: {} } }, path: ['extra_body', 'gx', 'toolConfig'] },
+  { extra: { tools: [{ type: 'function', function: { name: 'lookup', parameters: {} } }] }, path: ['tools', 0, 'function', 'parameters'] },
+  { extra: { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: {} } } }, path: ['response_format', 'json_schema', 'schema'] },
 ];
+
+const nativeCarriers: Carrier[] = [
+  { extra: { generationConfig: { responseMimeType: 'application/json' } }, path: ['generationConfig', 'responseSchema'] },
+  { extra: { tools: [{ functionDeclarations: [{ name: 'lookup', parameters: {} }] }] }, path: ['tools', 0, 'functionDeclarations', 0, 'parameters'] },
+  { extra: {}, path: ['contents', 0, 'parts', 0] },
+];
+
+const responsesCarriers: Carrier[] = [
+  { extra: {}, path: ['tools', 0, 'parameters'] },
+  { extra: { text: { format: { type: 'json_schema', name: 'answer', schema: {} } } }, path: ['text', 'format', 'schema'] },
+];
+
+/** Where the route would carry deep JSON furthest; an unknown field where it has no such place. */
+function carriersOf(route: FuzzRoute): Carrier[] {
+  if (route.path === '/v1/chat/completions') return chatCarriers;
+  if (route.path === '/v1/responses') return responsesCarriers;
+  if (route.dialect === 'native') return nativeCarriers;
+  return [{ extra: {}, path: ['metadata'] }, { extra: {}, path: ['unknown_field'] }];
+}
 
 /** A chat body whose conversation carries a tool call and a tool result holding deep JSON as text. */
 function deepToolConversation(parts: RequestParts, deep: string, random: SeededRandom): FuzzRequest {
@@ -68,11 +92,14 @@ function deepJsonRequest(random: SeededRandom, route: FuzzRoute, parts: RequestP
   const depth = depthOf(random);
   const deep = deepText(random, depth);
   const choice = random.int(10);
-  if (choice < 3) {
+  if (choice < 2) {
     const inside = allPaths(parts.json).slice(1);
     return withRawJson(parts, inside.length > 0 ? random.pick(inside) : ['deep'], deep);
   }
-  if (choice < 6) return withRawJson(parts, random.pick(passThroughPaths), deep);
+  if (choice < 6) {
+    const carrier = random.pick(carriersOf(route));
+    return withRawJson({ ...parts, json: { ...parts.json, ...carrier.extra } }, carrier.path, deep);
+  }
   if (choice < 7) return { ...assemble(parts), payload: deep };
   if (choice < 8 && route.path === '/v1/chat/completions') return deepToolConversation(parts, deep, random);
   if (choice < 8 && route.dialect === 'native' && route.name.includes('enerate')) return nestedFunctionResponses(parts, depth);
