@@ -129,7 +129,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // Before every route: its onRoute hook checks and guards each route's declared auth.
     await app.register(routeAuthPlugin, { container });
     await app.register(bodyLimitPlugin);
-    await app.register(jsonBodyParserPlugin);
+        await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
     // The breaker is built with the channels below; until then no circuit has a state.
     let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];

@@ -4,7 +4,8 @@
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
 export { clipped, quoted } from './errors/client-text.js';
-export { forbidden, insufficientQuota, invalidRequest, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export { forbidden, insufficientQuota, invalidRequest, jsonTooDeep, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
@@ -74,4 +75,5 @@ export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
+export { invalidUpstreamAnswer, parseUpstreamJson } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

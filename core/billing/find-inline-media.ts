@@ -104,23 +104,47 @@ function partMedia(part: Fields): InlineMedia | undefined {
 // common case, allocates nothing.
 type Found = InlineMedia[] | undefined;
 
+/** The parts of a gx function response, which may carry parts of its own (images a tool returned). */
+function functionResponsePartsOf(part: Fields): unknown {
+  return part.type === undefined ? objectOf(part.functionResponse ?? part.function_response)?.parts : undefined;
+}
+
 function scanPart(part: Fields, found: Found): Found {
   // Text parts (chat `text`, Responses `input_text`, native `{text}`) hold no media: one check.
   if (typeof part.text === 'string') return found;
   const media = partMedia(part);
   if (media !== undefined) (found ??= []).push(media);
-  // A gx function response may carry parts of its own (images a tool returned).
-  const functionResponse = part.type === undefined ? objectOf(part.functionResponse ?? part.function_response) : undefined;
-  return functionResponse === undefined ? found : scanParts(functionResponse.parts, found);
+  return scanParts(functionResponsePartsOf(part), found);
 }
 
+/**
+ * The media of `parts` and of the function responses nested in them, in order. A loop with
+ * its own stack: a client may nest function responses as deeply as its body allows, and
+ * recursion would let that depth reach the call stack.
+ */
 function scanParts(parts: unknown, found: Found): Found {
   if (!Array.isArray(parts)) return found;
-  for (const item of parts) {
-    const part = objectOf(item);
-    if (part !== undefined) found = scanPart(part, found);
+  // Allocated only when a function response nests parts: plain content needs no stack.
+  let pending: Array<{ items: unknown[]; next: number }> | undefined;
+  let current = { items: parts as unknown[], next: 0 };
+  for (;;) {
+    if (current.next >= current.items.length) {
+      const resumed = pending?.pop();
+      if (resumed === undefined) return found;
+      current = resumed;
+      continue;
+    }
+    const part = objectOf(current.items[current.next]);
+    current.next += 1;
+    if (part === undefined || typeof part.text === 'string') continue;
+    const media = partMedia(part);
+    if (media !== undefined) (found ??= []).push(media);
+    const nested = functionResponsePartsOf(part);
+    if (Array.isArray(nested)) {
+      (pending ??= []).push(current);
+      current = { items: nested, next: 0 };
+    }
   }
-  return found;
 }
 
 /** Chat messages, Responses input items or native contents: each has parts, or is one (a bare Responses part). */

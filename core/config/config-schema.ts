@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**
  * Numbers and booleans in the config may come from `${VAR}` interpolation, which yields
@@ -47,6 +48,7 @@ const serverSchema = z.strictObject({
   allowed_hosts: z
     .array(z.string({ error: 'expected a host name or host:port' }).min(1), { error: 'expected a list of host names or host:port' })
     .default([]),
+  max_json_depth: integer(1, maxJsonDepthCeiling).default(defaultMaxJsonDepth),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
   // `auto`: one worker per CPU the process may use. More than one needs the redis driver
   // (core/server/worker-storage-check.ts says why), checked at config check and start.

@@ -50,3 +50,20 @@ export const unavailable = (message: string, cause?: unknown) =>
 /** 503: the gateway is stopping; the client should retry, on another instance if it has one. */
 export const shuttingDown = () =>
   new GatewayError(503, 'server_shutting_down', 'the gateway is shutting down and ended this stream; retry the request', { retryable: true });
+
+/** 400: JSON nested deeper than the gateway accepts (`server.max_json_depth` for a body); `param` names the field when it is JSON inside a string. */
+export const jsonTooDeep = (limit: number, param?: string) =>
+  new GatewayError(
+    400,
+    'json_too_deep',
+    `${param === undefined ? 'the JSON body' : `${param}: the JSON`} nests objects and arrays more than ${limit} levels deep, the most this gateway accepts; flatten it`,
+    { param },
+  );
+
+/**
+ * 500: the gateway's own bug, such as provider code throwing something other than a
+ * GatewayError. The message is generic (the cause may hold internals); the cause, with its
+ * stack, is for the log only. Never retryable: another channel runs the same code.
+ */
+export const internalError = (cause: unknown) =>
+  new GatewayError(500, 'internal_error', 'the gateway failed to handle the request; it has been logged', { cause });

@@ -1,5 +1,6 @@
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { parseUpstreamJson } from './upstream-json.js';
 
 /**
  * Reads the first chunk of an upstream body before the answer is committed, and gives back
@@ -33,7 +34,7 @@ export async function primeUpstreamBody(body: UpstreamBody): Promise<UpstreamBod
     json: async () => {
       const text = await primed.text();
       try {
-        return JSON.parse(text) as unknown;
+        return parseUpstreamJson(text);
       } catch (error) {
         throw new GatewayError(502, 'upstream_protocol_error', 'the upstream answered a body that is not valid JSON', { cause: error, retryable: true });
       }

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { parseUpstreamJson } from './upstream-json.js';
 
 /** undici's response body: a Node `Readable` with `text()`, `json()` and `dump()`. */
 export type UndiciBody = Dispatcher.ResponseData['body'];
@@ -37,13 +38,13 @@ export class UpstreamResponseBody implements UpstreamBody {
     });
   }
 
-  json(): Promise<unknown> {
-    return this.#body.json().then(undefined, (error: unknown) => {
-      if (error instanceof SyntaxError) {
-        throw new GatewayError(502, 'upstream_protocol_error', 'the upstream answered a body that is not valid JSON', { cause: error, retryable: true });
-      }
-      throw this.#mapError(error);
-    });
+  async json(): Promise<unknown> {
+    const text = await this.text();
+    try {
+      return parseUpstreamJson(text);
+    } catch (error) {
+      throw new GatewayError(502, 'upstream_protocol_error', 'the upstream answered a body that is not valid JSON', { cause: error, retryable: true });
+    }
   }
 
   dump(): Promise<void> {

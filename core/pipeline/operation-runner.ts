@@ -5,7 +5,7 @@ import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
 import { Readable, finished } from 'node:stream';
 import type { BytesResult, OperationHandler, OperationName, OperationResult, StreamResult } from '../contracts/provider-plugin.js';
 import { emptyUsage, type Usage } from '../contracts/usage.js';
-import { shuttingDown } from '../errors/error-codes.js';
+import { internalError, shuttingDown } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -172,10 +172,17 @@ export class OperationRunner {
       records.push({ channel: channel.name, group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - started });
     const fail = (error: unknown) => {
       detach();
-      const gatewayError = GatewayError.is(error)
-        ? error
-        : new GatewayError(502, 'upstream_error', `the channel failed: ${(error as Error).message}`, { cause: error, retryable: true });
       const stopped = this.#stopped(invocation);
+      if (!GatewayError.is(error)) {
+        // Provider code reports every upstream fault as a GatewayError; anything else it
+        // throws is the gateway's own bug, which another channel would hit as well. It is no
+        // mark against this channel: a client able to trigger it must not open the circuit.
+        this.breaker.release(channel.name);
+        const bug = internalError(error);
+        record(stopped === undefined ? 'failed' : 'aborted', bug);
+        return { kind: 'failed' as const, error: stopped ?? bug };
+      }
+      const gatewayError = error;
       if (stopped !== undefined) {
         this.breaker.release(channel.name);
         record('aborted', gatewayError);
@@ -330,6 +337,9 @@ export class OperationRunner {
       onFinish: (outcome) => {
         untrack?.();
         detach();
+        // A bug in the provider's decoder after the stream started: the client got a generic
+        // error event, the log gets the stack.
+        if (outcome.error?.code === 'internal_error') invocation.logger.error({ err: outcome.error.cause ?? outcome.error }, 'the gateway failed while relaying a stream');
         const usage = this.#streamUsage(outcome, invocation);
         this.#log(invocation, records, { usage, end: outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed') });
         void settleFrom(usage).catch((error: unknown) => invocation.logger.error({ err: error }, 'could not settle a streamed request'));

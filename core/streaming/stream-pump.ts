@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
 import type { Usage } from '../contracts/usage.js';
+import { internalError } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { InterruptibleStream } from '../pipeline/in-flight-requests.js';
 import type { StreamEncoder } from './stream-encoder.js';
@@ -42,8 +43,9 @@ export interface StreamPumpParts {
   onFinish: (outcome: StreamOutcome) => void;
 }
 
-const asGatewayError = (error: unknown): GatewayError =>
-  GatewayError.is(error) ? error : new GatewayError(502, 'upstream_stream_failed', `the upstream stream failed: ${(error as Error).message}`, { cause: error });
+// Decoders report what an upstream sent wrong as GatewayErrors; anything else thrown is a bug
+// of the gateway's, told to the client in generic words (the runner logs its stack).
+const asGatewayError = (error: unknown): GatewayError => (GatewayError.is(error) ? error : internalError(error));
 
 /**
  * The one read loop of a streamed response. `prime()` reads until the first event that

@@ -126,7 +126,9 @@ export class TaskService {
       }
       if (now >= record.expires_at) return this.#expire(record, error);
       // A passing upstream failure: the task stays as it was and is asked about again later.
-      this.logger.warn({ err: error, task: record.id, channel: record.channel }, 'could not ask the upstream about a video task');
+      // Anything but a GatewayError is the gateway's own bug, logged as one, with its stack.
+      if (GatewayError.is(error)) this.logger.warn({ err: error, task: record.id, channel: record.channel }, 'could not ask the upstream about a video task');
+      else this.logger.error({ err: error, task: record.id, channel: record.channel }, 'the gateway failed while asking about a video task');
       const updated = { ...record, polled_at: now };
       await this.tasks.save(updated, now);
       return updated;

@@ -1,4 +1,4 @@
-import { readBodyExcerpt, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { parseUpstreamJson, readBodyExcerpt, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import type { DashScopeVideoOptions } from './dashscope-video-options.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
 import { dashScopeCodeStatus, dashScopeSubmitError, describeDashScopeError, invalidDashScopeAnswer, readDashScopeErrorBody } from './dashscope-upstream-error.js';
@@ -30,7 +30,7 @@ export async function submitDashScopeTask(host: ProviderHost, call: OperationCal
   if (response.statusCode < 200 || response.statusCode >= 300) throw dashScopeSubmitError(response.statusCode, text, job, retryAfterOf(response));
   let answer;
   try {
-    answer = dashScopeSubmitAnswerSchema.parse(JSON.parse(text));
+    answer = dashScopeSubmitAnswerSchema.parse(parseUpstreamJson(text));
   } catch (error) {
     // Not retried: the upstream may have started a task that another channel would start again.
     throw invalidDashScopeAnswer('a task submission answer', false, error);

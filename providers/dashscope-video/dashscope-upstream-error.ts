@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { dashScopeErrorBodySchema, type DashScopeErrorBody } from './dashscope-task-schemas.js';
 import { dashScopeUpstreamParam } from './dashscope-upstream-param.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
@@ -66,5 +66,5 @@ export function dashScopeSubmitError(status: number, bodyText: string, job: Dash
 
 /** 502 for an answer that is not the DashScope answer expected; `retryable` only where nothing can have been started. */
 export function invalidDashScopeAnswer(what: string, retryable: boolean, cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${what}`, { retryable, cause });
+  return invalidUpstreamAnswer(what, { retryable, cause });
 }

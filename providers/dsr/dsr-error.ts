@@ -1,4 +1,4 @@
-import { GatewayError } from '../../core/index.js';
+import { GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
 
 /**
@@ -42,5 +42,5 @@ export function dsrEmptyResponse(detail?: string): GatewayError {
 
 /** 502 for a 2xx answer that is not an images response. */
 export function invalidDsrResponse(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not an images response', { retryable: true, cause });
+  return invalidUpstreamAnswer('an images response', { cause });
 }

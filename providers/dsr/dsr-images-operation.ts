@@ -1,4 +1,4 @@
-import type { ImageRequest, OperationCall, OperationName, OperationResult, ProviderHost } from '../../core/index.js';
+import { parseUpstreamJson, type ImageRequest, type OperationCall, type OperationName, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callDsr } from './call-dsr.js';
 import { checkDsrModelRules } from './check-dsr-model-rules.js';
 import { collectDsrInputs } from './collect-dsr-inputs.js';
@@ -30,7 +30,7 @@ export function createDsrImagesOperation(host: ProviderHost, operation: Extract<
     const response = await callDsr(host, call, JSON.stringify(body));
     let json: unknown;
     try {
-      json = JSON.parse(await response.body.text());
+      json = parseUpstreamJson(await response.body.text());
     } catch (error) {
       throw invalidDsrResponse(error);
     }

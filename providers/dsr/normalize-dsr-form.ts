@@ -1,4 +1,4 @@
-import { invalidRequest, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { invalidRequest, parseEmbeddedJson, type ImageRequest, type ImageUpload } from '../../core/index.js';
 
 /** The form fields that carry files of reference images. */
 const imageFileFields = new Set(['image', 'image[]']);
@@ -26,12 +26,10 @@ function readBoolean(value: unknown): unknown {
 
 function readJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    // Left as text, so the schema's message for the field says what shape it wants.
-    return value;
-  }
+  const parsed = parseEmbeddedJson(value);
+  // Text that is not JSON (or JSON too deep to translate safely) is left as text, so the
+  // schema's message for the field says what shape it wants.
+  return parsed.kind === 'json' ? parsed.value : value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { parseUpstreamJson, errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type OperationCall, type ProviderHost } from '../../core/index.js';
 import { volcEnvelopeSchema } from './dsx-asset-schemas.js';
 import type { DsxOptions } from './dsx-options.js';
 import { signVolcRequest } from './sign-volc-request.js';
@@ -44,7 +44,7 @@ export async function callDsxAssetAction(
   const text = await readBodyExcerpt(response);
   let envelope: ReturnType<typeof volcEnvelopeSchema.parse> | undefined;
   try {
-    const parsed = volcEnvelopeSchema.safeParse(JSON.parse(text));
+    const parsed = volcEnvelopeSchema.safeParse(parseUpstreamJson(text));
     envelope = parsed.success ? parsed.data : undefined;
   } catch {
     envelope = undefined;

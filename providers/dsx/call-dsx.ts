@@ -1,13 +1,4 @@
-import {
-  errorForUpstreamStatus,
-  GatewayError,
-  readBodyExcerpt,
-  redactSecrets,
-  upstreamStatusError,
-  type OperationCall,
-  type ProviderHost,
-  type UpstreamResponse,
-} from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse, invalidUpstreamAnswer } from '../../core/index.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxErrorBodySchema, type DsxErrorDetail } from './dsx-schemas.js';
 
@@ -81,5 +72,5 @@ export const dsxTaskQueryError = (response: UpstreamResponse): Promise<GatewayEr
 
 /** 502 for a 2xx answer the gateway cannot read. */
 export function invalidDsxResponse(what: string, retryable: boolean, cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${what}`, { retryable, cause });
+  return invalidUpstreamAnswer(what, { retryable, cause });
 }

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { parseUpstreamJson, type Usage } from '../../core/index.js';
 import { convertGiUsage } from './convert-gi-usage.js';
 import { emptyGiResponse, giInBandError, invalidGiResponse, readGiError } from './gi-error.js';
 import { giImagesResponseSchema } from './gi-schemas.js';
@@ -22,7 +22,7 @@ const present = (value: string | null | undefined): boolean => typeof value === 
 export function fromGiResponse(text: string): GiAnswer {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseUpstreamJson(text);
   } catch (error) {
     throw invalidGiResponse(error);
   }

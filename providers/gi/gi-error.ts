@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, type UpstreamResponse } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, type UpstreamResponse, invalidUpstreamAnswer } from '../../core/index.js';
 import { giErrorBodySchema, type GiErrorDetail } from './gi-schemas.js';
 
 // gpt-image refuses a prompt or image with 400 `moderation_blocked` (type
@@ -63,7 +63,7 @@ export function giInBandError(error: GiErrorDetail): GatewayError {
 
 /** 502 for an answer that is not an images answer; another channel may do better. */
 export function invalidGiResponse(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not an images answer', { retryable: true, cause });
+  return invalidUpstreamAnswer('an images answer', { cause });
 }
 
 /** 502 `empty_response`: the upstream answered without any image. Nothing is billed; another channel may do better. */

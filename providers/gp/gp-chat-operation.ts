@@ -1,4 +1,4 @@
-import { emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { parseUpstreamJson, emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { callGp } from './call-gp.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
@@ -22,7 +22,7 @@ export function createGpChatOperation(host: ProviderHost) {
     let json: unknown;
     try {
       text = await response.body.text();
-      json = JSON.parse(text);
+      json = parseUpstreamJson(text);
     } catch (error) {
       throw invalidGpResponse(error);
     }

@@ -1,4 +1,4 @@
-import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { gpErrorToGatewayError, invalidGpResponse, readGpError, truncatedGpStream } from './gp-error.js';
 import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
@@ -75,7 +75,7 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       }
       let json: unknown;
       try {
-        json = JSON.parse(data);
+        json = parseUpstreamJson(data);
       } catch (cause) {
         return fail(invalidGpResponse(cause));
       }

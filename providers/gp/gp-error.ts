@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { gpErrorBodySchema, type GpErrorDetail } from './gp-schemas.js';
 
 /** The upstream's own message in an error body, for `upstreamStatusError(response, describeGpError)`. */
@@ -48,10 +48,7 @@ export function readGpError(json: unknown): GpErrorDetail | undefined {
 
 /** 502 for an upstream answer that is not what was asked for (`a chat completion`, `a response`); another channel may do better. */
 export function invalidGpResponse(cause?: unknown, expected = 'a chat completion'): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, {
-    retryable: true,
-    cause,
-  });
+  return invalidUpstreamAnswer(expected, { cause });
 }
 
 /** 502 for a stream that ended before its end marker: `[DONE]` or a finish reason for chat, a terminal event for Responses. */

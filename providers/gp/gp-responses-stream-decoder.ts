@@ -1,4 +1,4 @@
-import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
 import { gpErrorToGatewayError, invalidGpResponse, truncatedGpStream } from './gp-error.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
@@ -61,7 +61,7 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
 
       let json: unknown;
       try {
-        json = JSON.parse(data);
+        json = parseUpstreamJson(data);
       } catch (cause) {
         return fail(invalidGpResponse(cause, 'a Responses event'));
       }

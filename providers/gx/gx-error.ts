@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { gxErrorBodySchema, type GxErrorBody } from './gx-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -95,10 +95,7 @@ export function readGxError(json: unknown): GxErrorDetail | undefined {
 
 /** 502 for an upstream answer that is not JSON or not a generateContent response; another channel may do better. */
 export function invalidGxResponse(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not a generateContent response', {
-    retryable: true,
-    cause,
-  });
+  return invalidUpstreamAnswer('a generateContent response', { cause });
 }
 
 /** 502 for an answer without any candidate and without a reason. */

@@ -1,4 +1,5 @@
 import {
+  parseUpstreamJson,
   emptyUsage,
   type NativeBatchEmbedRequest,
   type NativeEmbedRequest,
@@ -20,7 +21,7 @@ import { toGxNativeRequest } from './to-gx-native-request.js';
 async function readForwarded(response: Awaited<ReturnType<typeof callGx>>): Promise<{ text: string; json: unknown }> {
   const text = await response.body.text();
   try {
-    return { text, json: JSON.parse(text) };
+    return { text, json: parseUpstreamJson(text) };
   } catch (error) {
     throw invalidGxResponse(error);
   }

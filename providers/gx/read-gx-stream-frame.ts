@@ -1,4 +1,4 @@
-import type { GatewayError, SseFrame } from '../../core/index.js';
+import { parseUpstreamJson, type GatewayError, type SseFrame } from '../../core/index.js';
 import { gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
 
 /** What one upstream stream frame holds: nothing to do, an error, or a JSON chunk. */
@@ -14,7 +14,7 @@ export function readGxStreamFrame(frame: SseFrame): GxStreamFrame {
   if (data === '' || data === '[DONE]') return { kind: 'skip' };
   let json: unknown;
   try {
-    json = JSON.parse(data);
+    json = parseUpstreamJson(data);
   } catch (cause) {
     return { kind: 'error', error: invalidGxResponse(cause) };
   }

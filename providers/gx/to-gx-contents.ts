@@ -1,4 +1,4 @@
-import { invalidRequest, type ChatMessage } from '../../core/index.js';
+import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../core/index.js';
 import { textToGxParts, toGxContentParts, type FetchedMediaMap, type GxRequestPart } from './to-gx-content-part.js';
 
 /** One native `contents` entry. */
@@ -44,33 +44,26 @@ function contentParts(message: ChatMessage, field: string, media: FetchedMediaMa
 
 function functionCallPart(toolCall: ToolCall, field: string): GxRequestPart {
   const text = toolCall.function.arguments.trim();
+  const param = `${field}.function.arguments`;
   let args: unknown = {};
   if (text !== '') {
-    try {
-      args = JSON.parse(text);
-    } catch {
-      throw invalidRequest(`${field}.function.arguments: invalid JSON in the arguments of function "${toolCall.function.name}"`, {
-        param: `${field}.function.arguments`,
-      });
-    }
+    const parsed = parseEmbeddedJson(text);
+    if (parsed.kind === 'invalid') throw invalidRequest(`${param}: invalid JSON in the arguments of function "${toolCall.function.name}"`, { param });
+    if (parsed.kind === 'too-deep') throw jsonTooDeep(maxEmbeddedJsonDepth, param);
+    args = parsed.value;
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw invalidRequest(`${field}.function.arguments: expected a JSON object for function "${toolCall.function.name}"`, {
-      param: `${field}.function.arguments`,
-    });
+    throw invalidRequest(`${param}: expected a JSON object for function "${toolCall.function.name}"`, { param });
   }
   return { functionCall: { name: toolCall.function.name, args } };
 }
 
 /** A tool result as the native `functionResponse.response` object (reference-gateway.md §4.4). */
 function toolResponse(text: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (Array.isArray(parsed)) return { result: parsed };
-    if (typeof parsed === 'object' && parsed !== null) return parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: sent as text below.
-  }
+  // Text that is not JSON, or JSON nested too deeply to translate safely, is sent as text.
+  const parsed = parseEmbeddedJson(text);
+  if (parsed.kind === 'json' && Array.isArray(parsed.value)) return { result: parsed.value };
+  if (parsed.kind === 'json' && typeof parsed.value === 'object' && parsed.value !== null) return parsed.value as Record<string, unknown>;
   return { content: text };
 }
 

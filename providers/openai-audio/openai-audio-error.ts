@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { openAiErrorBodySchema, type OpenAiErrorDetail } from './openai-audio-schemas.js';
 
 /** The upstream's own message in an error body, for `upstreamStatusError(response, describeOpenAiAudioError)`. */
@@ -51,5 +51,5 @@ export function readOpenAiAudioError(json: unknown): OpenAiErrorDetail | undefin
 
 /** 502 for an answer that is not what was asked for (`audio`, `a transcript`); another channel may do better. */
 export function invalidOpenAiAudioResponse(expected: string, cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, { retryable: true, cause });
+  return invalidUpstreamAnswer(expected, { cause });
 }

@@ -1,4 +1,13 @@
-import { emptyUsage, primeUpstreamBody, speechContentTypes, type OperationCall, type OperationResult, type ProviderHost, type SpeechRequest } from '../../core/index.js';
+import {
+  parseUpstreamJson,
+  emptyUsage,
+  primeUpstreamBody,
+  speechContentTypes,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type SpeechRequest,
+} from '../../core/index.js';
 import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
 import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
@@ -20,7 +29,7 @@ export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
       const text = await response.body.text().catch(() => '');
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = parseUpstreamJson(text);
       } catch {
         json = undefined;
       }

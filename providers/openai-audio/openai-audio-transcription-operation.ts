@@ -1,4 +1,4 @@
-import type { OperationCall, OperationResult, ProviderHost, TranscriptionRequest } from '../../core/index.js';
+import { parseUpstreamJson, type OperationCall, type OperationResult, type ProviderHost, type TranscriptionRequest } from '../../core/index.js';
 import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
 import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
@@ -27,7 +27,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
     if (isJsonTranscript(format)) {
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = parseUpstreamJson(text);
       } catch (error) {
         throw invalidOpenAiAudioResponse('a JSON transcript', error);
       }

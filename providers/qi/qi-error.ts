@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { qiErrorBodySchema, type QiErrorBody } from './qi-schemas.js';
 
 /**
@@ -73,5 +73,5 @@ export function emptyQiResponse(): GatewayError {
 
 /** 502 for an answer that is not a DashScope image answer. */
 export function invalidQiResponse(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not an image generation result', { retryable: true, cause });
+  return invalidUpstreamAnswer('an image generation result', { cause });
 }

@@ -1,4 +1,4 @@
-import type { TaskProgress } from '../../core/index.js';
+import { parseUpstreamJson, type TaskProgress } from '../../core/index.js';
 import { invalidSrResponse } from './sr-error.js';
 import { srVideoSchema, type SrVideo } from './sr-schemas.js';
 import { srUsage } from './sr-usage.js';
@@ -11,7 +11,7 @@ import { srUsage } from './sr-usage.js';
 export function readSrVideo(text: string, retryable: boolean): SrVideo {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseUpstreamJson(text);
   } catch (error) {
     throw invalidSrResponse('the body is not JSON', retryable, error);
   }

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type UpstreamResponse } from '../../core/index.js';
+import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type UpstreamResponse, invalidUpstreamAnswer } from '../../core/index.js';
 import { srErrorBodySchema, type SrErrorDetail } from './sr-schemas.js';
 
 /** The upstream's error object in an error body, if the text is one. */
@@ -62,7 +62,7 @@ export async function srSubmitError(response: UpstreamResponse, remix: boolean):
 
 /** 502 for an answer that is not the video object the gateway asked for; `retryable` only where asking elsewhere is safe. */
 export function invalidSrResponse(problem: string, retryable: boolean, cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not a video object: ${problem}`, { retryable, cause });
+  return invalidUpstreamAnswer(`a video object: ${problem}`, { retryable, cause });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GatewayError, redactSecrets, type TaskProgress } from '../../core/index.js';
+import { GatewayError, redactSecrets, type TaskProgress, invalidUpstreamAnswer } from '../../core/index.js';
 import { describeRpcCode } from './vo-error.js';
 import { voOperationSchema } from './vo-schemas.js';
 
@@ -11,7 +11,7 @@ export interface VoOperationReading {
 
 /** 502 for a poll answer that is not an operation; the task stays as it was and is asked about again. */
 export function invalidVoOperation(cause?: unknown): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', 'the upstream answered with something that is not a long-running operation', { retryable: true, cause });
+  return invalidUpstreamAnswer('a long-running operation', { cause });
 }
 
 /**

@@ -10,7 +10,7 @@ import { inputClasses } from './fuzz/input-classes.js';
 import { seededRandom } from './fuzz/seeded-random.js';
 
 // Over 10,000 malformed requests across every route, through app.inject: broken JSON, wrong
-// types, huge values, odd unicode, hostile URLs, header injection and other spellings of each
+// types, huge values, odd unicode, hostile URLs, header injection, deep nesting and other spellings of each
 // path without credentials (which must be a 401 like the plain path's), each class from its own
 // seeded generator. Not one may be a 5xx, every 4xx must be an error body in the route's
 // dialect, no injected header may come back, nothing may be logged as an error, and the heap

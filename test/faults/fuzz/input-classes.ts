@@ -1,4 +1,5 @@
 import { brokenJson } from './classes/broken-json.js';
+import { deepNesting } from './classes/deep-nesting.js';
 import { headerInjection } from './classes/header-injection.js';
 import { hostileUrls } from './classes/hostile-urls.js';
 import { hugeValues } from './classes/huge-values.js';
@@ -10,4 +11,4 @@ import type { InputClass } from './input-class.js';
 export type { InputClass } from './input-class.js';
 
 /** Every class of bad input the fuzz sends, each with its own seed. */
-export const inputClasses: InputClass[] = [brokenJson, wrongTypes, hugeValues, oddUnicode, hostileUrls, headerInjection, pathVariants];
+export const inputClasses: InputClass[] = [brokenJson, wrongTypes, hugeValues, oddUnicode, hostileUrls, headerInjection, deepNesting, pathVariants];

@@ -1,0 +1,27 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
+
+/**
+ * An upstream body read as JSON, for provider code: `JSON.parse`, except that JSON nesting
+ * deeper than the gateway's translations can walk (`JSON.stringify` among them) throws a
+ * `SyntaxError` too. Whatever an upstream sends then fails where its body is read, as the
+ * channel's fault ({@link invalidUpstreamAnswer}), never later in a translation as a bug.
+ */
+export function parseUpstreamJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (exceedsJsonDepth(value, maxJsonDepthCeiling)) throw new SyntaxError(`the JSON nests more than ${maxJsonDepthCeiling} levels deep`);
+  return value;
+}
+
+/**
+ * 502 `upstream_invalid_response`: the upstream answered something that is not `expected`
+ * (not JSON, too deep, or of another shape). The channel's fault, so retryable on another
+ * channel by default; `retryable: false` where a retry could repeat a side effect (a task the
+ * upstream may have started). The one way provider code reports a malformed upstream answer.
+ */
+export function invalidUpstreamAnswer(expected: string, options: { cause?: unknown; retryable?: boolean } = {}): GatewayError {
+  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, {
+    cause: options.cause,
+    retryable: options.retryable ?? true,
+  });
+}
