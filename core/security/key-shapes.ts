@@ -1,7 +1,9 @@
 // The gateway's own API keys (sk-) and login tokens (mgu_), OpenAI-style vendor keys
 // (sk-proj-…, sk-ant-…) and Google-style ones (AIza…), as channel keys look.
 const keyShapes = /\bsk-[0-9A-Za-z_-]{8,}|\bmgu_[0-9A-Za-z]{8,}|\bAIza[0-9A-Za-z_-]{20,}/g;
-const queryKey = /([?&](?:key|api_key)=)[^&#]*/gi;
+// A key in a URL never holds whitespace or quotes, so the value ends there: the rest of a
+// message after a URL is kept.
+const queryKey = /([?&](?:key|api_key)=)[^&#\s"'<>]+/gi;
 // In a serialized log line a `key=` value ends at the JSON string's end too.
 const queryKeyInJson = /([?&](?:key|api_key)=)[^&#"\\\s]*/gi;
 

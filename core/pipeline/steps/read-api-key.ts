@@ -53,11 +53,11 @@ export function readApiKey(request: CredentialSources, native: boolean): string 
   const header = single(headerLines(request, 'x-gx-api-key').map((value) => value.trim()).filter((value) => value !== ''), 'x-gx-api-key');
   const query = (request.query as Record<string, unknown> | undefined)?.key;
   const queryValues = (Array.isArray(query) ? query : [query]).filter((value): value is string => typeof value === 'string' && value !== '');
-  const fromQuery = single(queryValues, '?key=');
+  const fromQuery = single(queryValues, 'key query parameter');
   const presented = [
     ['Authorization', bearer],
     ['x-gx-api-key', header],
-    ['?key=', fromQuery],
+    ['the key query parameter', fromQuery],
   ].filter((entry): entry is [string, string] => entry[1] !== undefined);
   // `sk-` is optional, so `sk-abc…` and `abc…` are the same key.
   if (new Set(presented.map(([, key]) => key.replace(/^sk-/, ''))).size > 1) throw ambiguousCredentials(presented.map(([source]) => source).join(' and '));

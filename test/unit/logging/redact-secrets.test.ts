@@ -14,6 +14,11 @@ t.test('key-shaped strings are masked in free text: gateway keys and login token
     t.equal(containsSecret(shape), true);
   }
   t.equal(redactSecrets('GET /v1beta/models/x:generateContent?key=abc&alt=sse'), 'GET /v1beta/models/x:generateContent?key=[redacted]&alt=sse', 'a key= query value');
+  t.equal(
+    redactSecrets('fetching https://up.example/v1?key=abc123 failed: quota exceeded for ?key= and &api_key=xyz'),
+    'fetching https://up.example/v1?key=[redacted] failed: quota exceeded for ?key= and &api_key=[redacted]',
+    'a key= value ends where the URL does: the rest of the message is kept, and a bare ?key= names no value',
+  );
   t.equal(containsSecret('req-42.a:b'), false, 'a plain request id is not a secret');
   t.equal(containsSecret('task-sk-1'), false, 'nor a word that merely contains sk-');
 });
