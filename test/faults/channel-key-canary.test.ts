@@ -7,7 +7,7 @@ import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } fr
 import { startFakeVeoUpstream, type FakeVeoUpstream } from '../../core/testing/fake-veo-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { startCollector } from '../helpers/otlp-collector.js';
-import { issueToken, scenarioGateway, scenarioPricing, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { issueToken, scenarioGateway, familyPricing, type IssuedToken } from '../helpers/gateway-scenario.js';
 
 // Some upstreams echo the key they were sent in their error messages. Every family's channel
 // here has a key of its own, none shaped like a known vendor key (so only redaction by value
@@ -41,12 +41,7 @@ const echoing = (family: Family) => {
 };
 
 const pricing = {
-  ...scenarioPricing,
-  'gp-*': { input_per_mtok: 2, output_per_mtok: 8 },
-  'gi-2': { per_image: 0.04 },
-  'tts-1': { per_1k_chars: 0.015 },
-  'stt-1': { per_minute: 0.006 },
-  'sr-2': { per_second: 0.1 },
+  ...familyPricing,
   'dsr-*': { per_image: 0.03 },
   'qi-*': { per_image: 0.04 },
   'wn2.5-*': { per_second: 0.1 },

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
 import type { FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
-import { gxChannel, issueToken, scenarioGateway, startGx, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { gxChannel, openAiChannelsOn, issueToken, scenarioGateway, startGx, type IssuedToken } from '../helpers/gateway-scenario.js';
 
 // JSON nested deeper than server.max_json_depth is refused with 400 json_too_deep in the
 // route's dialect before any handler runs: no upstream is called and no channel is marked.
@@ -24,14 +24,7 @@ async function deepScene(t: Test, server: Record<string, unknown> = {}): Promise
   const gx = await startGx(t);
   const openAi = await startFakeOpenAiUpstream({ apiKey: openAiKey });
   t.teardown(() => openAi.close());
-  const openAiChannel = (name: string, plugin: string, models: string[], modelMap: Record<string, string>) => ({
-    name,
-    plugin,
-    base_url: openAi.url,
-    api_key: openAiKey,
-    models,
-    model_map: modelMap,
-  });
+  const openAiChannel = openAiChannelsOn(openAi.url, openAiKey);
   const gateway = await scenarioGateway(t, {
     server,
     pricing: { 'gx-2.5-pro': { input_per_mtok: 1.25, output_per_mtok: 10 }, 'gp-5.4': { input_per_mtok: 2, output_per_mtok: 8 }, 'gi-2': { per_image: 0.04 } },

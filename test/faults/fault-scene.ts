@@ -5,7 +5,7 @@ import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fak
 import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
 import type { FaultBehaviour } from './fault-behaviours.js';
 import type { TestApp } from '../helpers/build-test-app.js';
-import { gxChannel, gxUpstreamKey, scenarioGateway, scenarioPricing, sseData, streamedText, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { gxChannel, familyPricing, gxUpstreamKey, scenarioGateway, sseData, streamedText, type IssuedToken } from '../helpers/gateway-scenario.js';
 
 /** The limits of every first channel: a stall longer than these is a fault, a shorter one is only slow. */
 export const firstChannelTimeouts = { first_byte_ms: 300, idle_ms: 300 };
@@ -13,16 +13,6 @@ export const firstChannelTimeouts = { first_byte_ms: 300, idle_ms: 300 };
 export const maxEventBytes = 16 * 1024;
 
 const openAiKey = 'openai-upstream-key';
-
-/** Quota units per USD, for the prices below: gp 1 unit per input token and 4 per output token; gi-2 20000 per image; tts-1 7.5 per character; stt-1 50 per second. */
-const pricing = {
-  ...scenarioPricing,
-  'gp-*': { input_per_mtok: 2, output_per_mtok: 8 },
-  'gi-2': { per_image: 0.04 },
-  'tts-1': { per_1k_chars: 0.015 },
-  'stt-1': { per_minute: 0.006 },
-  'sr-2': { per_second: 0.1 },
-};
 
 /** A gateway with two channels for every route family: a first one (higher priority, short timeouts) and a second one. */
 export interface FaultScene {
@@ -61,7 +51,7 @@ export async function startFaultScene(t: Test): Promise<FaultScene> {
     );
   }
   const gateway = await scenarioGateway(t, {
-    pricing,
+    pricing: familyPricing,
     routing: { max_attempts: 3, circuit_breaker: { failure_threshold: 1000, cooldown_ms: 1000 } },
     streaming: { max_event_bytes: maxEventBytes, keepalive_ms: 60_000 },
     // Video tasks are left running: their quota stays held, which is what the suite checks.

@@ -18,6 +18,25 @@ export const scenarioPricing = {
   'embed-latest': { per_call: 0.0001 },
 };
 
+/**
+ * {@link scenarioPricing} and the OpenAI-style families the fault tests run together. In
+ * quota units per USD: gp 1 unit per input token and 4 per output token; gi-2 20000 per
+ * image; tts-1 7.5 per character; stt-1 50 per second; sr-2 50000 per second.
+ */
+export const familyPricing = {
+  ...scenarioPricing,
+  'gp-*': { input_per_mtok: 2, output_per_mtok: 8 },
+  'gi-2': { per_image: 0.04 },
+  'tts-1': { per_1k_chars: 0.015 },
+  'stt-1': { per_minute: 0.006 },
+  'sr-2': { per_second: 0.1 },
+};
+
+/** A builder of channels on one fake OpenAI-style upstream: name, plugin, models and an optional `model_map`. */
+export const openAiChannelsOn =
+  (baseUrl: string, apiKey: string) =>
+  (name: string, plugin: string, models: string[], modelMap: Record<string, string> = {}) => ({ name, plugin, base_url: baseUrl, api_key: apiKey, models, model_map: modelMap });
+
 /** Starts a fake gx upstream that is closed when the test ends. */
 export async function startGx(t: Test): Promise<FakeGxUpstream> {
   const fake = await startFakeGxUpstream({ apiKey: gxUpstreamKey });

@@ -12,7 +12,7 @@ import { startFakeArkUpstream } from '../../../core/testing/fake-ark-upstream.js
 import { startFakeGxUpstream, tinyPngBase64 } from '../../../core/testing/fake-gx-upstream.js';
 import { startFakeOpenAiUpstream } from '../../../core/testing/fake-openai-upstream.js';
 import { UserService } from '../../../core/users/user-service.js';
-import { gxUpstreamKey, scenarioPricing } from '../../helpers/gateway-scenario.js';
+import { familyPricing, gxUpstreamKey, openAiChannelsOn } from '../../helpers/gateway-scenario.js';
 import { gatewayConfigSchema } from '../../../core/config/config-schema.js';
 import { testConfig } from '../../helpers/test-config.js';
 import type { FuzzEnvironment } from './fuzz-routes.js';
@@ -61,14 +61,7 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
   const openAi = await startFakeOpenAiUpstream({ apiKey: openAiKey });
   const ark = await startFakeArkUpstream({ apiKey: arkKey, ...arkKeys });
   t.teardown(() => Promise.all([gx.close(), openAi.close(), ark.close()]));
-  const openAiChannel = (name: string, plugin: string, models: string[], modelMap: Record<string, string> = {}) => ({
-    name,
-    plugin,
-    base_url: openAi.url,
-    api_key: openAiKey,
-    models,
-    model_map: modelMap,
-  });
+  const openAiChannel = openAiChannelsOn(openAi.url, openAiKey);
   const directory = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'mg-fuzz-'));
   t.teardown(() => rmSync(directory, { recursive: true, force: true }));
   const storage = gatewayConfigSchema.shape.storage.parse({ driver: 'sqlite', path: join(directory, 'gateway.sqlite'), data_dir: directory });
@@ -78,12 +71,7 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
     audio: { max_upload_mb: 1 },
     tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 },
     pricing: {
-      ...scenarioPricing,
-      'gp-*': { input_per_mtok: 2, output_per_mtok: 8 },
-      'gi-2': { per_image: 0.04 },
-      'tts-1': { per_1k_chars: 0.015 },
-      'stt-1': { per_minute: 0.006 },
-      'sr-2': { per_second: 0.1 },
+      ...familyPricing,
       'sdx-*': { per_second: 0.2 },
     },
     providers: [
