@@ -6,6 +6,18 @@ export type GpChunkRead = { success: true; data: GpChunk } | { success: false; e
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const absent = (value: unknown): boolean => value === undefined || value === null;
 const stringOrAbsent = (value: unknown): boolean => absent(value) || typeof value === 'string';
+const numberOrAbsent = (value: unknown): boolean => absent(value) || (typeof value === 'number' && Number.isFinite(value));
+const countsOrAbsent = (value: unknown, ...names: string[]): boolean => absent(value) || (isRecord(value) && names.every((name) => numberOrAbsent(value[name])));
+
+function plainUsage(usage: unknown): boolean {
+  if (absent(usage)) return true;
+  return (
+    isRecord(usage) &&
+    countsOrAbsent(usage, 'prompt_tokens', 'completion_tokens', 'total_tokens') &&
+    countsOrAbsent(usage.prompt_tokens_details, 'cached_tokens', 'audio_tokens') &&
+    countsOrAbsent(usage.completion_tokens_details, 'reasoning_tokens', 'audio_tokens')
+  );
+}
 
 function plainChoice(choice: unknown): boolean {
   if (!isRecord(choice) || !stringOrAbsent(choice.finish_reason)) return false;
@@ -20,14 +32,14 @@ function plainChoice(choice: unknown): boolean {
   );
 }
 
-/** True for a chunk without usage whose choices are each of a shape the schema accepts. */
+/** True for a chunk whose choices and usage are each of a shape the schema accepts. */
 function plainChunk(json: unknown): json is GpChunk {
-  return isRecord(json) && absent(json.usage) && (absent(json.choices) || (Array.isArray(json.choices) && json.choices.every(plainChoice)));
+  return isRecord(json) && plainUsage(json.usage) && (absent(json.choices) || (Array.isArray(json.choices) && json.choices.every(plainChoice)));
 }
 
 /**
- * Reads a `chat.completion.chunk`. A chunk of choices alone, the stream's every chunk but
- * the last, is checked by hand; a usage chunk or anything unusual goes through the schema,
+ * Reads a `chat.completion.chunk`. A chunk of plain choices and counts, which is every
+ * chunk of an ordinary stream, is checked by hand; anything unusual goes through the schema,
  * which judges it and reads it. The schema on every frame was one of the largest costs of a
  * stream; the hand check accepts only what the schema accepts, so the leniency and the
  * errors stay.

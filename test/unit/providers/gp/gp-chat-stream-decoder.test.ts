@@ -67,6 +67,9 @@ t.test('a chunk whose known fields have the wrong types is an invalid response, 
     '{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":1}]}',
     '{"choices":{"index":0}}',
     '{"choices":[],"usage":{"prompt_tokens":"12"}}',
+    '{"choices":[],"usage":{"prompt_tokens":1e999}}',
+    '{"choices":[],"usage":{"prompt_tokens":12,"prompt_tokens_details":{"cached_tokens":"4"}}}',
+    '{"choices":[],"usage":[12]}',
     '[{"choices":[]}]',
   ];
   for (const data of wrong) t.match(errors(createGpChatStreamDecoder({ includeUsage: false }).push({ data })), [{ statusCode: 502, code: 'upstream_invalid_response', retryable: true }], data);
