@@ -21,6 +21,7 @@ import { GuardedMediaFetcher } from './http/media-fetcher.js';
 import { UndiciUpstreamHttp } from './http/upstream-client.js';
 import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
+import { hasRateLimits } from './limits/rate-limit-buckets.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { OperationRunner } from './pipeline/operation-runner.js';
 import { InFlightRequests } from './pipeline/in-flight-requests.js';
@@ -199,7 +200,8 @@ async function createOperationRunner(
     container.resolve(QuotaLedger),
     new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
-    new RateLimiter(backend, config.rate_limits),
+    // Without any rate limit no request has anything to draw or settle: no limiter at all.
+    hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
     observer,
     container.resolve(InFlightRequests),
   );

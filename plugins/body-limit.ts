@@ -30,11 +30,11 @@ export function bodyLimitOf(request: FastifyRequest): number {
  */
 export const bodyLimitPlugin = fastifyPlugin(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => {
+    // A callback hook: it runs on every request and has nothing to await.
+    app.addHook('onRequest', (request, _reply, done) => {
       const declared = request.headers['content-length'];
-      if (declared === undefined) return;
-      const limit = bodyLimitOf(request);
-      if (Number(declared) > limit) throw bodyTooLarge(limit);
+      const limit = declared === undefined ? undefined : bodyLimitOf(request);
+      done(limit !== undefined && Number(declared) > limit ? bodyTooLarge(limit) : undefined);
     });
   },
   { name: 'body-limit' },

@@ -20,10 +20,12 @@ export interface RateAdmission {
   release(): Promise<void>;
 }
 
-/** The admission of a request no limit applies to. */
+const nothingToDo = Promise.resolve();
+
+/** The admission of a request no limit applies to: one settled promise for every call, since nothing waits. */
 export const unlimitedAdmission: RateAdmission = {
-  settle: async () => {},
-  release: async () => {},
+  settle: () => nothingToDo,
+  release: () => nothingToDo,
 };
 
 /** One bucket an admission drew on, with what it drew and where the draw left the bucket. */

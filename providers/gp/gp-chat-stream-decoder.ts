@@ -1,7 +1,8 @@
 import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { gpErrorToGatewayError, invalidGpResponse, readGpError, truncatedGpStream } from './gp-error.js';
-import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
+import type { GpChunk } from './gp-schemas.js';
+import { readGpChunk } from './read-gp-chunk.js';
 
 /** What the decoder needs besides the upstream frames. */
 export interface GpChatStreamOptions {
@@ -81,7 +82,7 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       }
       const upstreamError = readGpError(json);
       if (upstreamError !== undefined) return fail(gpErrorToGatewayError(upstreamError));
-      const parsed = gpChunkSchema.safeParse(json);
+      const parsed = readGpChunk(json);
       if (!parsed.success) return fail(invalidGpResponse(parsed.error));
       const chunk = parsed.data;
 

@@ -3,7 +3,8 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatC
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';
-import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
+import type { GxCandidate } from './gx-schemas.js';
+import { readGxResponse } from './read-gx-response.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
 import { renderGxPart } from './render-gx-part.js';
 import { toChatToolCall } from './to-chat-tool-call.js';
@@ -69,7 +70,7 @@ function estimatedUsage(produced: GxProducedOutput): Usage {
 export function fromGxResponse(json: unknown, context: GxResponseContext): GxChatResult {
   const upstreamError = readGxError(json);
   if (upstreamError !== undefined) throw gxErrorToGatewayError(upstreamError);
-  const parsed = gxGenerateContentResponseSchema.safeParse(json);
+  const parsed = readGxResponse(json);
   if (!parsed.success) throw invalidGxResponse(parsed.error);
   const response = parsed.data;
   const candidates = response.candidates ?? [];

@@ -4,7 +4,8 @@ import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from './gx-error.js';
 import { readGxStreamFrame } from './read-gx-stream-frame.js';
-import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
+import type { GxCandidate } from './gx-schemas.js';
+import { readGxResponse } from './read-gx-response.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
 import { renderGxPart } from './render-gx-part.js';
 import { toChatCompletionUsage } from './to-chat-completion-usage.js';
@@ -65,10 +66,14 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     return [{ type: 'error', error }];
   };
 
+  // Every chunk of the stream is the same object around its one choice, so that text is
+  // written once (when the id is known) and only the choice is serialized per chunk: the same
+  // JSON as stringifying the whole `ChatCompletionChunk`, key for key.
+  let chunkHead: string | undefined;
+  const chunkTail = options.includeUsage ? '],"usage":null}' : ']}';
   const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
-    const chunk: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [choice] };
-    if (options.includeUsage) chunk.usage = null;
-    return { type: 'event', data: JSON.stringify(chunk), content, outputCharacters };
+    chunkHead ??= `{"id":${JSON.stringify(id ?? fallbackId)},"object":"chat.completion.chunk","created":${JSON.stringify(options.created)},"model":${JSON.stringify(options.model)},"choices":[`;
+    return { type: 'event', data: chunkHead + JSON.stringify(choice) + chunkTail, content, outputCharacters };
   };
 
   const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
@@ -119,7 +124,7 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       if (read.kind === 'skip') return [];
       if (read.kind === 'error') return fail(read.error);
       const json = read.json;
-      const parsed = gxGenerateContentResponseSchema.safeParse(json);
+      const parsed = readGxResponse(json);
       if (!parsed.success) return fail(invalidGxResponse(parsed.error));
       const response = parsed.data;
       if (id === undefined && response.responseId !== undefined && response.responseId !== null && response.responseId !== '') id = response.responseId;

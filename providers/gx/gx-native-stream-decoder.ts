@@ -2,7 +2,8 @@ import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse } from './gx-error.js';
 import { readGxStreamFrame } from './read-gx-stream-frame.js';
-import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
+import type { GxCandidate } from './gx-schemas.js';
+import { readGxResponse } from './read-gx-response.js';
 
 /** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
 function textCharacters(candidates: GxCandidate[]): number {
@@ -38,7 +39,7 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
       if (read.kind === 'error') return fail(read.error);
       const json = read.json;
       frames += 1;
-      const parsed = gxGenerateContentResponseSchema.safeParse(json);
+      const parsed = readGxResponse(json);
       if (!parsed.success) return [{ type: 'event', data: frame.data, content: false }];
 
       const candidates = parsed.data.candidates ?? [];

@@ -59,6 +59,22 @@ t.test('a frame that is not JSON is an invalid response', async (t) => {
   t.match(errors(outputs), [{ statusCode: 502, code: 'upstream_invalid_response', retryable: true }]);
 });
 
+t.test('a chunk whose known fields have the wrong types is an invalid response, however plain it looks', async (t) => {
+  const wrong = [
+    '{"choices":[{"index":0,"delta":{"content":5}}]}',
+    '{"choices":[{"index":0,"delta":{"content":"hi","tool_calls":{}}}]}',
+    '{"choices":[{"index":0,"delta":"hi"}]}',
+    '{"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":1}]}',
+    '{"choices":{"index":0}}',
+    '{"choices":[],"usage":{"prompt_tokens":"12"}}',
+    '{"choices":[],"usage":{"prompt_tokens":1e999}}',
+    '{"choices":[],"usage":{"prompt_tokens":12,"prompt_tokens_details":{"cached_tokens":"4"}}}',
+    '{"choices":[],"usage":[12]}',
+    '[{"choices":[]}]',
+  ];
+  for (const data of wrong) t.match(errors(createGpChatStreamDecoder({ includeUsage: false }).push({ data })), [{ statusCode: 502, code: 'upstream_invalid_response', retryable: true }], data);
+});
+
 t.test('a stream that ends without [DONE] or a finish reason broke off; one with a finish reason but no [DONE] is complete', async (t) => {
   const frames = sseFixtureFrames('openai-chat-stream-no-usage.raw.sse');
   const cut = createGpChatStreamDecoder({ includeUsage: false });

@@ -198,6 +198,28 @@ t.test('a frame that is not JSON is a retryable 502', async (t) => {
   t.match(errors(decoder().push({ data: '{"candidates": [' })), [{ statusCode: 502, code: 'upstream_invalid_response', retryable: true }]);
 });
 
+t.test('a frame whose known fields have the wrong types is a retryable 502, however plain it looks', async (t) => {
+  const wrong = [
+    '{"candidates": [{"content": {"parts": [{"text": 5}]}, "index": 0}]}',
+    '{"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "index": "0"}]}',
+    '{"candidates": {"content": {"parts": [{"text": "hi"}]}}}',
+    '{"candidates": [{"content": {"parts": [{"text": "hi", "inlineData": "not an object"}]}}]}',
+    '{"candidates": [{"content": {"parts": [{"text": "hi"}]}}], "usageMetadata": {"promptTokenCount": "12"}}',
+    '{"candidates": [{"content": {"parts": [{"text": "hi"}]}}], "usageMetadata": {"promptTokenCount": 1e999}}',
+    '{"candidates": [{"content": {"parts": [{"text": "hi"}]}}], "responseId": 7}',
+    '[{"candidates": []}]',
+  ];
+  for (const data of wrong) t.match(errors(decoder().push({ data })), [{ statusCode: 502, code: 'upstream_invalid_response', retryable: true }], data);
+});
+
+t.test('each chunk is written as the whole chunk object would be, key for key, with or without usage', async (t) => {
+  for (const includeUsage of [false, true]) {
+    const outputs = decodeAll(decoder({ includeUsage }), sseFixtureFrames('gemini-stream-multi-chunk.sse'));
+    for (const output of outputs) if (output.type === 'event' && output.data !== '[DONE]') t.equal(output.data, JSON.stringify(JSON.parse(output.data)));
+    t.ok(chunks(outputs).every((chunk) => Object.keys(chunk).join() === (includeUsage ? 'id,object,created,model,choices,usage' : 'id,object,created,model,choices')));
+  }
+});
+
 t.test('several candidates stream as separate choices, each finishing on its own', async (t) => {
   const [chunk] = sseFixtureChunks('gemini-stream-single-chunk.raw.sse');
   const candidate = (chunk!.candidates as JsonObject[])[0]!;

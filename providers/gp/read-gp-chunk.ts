@@ -1,0 +1,51 @@
+import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
+
+/** A read chunk, or why it is not one (the schema's error, for the log). */
+export type GpChunkRead = { success: true; data: GpChunk } | { success: false; error: unknown };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const absent = (value: unknown): boolean => value === undefined || value === null;
+const stringOrAbsent = (value: unknown): boolean => absent(value) || typeof value === 'string';
+const numberOrAbsent = (value: unknown): boolean => absent(value) || (typeof value === 'number' && Number.isFinite(value));
+const countsOrAbsent = (value: unknown, ...names: string[]): boolean => absent(value) || (isRecord(value) && names.every((name) => numberOrAbsent(value[name])));
+
+function plainUsage(usage: unknown): boolean {
+  if (absent(usage)) return true;
+  return (
+    isRecord(usage) &&
+    countsOrAbsent(usage, 'prompt_tokens', 'completion_tokens', 'total_tokens') &&
+    countsOrAbsent(usage.prompt_tokens_details, 'cached_tokens', 'audio_tokens') &&
+    countsOrAbsent(usage.completion_tokens_details, 'reasoning_tokens', 'audio_tokens')
+  );
+}
+
+function plainChoice(choice: unknown): boolean {
+  if (!isRecord(choice) || !stringOrAbsent(choice.finish_reason)) return false;
+  const delta = choice.delta;
+  if (absent(delta)) return true;
+  return (
+    isRecord(delta) &&
+    stringOrAbsent(delta.content) &&
+    stringOrAbsent(delta.refusal) &&
+    stringOrAbsent(delta.reasoning_content) &&
+    (absent(delta.tool_calls) || Array.isArray(delta.tool_calls))
+  );
+}
+
+/** True for a chunk whose choices and usage are each of a shape the schema accepts. */
+function plainChunk(json: unknown): json is GpChunk {
+  return isRecord(json) && plainUsage(json.usage) && (absent(json.choices) || (Array.isArray(json.choices) && json.choices.every(plainChoice)));
+}
+
+/**
+ * Reads a `chat.completion.chunk`. A chunk of plain choices and counts, which is every
+ * chunk of an ordinary stream, is checked by hand; anything unusual goes through the schema,
+ * which judges it and reads it. The schema on every frame was one of the largest costs of a
+ * stream; the hand check accepts only what the schema accepts, so the leniency and the
+ * errors stay.
+ */
+export function readGpChunk(json: unknown): GpChunkRead {
+  if (plainChunk(json)) return { success: true, data: json };
+  const parsed = gpChunkSchema.safeParse(json);
+  return parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error };
+}
