@@ -306,7 +306,10 @@ export interface ProviderPluginVersion2<Options = unknown, Prepared extends Prep
  */
 export type ProviderPlugin<Options = unknown, Prepared extends PreparedRequests = {}> = ProviderPluginVersion1<Options> | ProviderPluginVersion2<Options, Prepared>;
 
-/** Identity helper that types a plugin definition; `Prepared` names what its `prepare` makes of each operation's request. */
-export function defineProvider<Options, Prepared extends PreparedRequests = {}>(plugin: ProviderPlugin<Options, Prepared>): ProviderPlugin<Options, Prepared> {
+/** Identity helper that types a plugin definition of version 2; `Prepared` names what its `prepare` makes of each operation's request. */
+export function defineProvider<Options, Prepared extends PreparedRequests = {}>(plugin: ProviderPluginVersion2<Options, Prepared>): ProviderPluginVersion2<Options, Prepared>;
+/** Identity helper that types a plugin definition of version 1. */
+export function defineProvider<Options>(plugin: ProviderPluginVersion1<Options>): ProviderPluginVersion1<Options>;
+export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
   return plugin;
 }
