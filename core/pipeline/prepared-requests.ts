@@ -10,7 +10,8 @@ import type { Channel } from '../routing/channel.js';
  * (`prepare` throws) is not kept: it reaches the caller, which fails that attempt with it.
  */
 export class PreparedRequests {
-  readonly #byPlugin = new Map<ProviderPlugin, unknown>();
+  // Made on the first prepared request: most requests go to plugins that prepare nothing.
+  #byPlugin: Map<ProviderPlugin, unknown> | undefined;
 
   constructor(
     private readonly operation: OperationName,
@@ -24,6 +25,7 @@ export class PreparedRequests {
     const steps = plugin.prepare as { [Name in OperationName]?: (request: unknown) => unknown } | undefined;
     const prepare = steps?.[this.operation];
     if (prepare === undefined) return this.request;
+    this.#byPlugin ??= new Map();
     if (this.#byPlugin.has(plugin)) return this.#byPlugin.get(plugin);
     const prepared = prepare(this.request);
     this.#byPlugin.set(plugin, prepared);
