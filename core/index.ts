@@ -26,6 +26,10 @@ export {
   type ProviderHost,
   type ProviderLogger,
   type ProviderPlugin,
+  type ProviderPluginVersion1,
+  type ProviderPluginVersion2,
+  type PreparedRequests,
+  type RequestOf,
   type StreamResult,
   type BytesResult,
   type TaskAccepted,
@@ -70,6 +74,7 @@ export {
   type TranscriptionRequest,
 } from './contracts/audio-requests.js';
 export { readAudioDuration } from './media/read-audio-duration.js';
+export { OncePerRequest } from './media/once-per-request.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';

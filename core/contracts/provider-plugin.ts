@@ -30,7 +30,10 @@ export interface ChannelContext {
 
 /** One call of an operation on one channel. */
 export interface OperationCall<Request, Options = unknown> {
-  /** The validated client request, in the route's standard format. */
+  /**
+   * The request: what the plugin's `prepare` made of it (version 2), else the validated
+   * client request in the route's standard format.
+   */
   request: Request;
   /** The model the client asked for. */
   model: string;
@@ -117,15 +120,27 @@ export type OperationResult = JsonResult | StreamResult | BytesResult | TaskAcce
 /** Implements one operation; throws a {@link GatewayError} (retryable or not) when it fails. */
 export type OperationHandler<Request, Options = unknown> = (call: OperationCall<Request, Options>) => Promise<OperationResult>;
 
+/**
+ * What a plugin's `prepare` makes of each operation's client request, by operation: a
+ * checked, normalized plan. An operation left out receives the client request itself.
+ */
+export type PreparedRequests = { [Name in OperationName]?: unknown };
+
+/** What an operation's estimate and handler receive: its prepared request, or the validated client request when the plugin prepares none. */
+export type RequestOf<Prepared extends PreparedRequests, Name extends OperationName> = Name extends keyof Prepared
+  ? Exclude<Prepared[Name], undefined>
+  : OperationRequests[Name];
+
 /** What a provider instance offers: a handler per operation it implements. */
-export interface Provider<Options = unknown> {
-  operations: { [Name in OperationName]?: OperationHandler<OperationRequests[Name], Options> };
+export interface Provider<Options = unknown, Prepared extends PreparedRequests = {}> {
+  operations: { [Name in OperationName]?: OperationHandler<RequestOf<Prepared, Name>, Options> };
   /**
    * The usage to reserve quota by before calling an operation, when only the family knows it
-   * (a video's seconds and resolution live in family-specific fields). Throw a 400 for a
-   * request the family cannot accept. Without one, the route's estimate is used.
+   * (a video's seconds and resolution live in family-specific fields). Without one, the
+   * route's estimate is used. A version 1 plugin also refuses here (a 400) a request the
+   * family cannot accept; a version 2 plugin does that in `prepare`.
    */
-  estimate?: { [Name in OperationName]?: (request: OperationRequests[Name]) => Usage };
+  estimate?: { [Name in OperationName]?: (request: RequestOf<Prepared, Name>) => Usage };
   /** Called once when the gateway stops. */
   close?(): Promise<void>;
 }
@@ -255,20 +270,46 @@ export interface ProviderHost {
   now(): number;
 }
 
-/**
- * What a provider module default-exports. Checked when the gateway starts; `options`
- * validates each channel's `options` block.
- */
-export interface ProviderPlugin<Options = unknown> {
-  /** The contract version this plugin implements; 1. */
-  readonly apiVersion: 1;
+/** What every version of the plugin contract has. */
+interface ProviderPluginBase<Options, Prepared extends PreparedRequests> {
   /** The family name, e.g. `gx`. */
   readonly name: string;
+  /** Validates each channel's `options` block. */
   readonly options: z.ZodType<Options>;
-  create(options: Options, host: ProviderHost): Provider<Options> | Promise<Provider<Options>>;
+  /** Called once per channel when the gateway starts. */
+  create(options: Options, host: ProviderHost): Provider<Options, Prepared> | Promise<Provider<Options, Prepared>>;
 }
 
-/** Identity helper that types a plugin definition. */
-export function defineProvider<Options>(plugin: ProviderPlugin<Options>): ProviderPlugin<Options> {
+/** A plugin of the first contract: its estimates and handlers receive the validated client request. Still loaded as it is. */
+export interface ProviderPluginVersion1<Options = unknown> extends ProviderPluginBase<Options, {}> {
+  readonly apiVersion: 1;
+}
+
+/** A plugin of the current contract, which may prepare each operation's request once. */
+export interface ProviderPluginVersion2<Options = unknown, Prepared extends PreparedRequests = {}> extends ProviderPluginBase<Options, Prepared> {
+  readonly apiVersion: 2;
+  /**
+   * Checks and normalizes an operation's validated client request once, before any quota
+   * is touched: throw `invalidRequest(message, { param })` to refuse it. What it returns is
+   * what the operation's `estimate` and handler receive as `request`, on every channel of
+   * this plugin the request tries (failover calls it again only for another plugin's
+   * channel), so nothing is parsed twice. It belongs to the plugin, not to a channel: it
+   * sees no options and no host, and does no I/O (media a family fetches is fetched by the
+   * handler, after the reservation; see `OncePerRequest` to fetch it once across channels).
+   */
+  readonly prepare?: { readonly [Name in keyof Prepared & OperationName]: (request: OperationRequests[Name]) => Prepared[Name] };
+}
+
+/**
+ * What a provider module default-exports, checked when the gateway starts: a plugin of
+ * contract version 2 (the current one) or 1.
+ */
+export type ProviderPlugin<Options = unknown, Prepared extends PreparedRequests = {}> = ProviderPluginVersion1<Options> | ProviderPluginVersion2<Options, Prepared>;
+
+/** Identity helper that types a plugin definition of version 2; `Prepared` names what its `prepare` makes of each operation's request. */
+export function defineProvider<Options, Prepared extends PreparedRequests = {}>(plugin: ProviderPluginVersion2<Options, Prepared>): ProviderPluginVersion2<Options, Prepared>;
+/** Identity helper that types a plugin definition of version 1. */
+export function defineProvider<Options>(plugin: ProviderPluginVersion1<Options>): ProviderPluginVersion1<Options>;
+export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
   return plugin;
 }

@@ -20,6 +20,7 @@ import { StreamPump, type StreamOutcome } from '../streaming/stream-pump.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { authorizeModel } from './steps/authorize-model.js';
 import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import { PreparedRequests } from './prepared-requests.js';
 
 /** One try, for the request's log line. */
 interface AttemptRecord {
@@ -101,12 +102,13 @@ export class OperationRunner {
     // Planning first: a model no channel serves is refused (404) before its price is looked
     // up or any quota is touched.
     const first = attempts.next();
+    const prepared = new PreparedRequests(operation, invocation.request);
     let price: PriceConfig | undefined;
     let admission: RateAdmission = unlimitedAdmission;
     let reservation: Reservation;
     try {
       price = priceOfModel(this.config, model);
-      const estimate = first.done === true ? invocation.estimate : this.#estimate(first.value.channel, invocation);
+      const estimate = first.done === true ? invocation.estimate : this.#estimate(first.value.channel, invocation, prepared);
       // Rate limits before quota: a request over its limit touches no quota. They apply in the group it is routed in.
       const group = first.done === true ? (groups[0] ?? 'default') : first.value.group;
       if (this.limiter !== undefined) admission = await this.limiter.admit({ tokenId: token.id, group, operation, estimate, logger: invocation.logger });
@@ -126,7 +128,7 @@ export class OperationRunner {
           lastError = stopped;
           break;
         }
-        const outcome = await this.#attempt(step.value, invocation, price, reservation, admission, records);
+        const outcome = await this.#attempt(step.value, invocation, prepared, price, reservation, admission, records);
         if (outcome.kind === 'answered') return outcome.result;
         lastError = outcome.error;
         if (!outcome.error.retryable || this.#stopped(invocation) !== undefined) break;
@@ -152,6 +154,7 @@ export class OperationRunner {
   async #attempt(
     attempt: Attempt,
     invocation: OperationInvocation,
+    prepared: PreparedRequests,
     price: PriceConfig | undefined,
     reservation: Reservation,
     admission: RateAdmission,
@@ -203,7 +206,7 @@ export class OperationRunner {
     try {
       const handler = channel.provider.operations[invocation.operation] as OperationHandler<unknown>;
       result = await handler({
-        request: invocation.request,
+        request: prepared.of(channel),
         model: invocation.model,
         upstreamModel: channel.upstreamModel(invocation.model),
         stream: invocation.stream,
@@ -253,10 +256,15 @@ export class OperationRunner {
     });
   }
 
-  /** The usage to reserve for: the family's own estimate when its provider has one (it may refuse the request), else the route's. */
-  #estimate(channel: Channel, invocation: OperationInvocation): Usage {
+  /**
+   * The usage to reserve for: the family's own estimate of its prepared request when its
+   * provider has one, else the route's. Preparing comes first, so the family refuses a
+   * request it cannot take (in `prepare`, or a version 1 plugin's estimate) before any quota is touched.
+   */
+  #estimate(channel: Channel, invocation: OperationInvocation, prepared: PreparedRequests): Usage {
+    const request = prepared.of(channel);
     const estimate = channel.provider.estimate?.[invocation.operation] as ((request: unknown) => Usage) | undefined;
-    return estimate === undefined ? invocation.estimate : estimate(invocation.request);
+    return estimate === undefined ? invocation.estimate : estimate(request);
   }
 
   /** The quota units `usage` costs for `model` in `group`; for tasks settled after their request ended. */
@@ -273,7 +281,7 @@ export class OperationRunner {
     const channel = this.channels.find((candidate) => candidate.name === channelName);
     const handler = channel?.provider.operations[operation] as OperationHandler<unknown> | undefined;
     if (channel === undefined || handler === undefined) return undefined;
-    return handler({ request, model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
+    return handler({ request: new PreparedRequests(operation, request).of(channel), model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
   }
 
   /** The channel an affinity key pins the request to, when the key is known. */

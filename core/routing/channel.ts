@@ -1,5 +1,5 @@
 import type { ProviderConfig } from '../config/config-schema.js';
-import type { ChannelContext, ChannelTimeouts, OperationName, Provider } from '../contracts/provider-plugin.js';
+import type { ChannelContext, ChannelTimeouts, OperationName, Provider, ProviderPlugin } from '../contracts/provider-plugin.js';
 import type { LoadedChannel } from '../loader/load-provider-plugins.js';
 import { matchesModelPattern } from './model-pattern.js';
 
@@ -8,6 +8,8 @@ export class Channel {
   readonly name: string;
   readonly config: ProviderConfig;
   readonly provider: Provider;
+  /** The plugin the provider came from; its channels share what it prepares of a request. */
+  readonly plugin: ProviderPlugin;
   readonly options: unknown;
   readonly groups: ReadonlySet<string>;
   readonly timeouts: ChannelTimeouts;
@@ -22,6 +24,7 @@ export class Channel {
     this.name = config.name;
     this.config = config;
     this.provider = loaded.provider;
+    this.plugin = loaded.plugin;
     this.options = loaded.options;
     this.groups = new Set(config.groups);
     this.#baseUrl = config.base_url.replace(/\/+$/, '');

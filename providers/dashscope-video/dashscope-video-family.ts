@@ -7,8 +7,8 @@ export interface DashScopeVideoFamily {
   name: string;
   /**
    * Reads a submission by the rules of its model and maps it onto DashScope's body. Pure and
-   * synchronous, so the estimate (before any quota is held) and the submit read it the same
-   * way; every refusal is a 400 naming the field.
+   * synchronous: the plugin's `prepare` runs it once, before any quota is held, and the
+   * estimate and the submit use what it read; every refusal is a 400 naming the field.
    */
   readRequest(request: VideoSubmitRequest): DashScopeVideoJob;
   /** The tiers a model of the family makes: the upstream's reported usage is billed only at one of them. */

@@ -1,7 +1,7 @@
 import { defineProvider } from '../../core/index.js';
 import { dashScopeVideoOptionsSchema, type DashScopeVideoOptions } from './dashscope-video-options.js';
 import { createDashScopeVideoStatus, createDashScopeVideoSubmit } from './dashscope-video-operations.js';
-import { videoFamilyOf } from './video-family-of-model.js';
+import { prepareVideoRequest, type PreparedVideoRequest } from './prepare-video-request.js';
 import { videoJobUsage } from './video-job-usage.js';
 
 /**
@@ -9,12 +9,13 @@ import { videoJobUsage } from './video-job-usage.js';
  * video families as async tasks on DashScope, one channel serving both. A client model id's
  * prefix picks its family (see `videoFamilyOf`).
  */
-export default defineProvider<DashScopeVideoOptions>({
-  apiVersion: 1,
+export default defineProvider<DashScopeVideoOptions, { 'video.submit': PreparedVideoRequest }>({
+  apiVersion: 2,
   name: 'dashscope-video',
   options: dashScopeVideoOptionsSchema,
+  prepare: { 'video.submit': prepareVideoRequest },
   create: (_options, host) => ({
-    estimate: { 'video.submit': (request) => videoJobUsage(videoFamilyOf(request.model).readRequest(request)) },
+    estimate: { 'video.submit': (request) => videoJobUsage(request.job) },
     operations: {
       'video.submit': createDashScopeVideoSubmit(host),
       'video.status': createDashScopeVideoStatus(host),

@@ -1,4 +1,4 @@
-import { findUrlFields, type OperationHandler, type ProviderHost, type VideoSubmitRequest } from '../../core/index.js';
+import type { OperationHandler, ProviderHost } from '../../core/index.js';
 import { dsxSubmitError, invalidDsxResponse, requestDsx } from './call-dsx.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxCreatedTaskSchema } from './dsx-schemas.js';
@@ -6,11 +6,8 @@ import type { DsxSubmission } from './dsx-submission.js';
 import { estimateDsxUsage } from './estimate-dsx-usage.js';
 import { lookUpDsxAssets } from './look-up-dsx-assets.js';
 import { parseDsxSubmission } from './parse-dsx-submission.js';
+import type { PreparedDsxSubmission } from './prepare-dsx-submission.js';
 import { toDsxTaskRequest } from './to-dsx-task-request.js';
-
-// The client's fields that hold a URL Ark fetches or calls: the first frame `image`, the
-// `{image,video,audio}_url.url` of content items, and `metadata.callback_url`.
-const mediaUrlKeys = new Set(['image', 'image_url', 'video_url', 'audio_url', 'callback_url']);
 
 /** What the task view shows of a submission. */
 export function dsxTaskDetails(submission: DsxSubmission): Record<string, string | number> {
@@ -23,20 +20,21 @@ export function dsxTaskDetails(submission: DsxSubmission): Record<string, string
 }
 
 /**
- * `video.submit`: checks the submission and the URLs Ark will fetch (the gateway's address
- * policy, `MediaFetcher.checkVendorFetchedUrls`), looks its `asset://` references up when the channel
+ * `video.submit`: with the submission `prepare` checked, checks the URLs Ark will fetch (the
+ * gateway's address policy, `MediaFetcher.checkVendorFetchedUrls`), looks its `asset://` references up when the channel
  * has the asset API (each goes as the item type of its asset), creates the task (`POST
  * /contents/generations/tasks`, upstreams.md §3.3) and answers its handle with the usage a
  * success will cost. A create answered without an id is a 502 that is not retried: the
  * upstream may have started the task.
  */
 export const createDsxSubmitOperation =
-  (host: ProviderHost): OperationHandler<VideoSubmitRequest, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<PreparedDsxSubmission, DsxOptions> =>
   async (call) => {
-    let submission = parseDsxSubmission(call.request);
-    await host.media.checkVendorFetchedUrls(findUrlFields(call.request, (key) => mediaUrlKeys.has(key)), call.signal);
+    let { submission } = call.request;
+    await host.media.checkVendorFetchedUrls(call.request.vendorFetchedUrls, call.signal);
     if (submission.assets.length > 0 && call.options.assets !== undefined) {
-      submission = parseDsxSubmission(call.request, await lookUpDsxAssets(host, call, submission.assets));
+      // The kinds of this channel's assets retype the references: a read only this channel can make.
+      submission = parseDsxSubmission(call.request.request, await lookUpDsxAssets(host, call, submission.assets));
     }
     const response = await requestDsx(host, call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel));
     if (response.statusCode < 200 || response.statusCode >= 300) throw await dsxSubmitError(response);

@@ -1,6 +1,6 @@
-import type { ImageRequest, Usage } from '../../core/index.js';
+import type { Usage } from '../../core/index.js';
 import type { GiRequestFields } from './gi-request-schema.js';
-import { readGiRequest } from './read-gi-request.js';
+import type { GiRequestPlan } from './read-gi-request.js';
 
 // OpenAI's published output tokens per gpt-image-1 image by quality: square, and the two
 // oblong presets. Other sizes scale the square's count by their pixels; `auto` (size or
@@ -20,12 +20,10 @@ export function giOutputTokensPerImage(size: string, quality: GiRequestFields['q
 /**
  * The quota to reserve before any upstream call: all `n` images (settlement bills those the
  * upstream returns), the prompt at four UTF-8 bytes a token and the expected output tokens,
- * for operators who price gi by tokens too. Validates the request first, so a bad one is
- * refused before quota is touched.
- * @throws GatewayError 400 `invalid_request`, as {@link readGiRequest}.
+ * for operators who price gi by tokens too. Of a checked request: `prepare` refused a bad one
+ * before.
  */
-export function estimateGiUsage(request: ImageRequest, operation: 'generate' | 'edit'): Usage {
-  const { fields } = readGiRequest(request, operation);
+export function estimateGiUsage({ fields }: GiRequestPlan): Usage {
   return {
     inputTokens: Math.ceil(Buffer.byteLength(fields.prompt, 'utf8') / 4),
     cachedInputTokens: 0,

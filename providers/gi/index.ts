@@ -2,20 +2,22 @@ import { defineProvider } from '../../core/index.js';
 import { estimateGiUsage } from './estimate-gi-usage.js';
 import { createGiImagesOperation } from './gi-images-operation.js';
 import { giOptionsSchema, type GiOptions } from './gi-options.js';
+import { prepareGiRequest, type PreparedGiRequest } from './prepare-gi-request.js';
 
 /** The gi family: GPT-style image generation and editing on an OpenAI-format images upstream. */
-export default defineProvider<GiOptions>({
-  apiVersion: 1,
+export default defineProvider<GiOptions, { 'images.generate': PreparedGiRequest; 'images.edit': PreparedGiRequest }>({
+  apiVersion: 2,
   name: 'gi',
   options: giOptionsSchema,
-  create: (_options, host) => ({
-    operations: {
-      'images.generate': createGiImagesOperation(host, 'generate'),
-      'images.edit': createGiImagesOperation(host, 'edit'),
-    },
-    estimate: {
-      'images.generate': (request) => estimateGiUsage(request, 'generate'),
-      'images.edit': (request) => estimateGiUsage(request, 'edit'),
-    },
-  }),
+  prepare: {
+    'images.generate': (request) => prepareGiRequest(request, 'generate'),
+    'images.edit': (request) => prepareGiRequest(request, 'edit'),
+  },
+  create: (_options, host) => {
+    const images = createGiImagesOperation(host);
+    return {
+      operations: { 'images.generate': images, 'images.edit': images },
+      estimate: { 'images.generate': estimateGiUsage, 'images.edit': estimateGiUsage },
+    };
+  },
 });

@@ -1,5 +1,5 @@
-import type { ImageRequest, Usage } from '../../core/index.js';
-import { readGxImageRequest, type GxImagePlan } from './gx-image-request.js';
+import type { Usage } from '../../core/index.js';
+import type { GxImagePlan } from './gx-image-request.js';
 
 // Token counts of the family's images, for estimates only (the upstream reports the real
 // ones): an output image is 1290 tokens on the 2.5 model and 1120 (1K, 2K) or 2000 (4K) on
@@ -30,11 +30,10 @@ export function estimateGxImagePlanUsage(plan: GxImagePlan, images = 1): Usage {
 }
 
 /**
- * The quota to reserve for an image request before any upstream call: one image, not `n`
- * (the route's estimate would reserve `n`). Validates the request first, so a bad one is
- * refused before quota is touched.
- * @throws GatewayError 400 `invalid_request`, as {@link readGxImageRequest}.
+ * The quota to reserve for an image request before any upstream call, from the plan
+ * `prepare` made of it (`readGxImageRequest`, which refused a bad request before quota was
+ * touched): one image, not `n` (the route's estimate would reserve `n`).
  */
-export function estimateGxImageUsage(request: ImageRequest): Usage {
-  return estimateGxImagePlanUsage(readGxImageRequest(request));
+export function estimateGxImageUsage(plan: GxImagePlan): Usage {
+  return estimateGxImagePlanUsage(plan);
 }

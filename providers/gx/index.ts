@@ -3,16 +3,19 @@ import { estimateGxImageUsage } from './estimate-gx-image-usage.js';
 import { createGxChatOperation } from './gx-chat-operation.js';
 import { createGxImageOperation } from './gx-image-operation.js';
 import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOperation } from './gx-native-operations.js';
+import { readGxImageRequest, type GxImagePlan } from './gx-image-request.js';
 import { gxOptionsSchema, type GxOptions } from './gx-options.js';
 
 /**
  * The gx family: chat completions translated to the native API, the native endpoints
  * passed through, and the image endpoints for its image models.
  */
-export default defineProvider<GxOptions>({
-  apiVersion: 1,
+export default defineProvider<GxOptions, { 'images.generate': GxImagePlan; 'images.edit': GxImagePlan }>({
+  apiVersion: 2,
   name: 'gx',
   options: gxOptionsSchema,
+  // Only the image operations read the request into a plan; chat and the native endpoints take it as the route validated it.
+  prepare: { 'images.generate': readGxImageRequest, 'images.edit': readGxImageRequest },
   create: (_options, host) => {
     const images = createGxImageOperation(host);
     return {

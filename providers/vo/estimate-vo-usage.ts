@@ -1,5 +1,5 @@
-import type { Usage, VideoSubmitRequest } from '../../core/index.js';
-import { readVoRequest } from './read-vo-request.js';
+import type { Usage } from '../../core/index.js';
+import type { VoVideoPlan } from './read-vo-request.js';
 
 /**
  * The billable usage of `videos` videos of `secondsEach` seconds at `resolution`: every
@@ -12,11 +12,9 @@ export function voUsage(secondsEach: number, videos: number, resolution: string,
 
 /**
  * The quota to reserve for a vo submission before any upstream call: every requested video
- * at its length and resolution. Validates the request first, so a bad one is refused before
- * quota is touched.
- * @throws GatewayError 400 `invalid_request`, as {@link readVoRequest}.
+ * at its length and resolution, read from the plan `prepare` made (`readVoRequest`, which
+ * refused a bad request before quota was touched).
  */
-export function estimateVoUsage(request: VideoSubmitRequest): Usage {
-  const plan = readVoRequest(request);
+export function estimateVoUsage(plan: VoVideoPlan): Usage {
   return voUsage(plan.durationSeconds, plan.sampleCount, plan.resolution, 'estimated');
 }

@@ -1,20 +1,20 @@
-import type { OperationCall, ProviderHost, TaskAccepted, VideoSubmitRequest } from '../../core/index.js';
+import type { OperationCall, ProviderHost, TaskAccepted } from '../../core/index.js';
 import { submitVoTask } from './call-vo.js';
 import { voUsage } from './estimate-vo-usage.js';
 import { fetchVoFrame } from './fetch-vo-frame.js';
-import { readVoRequest } from './read-vo-request.js';
+import type { VoVideoPlan } from './read-vo-request.js';
 import { toVoRequest } from './to-vo-request.js';
 import type { VoOptions } from './vo-options.js';
 import type { VoTaskNotes } from './vo-task-notes.js';
 
 /**
- * `video.submit`: the request is checked again (cheap; the estimate did it before the
- * reservation), the frames read (in parallel, URLs through the media guard), and one
+ * `video.submit`: the plan `prepare` made of the request before the reservation
+ * (`readVoRequest`), its frames read (in parallel, URLs through the media guard), and one
  * `predictLongRunning` call made. The operation name is the task's handle.
  */
 export function createVoSubmitOperation(host: ProviderHost, notes: VoTaskNotes) {
-  return async (call: OperationCall<VideoSubmitRequest, VoOptions>): Promise<TaskAccepted> => {
-    const plan = readVoRequest(call.request);
+  return async (call: OperationCall<VoVideoPlan, VoOptions>): Promise<TaskAccepted> => {
+    const plan = call.request;
     const [image, lastFrame] = await Promise.all([
       plan.firstFrame === undefined ? undefined : fetchVoFrame(plan.firstFrame, host.media, call.signal),
       plan.lastFrame === undefined ? undefined : fetchVoFrame(plan.lastFrame, host.media, call.signal),

@@ -92,8 +92,8 @@ t.test('a plugin of another apiVersion fails the start', async (t) => {
   const file = configDirectory(t, () => [`{ name: old, plugin: ./old-plugin.js, base_url: "http://127.0.0.1:9", models: [echo-x] }`], {
     'old-plugin.js': [
       'export default {',
-      '  apiVersion: 2,',
-      "  name: 'old',",
+      '  apiVersion: 3,',
+      "  name: 'future',",
       '  options: { safeParse: (value) => ({ success: true, data: value }) },',
       '  create: () => ({ operations: {} }),',
       '};',
@@ -101,7 +101,24 @@ t.test('a plugin of another apiVersion fails the start', async (t) => {
     ].join('\n'),
   });
   const error = await startFailure(t, file);
-  t.match(error.problems, [{ path: 'providers[0].plugin', message: /apiVersion must be 1/ }]);
+  t.match(error.problems, [{ path: 'providers[0].plugin', message: /apiVersion must be 1 or 2/ }]);
+});
+
+t.test('a version 2 plugin whose prepare is not one function per operation fails the start', async (t) => {
+  const file = configDirectory(t, () => [`{ name: odd, plugin: ./odd-plugin.js, base_url: "http://127.0.0.1:9", models: [echo-x] }`], {
+    'odd-plugin.js': [
+      'export default {',
+      '  apiVersion: 2,',
+      "  name: 'odd',",
+      '  options: { safeParse: (value) => ({ success: true, data: value }) },',
+      "  prepare: { chat: 'not a function' },",
+      '  create: () => ({ operations: {} }),',
+      '};',
+      '',
+    ].join('\n'),
+  });
+  const error = await startFailure(t, file);
+  t.match(error.problems, [{ path: 'providers[0].plugin', message: /prepare must be an object of one function per operation/ }]);
 });
 
 t.test('channel options the plugin refuses fail the start, named by their YAML path', async (t) => {

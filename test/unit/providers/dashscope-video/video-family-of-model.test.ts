@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { ProviderHost, VideoSubmitRequest } from '../../../../core/index.js';
 import plugin from '../../../../providers/dashscope-video/index.js';
+import { prepareVideoRequest } from '../../../../providers/dashscope-video/prepare-video-request.js';
 import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/dashscope-video/video-family-of-model.js';
 import { refusalOf } from '../wn/wn-test-helpers.js';
 
@@ -32,9 +33,11 @@ t.test('one dashscope-video provider estimates both families, each by its own de
   const provider = await plugin.create(options, {} as ProviderHost);
   const estimate = provider.estimate?.['video.submit'];
   t.ok(estimate);
-  t.match(estimate!({ model: 'wn2.5-t2v-preview', prompt: 'x' } as VideoSubmitRequest), { seconds: 5, resolution: '720p', source: 'estimated' });
-  t.match(estimate!({ model: 'wn2.7-r2v', metadata: { input: { prompt: 'x', media: [{ type: 'reference_image', url: 'https://e.com/a.png' }] } } } as VideoSubmitRequest), { seconds: 5, resolution: '720p' });
-  t.match(estimate!({ model: 'hx-1.0-t2v', duration: 8, metadata: { input: { prompt: 'x' } } } as VideoSubmitRequest), { seconds: 8, resolution: '1080p' });
-  t.match(refusalOf(() => estimate!({ model: 'other', prompt: 'x' } as VideoSubmitRequest)), { statusCode: 400, param: 'model' });
+  const estimateOf = (request: VideoSubmitRequest) => estimate!(prepareVideoRequest(request));
+  t.match(estimateOf({ model: 'wn2.5-t2v-preview', prompt: 'x' } as VideoSubmitRequest), { seconds: 5, resolution: '720p', source: 'estimated' });
+  t.match(estimateOf({ model: 'wn2.7-r2v', metadata: { input: { prompt: 'x', media: [{ type: 'reference_image', url: 'https://e.com/a.png' }] } } } as VideoSubmitRequest), { seconds: 5, resolution: '720p' });
+  t.match(estimateOf({ model: 'hx-1.0-t2v', duration: 8, metadata: { input: { prompt: 'x' } } } as VideoSubmitRequest), { seconds: 8, resolution: '1080p' });
+  t.match(refusalOf(() => prepareVideoRequest({ model: 'other', prompt: 'x' } as VideoSubmitRequest)), { statusCode: 400, param: 'model' }, 'prepare refuses an id of no family');
+  t.strictSame(prepareVideoRequest({ model: 'wn2.5-i2v-preview', prompt: 'x', image: 'https://e.com/a.png' } as VideoSubmitRequest).vendorFetchedUrls, [{ url: 'https://e.com/a.png', field: 'image' }], 'and lists the URLs DashScope will fetch');
   t.strictSame(Object.keys(provider.operations).sort(), ['video.status', 'video.submit']);
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import type { JsonResult, Provider, TaskAccepted } from '../../../../core/index.js';
+import type { JsonResult, TaskAccepted } from '../../../../core/index.js';
 import { callDsxAssetAction } from '../../../../providers/dsx/call-dsx-asset-api.js';
 import dsxPlugin from '../../../../providers/dsx/index.js';
 import { fromVolcAsset } from '../../../../providers/dsx/from-dsx-asset.js';
+import { prepareDsxSubmission } from '../../../../providers/dsx/prepare-dsx-submission.js';
 import { signVolcRequest, volcDate } from '../../../../providers/dsx/sign-volc-request.js';
 import { dsxCall, rejected, stubHost, upstreamAnswer } from './fixtures/read-dsx-fixtures.js';
 
@@ -14,10 +15,12 @@ const envelope = (result: unknown, error?: { Code: string; Message: string }) =>
   ...(error === undefined ? { Result: result } : {}),
 });
 const call = <Request>(request: Request) => ({ ...dsxCall(request), options });
+/** A `video.submit` call with the request prepared, as core makes it. */
+const submitCall = (request: Record<string, unknown>) => call(prepareDsxSubmission(request as never));
 
 async function provider(...answers: Parameters<typeof stubHost>) {
   const { host, sent } = stubHost(...answers);
-  const created = (await dsxPlugin.create(options, host)) as Provider;
+  const created = await dsxPlugin.create(options, host);
   return { operations: created.operations as Record<string, (call: unknown) => Promise<unknown>>, sent };
 }
 
@@ -26,9 +29,9 @@ t.test('options: the asset API is optional; its defaults are cn-beijing and the 
   t.throws(() => dsxPlugin.options.parse({ assets: { base_url: 'ark', access_key_id: 'a', secret_access_key: 'b' } }));
   t.throws(() => dsxPlugin.options.parse({ assets: { base_url: 'https://x.example' } }), 'the key pair is required');
   const { host } = stubHost(upstreamAnswer(200, {}));
-  const without = (await dsxPlugin.create(dsxPlugin.options.parse({}), host)) as Provider;
+  const without = await dsxPlugin.create(dsxPlugin.options.parse({}), host);
   t.notOk('assets.create' in without.operations, 'no asset operations without the asset API');
-  const withAssets = (await dsxPlugin.create(options, host)) as Provider;
+  const withAssets = await dsxPlugin.create(options, host);
   t.ok(withAssets.operations['assets.create'] && withAssets.operations['assets.getValidationResult']);
 });
 
@@ -117,7 +120,7 @@ t.test('a 2.0 submission looks its assets up and sends each as the item type of 
     upstreamAnswer(200, { id: 'cgt-1' }),
   );
   const request = { model: 'sdx-2-0', prompt: 'x', metadata: { content: [{ type: 'image_url', image_url: { url: 'asset://asset-v' } }] } };
-  const accepted = (await operations['video.submit']!(call(request))) as TaskAccepted;
+  const accepted = (await operations['video.submit']!(submitCall(request))) as TaskAccepted;
   t.equal(accepted.handle, 'cgt-1');
   t.match(JSON.parse(String(sent[0]!.body)), { Id: 'asset-v' });
   t.strictSame(JSON.parse(String(sent[1]!.body)).content[1], { type: 'video_url', video_url: { url: 'asset://asset-v' }, role: 'reference_video' });
@@ -131,10 +134,10 @@ t.test('an unknown, processing or failed asset is a 400 naming where it was refe
   ];
   for (const [answer, message] of cases) {
     const { operations, sent } = await provider(answer);
-    const error = await rejected(operations['video.submit']!(call({ model: 'sdx-2-0', image: 'asset://asset-x' })));
+    const error = await rejected(operations['video.submit']!(submitCall({ model: 'sdx-2-0', image: 'asset://asset-x' })));
     t.match(error, { statusCode: 400, param: 'image', message });
     t.equal(sent.length, 1, 'no task was created');
   }
   const { operations } = await provider(upstreamAnswer(503, 'down'));
-  t.match(await rejected(operations['video.submit']!(call({ model: 'sdx-2-0', image: 'asset://asset-x' }))), { retryable: true }, 'an outage of the asset API may fail over');
+  t.match(await rejected(operations['video.submit']!(submitCall({ model: 'sdx-2-0', image: 'asset://asset-x' }))), { retryable: true }, 'an outage of the asset API may fail over');
 });

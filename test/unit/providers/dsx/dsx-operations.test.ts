@@ -1,15 +1,19 @@
 import t from 'tap';
-import type { BytesResult, Provider, TaskAccepted, TaskProgress } from '../../../../core/index.js';
+import type { BytesResult, TaskAccepted, TaskProgress } from '../../../../core/index.js';
 import dsxPlugin from '../../../../providers/dsx/index.js';
+import { prepareDsxSubmission } from '../../../../providers/dsx/prepare-dsx-submission.js';
 import { dsxCall, dsxFixture, rejected, stubHost, thrown, upstreamAnswer } from './fixtures/read-dsx-fixtures.js';
 
 const recordedTask = dsxFixture('ark-seedance-task-succeeded.json');
 
 async function provider(...answers: Parameters<typeof stubHost>) {
   const { host, sent, guarded } = stubHost(...answers);
-  const created = (await dsxPlugin.create(dsxPlugin.options.parse({}), host)) as Provider;
-  return { operations: created.operations as Record<string, (call: unknown) => Promise<unknown>>, estimate: created.estimate!, sent, guarded };
+  const created = await dsxPlugin.create(dsxPlugin.options.parse({}), host);
+  return { operations: created.operations as Record<string, (call: unknown) => Promise<unknown>>, sent, guarded };
 }
+
+/** A `video.submit` call with the request prepared, as core makes it. */
+const submitCall = (request: Record<string, unknown>) => dsxCall(prepareDsxSubmission(request as never));
 
 const handle = 'cgt-20250331175019-abcde';
 
@@ -22,7 +26,7 @@ t.test('the plugin is named dsx, with path_prefix /api/v3 by default', async (t)
 
 t.test('submit posts the task with the channel key and answers the handle, usage and details', async (t) => {
   const { operations, sent } = await provider(upstreamAnswer(200, { id: 'cgt-20250331175019-abcde' }));
-  const accepted = (await operations['video.submit']!(dsxCall({ model: 'dsx-1-5-pro-251215', prompt: 'a cat --frames 121 --rs 480p' }))) as TaskAccepted;
+  const accepted = (await operations['video.submit']!(submitCall({ model: 'dsx-1-5-pro-251215', prompt: 'a cat --frames 121 --rs 480p' }))) as TaskAccepted;
   t.equal(sent.length, 1);
   t.match(sent[0], { method: 'POST', url: 'https://ark.example/api/v3/contents/generations/tasks', headers: { authorization: 'Bearer ark-key', 'content-type': 'application/json' } });
   t.strictSame(JSON.parse(String(sent[0]!.body)), { model: 'seedance-1-5-pro-251215', content: [{ type: 'text', text: 'a cat --frames 121 --rs 480p' }], generate_audio: true });
@@ -33,13 +37,14 @@ t.test('submit posts the task with the channel key and answers the handle, usage
 
 t.test('a 2.0 submission says its tasks finish as completed', async (t) => {
   const { operations } = await provider(upstreamAnswer(200, { id: 'cgt-1' }));
-  const accepted = (await operations['video.submit']!({ ...dsxCall({ model: 'sdx-2-0', prompt: 'a', aspect_ratio: '9:16' }), model: 'sdx-2-0' })) as TaskAccepted;
+  const accepted = (await operations['video.submit']!({ ...submitCall({ model: 'sdx-2-0', prompt: 'a', aspect_ratio: '9:16' }), model: 'sdx-2-0' })) as TaskAccepted;
   t.match(accepted, { succeededStatus: 'completed', details: { seconds: 5, resolution: '720p', aspect_ratio: '9:16' } });
 });
 
-t.test('the estimate refuses invalid input before any upstream call', async (t) => {
-  const { estimate, sent } = await provider(upstreamAnswer(200, { id: 'x' }));
-  const error = thrown(() => estimate['video.submit']!({ model: 'dsx-1-5-pro-251215', prompt: 'a --frames 30' } as never));
+t.test('prepare refuses invalid input before any upstream call', async (t) => {
+  const { sent } = await provider(upstreamAnswer(200, { id: 'x' }));
+  t.equal(dsxPlugin.prepare?.['video.submit'], prepareDsxSubmission, 'prepareDsxSubmission is the plugin’s prepare');
+  const error = thrown(() => prepareDsxSubmission({ model: 'dsx-1-5-pro-251215', prompt: 'a --frames 30' } as never));
   t.match(error, { statusCode: 400, param: 'prompt --frames' });
   t.equal(sent.length, 0);
 });
@@ -47,14 +52,14 @@ t.test('the estimate refuses invalid input before any upstream call', async (t) 
 t.test('a refused create is a 502 with the upstream code and param, not retried', async (t) => {
   const body = { error: { code: 'InvalidParameter', message: 'The parameter `content[1].image_url.url` specified in the request is not valid. Request id: 0217x', param: 'content[1].image_url.url', type: 'BadRequest' } };
   const { operations } = await provider(upstreamAnswer(400, body));
-  const error = await rejected(operations['video.submit']!(dsxCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' })));
+  const error = await rejected(operations['video.submit']!(submitCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' })));
   t.match(error, { statusCode: 502, code: 'InvalidParameter', param: 'content[1].image_url.url', retryable: false, message: /is not valid/ });
 });
 
 t.test('the channel’s own trouble at create is retryable on another channel', async (t) => {
   for (const [status, code] of [[500, 'upstream_error'], [429, 'upstream_rate_limited'], [401, 'upstream_auth_failed'], [404, 'model_not_found']] as const) {
     const { operations } = await provider(upstreamAnswer(status, { error: { code: 'X', message: 'y' } }));
-    const error = await rejected(operations['video.submit']!(dsxCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' })));
+    const error = await rejected(operations['video.submit']!(submitCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' })));
     t.match(error, { code, retryable: true }, String(status));
   }
 });
@@ -62,7 +67,7 @@ t.test('the channel’s own trouble at create is retryable on another channel', 
 t.test('a create answered without an id is a 502 that is not retried', async (t) => {
   for (const answer of [upstreamAnswer(200, {}), upstreamAnswer(200, 'not json')]) {
     const { operations } = await provider(answer);
-    t.match(await rejected(operations['video.submit']!(dsxCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' }))), { statusCode: 502, code: 'upstream_invalid_response', retryable: false });
+    t.match(await rejected(operations['video.submit']!(submitCall({ model: 'dsx-1-5-pro-251215', prompt: 'a' }))), { statusCode: 502, code: 'upstream_invalid_response', retryable: false });
   }
 });
 

@@ -1,11 +1,12 @@
 import t from 'tap';
 import type { ImageRequest } from '../../../../core/index.js';
 import { estimateGiUsage, giOutputTokensPerImage } from '../../../../providers/gi/estimate-gi-usage.js';
+import { prepareGiRequest } from '../../../../providers/gi/prepare-gi-request.js';
 
 const request = (fields: Record<string, unknown>) => ({ model: 'gi-2', prompt: 'a lighthouse at dusk', ...fields }) as ImageRequest;
 
 t.test('the reservation covers all n images, the prompt and their expected output tokens', async (t) => {
-  t.strictSame(estimateGiUsage(request({ n: 3, size: '1024x1536', quality: 'medium' }), 'generate'), {
+  t.strictSame(estimateGiUsage(prepareGiRequest(request({ n: 3, size: '1024x1536', quality: 'medium' }), 'generate')), {
     inputTokens: 5,
     cachedInputTokens: 0,
     outputTokens: 3 * 1584,
@@ -13,7 +14,7 @@ t.test('the reservation covers all n images, the prompt and their expected outpu
     images: 3,
     source: 'estimated',
   });
-  t.equal(estimateGiUsage(request({}), 'generate').images, 1, 'one image by default');
+  t.equal(estimateGiUsage(prepareGiRequest(request({}), 'generate')).images, 1, 'one image by default');
 });
 
 t.test('output tokens follow the size: presets from the table, auto at the dearest, free sizes by pixels', async (t) => {
@@ -24,6 +25,6 @@ t.test('output tokens follow the size: presets from the table, auto at the deare
 });
 
 t.test('a request gi cannot accept is refused before any quota is reserved', async (t) => {
-  t.throws(() => estimateGiUsage(request({ n: 11 }), 'generate'), { message: /^n: expected at most 10/ });
-  t.throws(() => estimateGiUsage(request({}), 'edit'), { message: /^image: an edit needs the image to edit/ });
+  t.throws(() => prepareGiRequest(request({ n: 11 }), 'generate'), { message: /^n: expected at most 10/ });
+  t.throws(() => prepareGiRequest(request({}), 'edit'), { message: /^image: an edit needs the image to edit/ });
 });

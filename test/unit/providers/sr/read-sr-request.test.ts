@@ -1,6 +1,7 @@
 import t from 'tap';
 import { GatewayError, type VideoSubmitRequest } from '../../../../core/index.js';
 import { estimateSrUsage } from '../../../../providers/sr/estimate-sr-usage.js';
+import { prepareSrRequest } from '../../../../providers/sr/prepare-sr-request.js';
 import { readSrRequest } from '../../../../providers/sr/read-sr-request.js';
 
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40, 3)]);
@@ -107,7 +108,7 @@ t.test('a remix names its video (by the upstream id core resolved) and brings no
 });
 
 t.test('the estimate bills the seconds at the size’s resolution, 720p for both sizes', async (t) => {
-  t.strictSame(estimateSrUsage(request({})), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 4, resolution: '720p', source: 'estimated' });
-  t.match(estimateSrUsage(request({ seconds: '12', size: '1280x720' })), { seconds: 12, resolution: '720p' });
-  t.throws(() => estimateSrUsage(request({ seconds: 6 })), { param: 'seconds', message: /^seconds: / }, 'a bad request is refused before any quota is reserved');
+  t.strictSame(estimateSrUsage(prepareSrRequest(request({}))), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: 4, resolution: '720p', source: 'estimated' });
+  t.match(estimateSrUsage(prepareSrRequest(request({ seconds: '12', size: '1280x720' }))), { seconds: 12, resolution: '720p' });
+  t.throws(() => prepareSrRequest(request({ seconds: 6 })), { param: 'seconds', message: /^seconds: / }, 'a bad request is refused before any quota is reserved');
 });

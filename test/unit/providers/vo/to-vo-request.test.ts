@@ -38,8 +38,8 @@ t.test('a first and a last frame go into the one instance', async (t) => {
 });
 
 t.test('the estimate bills every requested video at its length, keyed by resolution', async (t) => {
-  const estimate = (fields: Record<string, unknown>) => estimateVoUsage({ model: 'vo-3.0-fast-generate-001', prompt: 'x', ...fields } as VideoSubmitRequest);
+  const estimate = (fields: Record<string, unknown>) => estimateVoUsage(readVoRequest({ model: 'vo-3.0-fast-generate-001', prompt: 'x', ...fields } as VideoSubmitRequest));
   t.match(estimate({}), { seconds: 4, resolution: '1080p', source: 'estimated', inputTokens: 0, outputTokens: 0 });
   t.match(estimate({ durationSeconds: 8, sampleCount: 3, resolution: '720p' }), { seconds: 24, resolution: '720p' });
-  t.throws(() => estimate({ lastFrame: 'https://a/2.png', image: 'https://a/1.png' }), { statusCode: 400, param: 'lastFrame', message: /first frame only/ }, 'the estimate refuses what the family refuses');
+  t.throws(() => estimate({ lastFrame: 'https://a/2.png', image: 'https://a/1.png' }), { statusCode: 400, param: 'lastFrame', message: /first frame only/ }, 'prepare (readVoRequest) refuses what the family refuses, before the estimate');
 });
