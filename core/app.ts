@@ -34,6 +34,7 @@ import { clientTimeoutOptions } from './server/client-timeouts.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
+import { requestLogLinePlugin } from '../plugins/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/route-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
@@ -78,6 +79,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const backend = guardStoreBackend(openedBackend);
   const app = Fastify({
     loggerInstance: logger,
+    // One line per request, not fastify's two: see requestLogLinePlugin.
+    disableRequestLogging: true,
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
     ...clientTimeoutOptions(config.server),
@@ -126,6 +129,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+    await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.
     await app.register(routeAuthPlugin, { container });
     await app.register(bodyLimitPlugin);
