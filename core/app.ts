@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
@@ -80,7 +80,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const app = Fastify({
     loggerInstance: logger,
     // One line per request, not fastify's two: see requestLogLinePlugin.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
     ...clientTimeoutOptions(config.server),
