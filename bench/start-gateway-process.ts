@@ -16,7 +16,7 @@ export interface GatewayProcessOptions {
   directory: string;
   /** `sqlite` as deployed by default; `memory` shows what the store costs. */
   storage: 'sqlite' | 'memory';
-  /** The gateway's LOG_LEVEL (`warn` leaves out the per-request lines). */
+  /** The gateway's LOG_LEVEL (`info`, the production default, writes one line per request; `warn` leaves them out). */
   logLevel: string;
   /** Run under `node --cpu-prof`, writing the profile into `directory` when it stops. */
   cpuProfile: boolean;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from './di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
@@ -35,6 +35,7 @@ import { clientTimeoutOptions } from './server/client-timeouts.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
+import { requestLogLinePlugin } from '../plugins/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/route-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from './config/config-schema.js';
@@ -79,6 +80,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   const backend = guardStoreBackend(openedBackend);
   const app = Fastify({
     loggerInstance: logger,
+    // One line per request, not fastify's two: see requestLogLinePlugin.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.server.trust_proxy.length > 0 ? config.server.trust_proxy : false,
     bodyLimit: config.server.body_limit_mb * 1024 * 1024,
     ...clientTimeoutOptions(config.server),
@@ -127,6 +130,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
+    await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.
     await app.register(routeAuthPlugin, { container });
     await app.register(bodyLimitPlugin);

@@ -1,15 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationInvocation } from '../core/pipeline/operation-invocation.js';
 import { clientAbortSignal } from './client-abort-signal.js';
+import { requestLineOf } from './request-log-line.js';
 import { apiTokenOf } from './route-auth.js';
 
 /** What a route decides about an invocation; the rest comes from the request. */
-export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' | 'clientSignal' | 'logger'>;
+export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' | 'clientSignal' | 'logger' | 'line'>;
 
 /**
  * The invocation of a model route: the route's fields, plus the API token the route's
- * guard checked (a request without one is a 401, never a null token), the request id, the signal that aborts when the client leaves, and the request's
- * logger.
+ * guard checked (a request without one is a 401, never a null token), the request id, the signal that aborts when the client leaves, the request's
+ * logger, and its log line, which the runner then writes.
  */
 export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): OperationInvocation {
   return {
@@ -18,5 +19,6 @@ export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fi
     requestId: request.id,
     clientSignal: clientAbortSignal(reply),
     logger: request.log,
+    line: requestLineOf(request, reply),
   };
 }

@@ -2,6 +2,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { pino } from 'pino';
 import { containsSecret, redactSecrets, redactSecretsInJson } from '../security/key-shapes.js';
 import { operatorSecrets } from '../security/secret-values.js';
+import { processLogDestination } from './log-destination.js';
 
 export { containsSecret, redactSecrets };
 
@@ -9,7 +10,9 @@ export { containsSecret, redactSecrets };
  * The gateway's pino logger. Credentials never reach a log line: credential headers are
  * censored by path, URLs lose `key=` values, key-shaped strings in messages are masked, and
  * the finished line, whatever object it serialized (an error's message and stack included),
- * is scrubbed of every operator secret by value and of key-shaped strings.
+ * is scrubbed of every operator secret by value and of key-shaped strings. Without a
+ * `destination`, lines go to stdout through the process's buffered, asynchronous
+ * destination ({@link processLogDestination}), flushed at exit.
  */
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
   return pino(
@@ -43,6 +46,6 @@ export function createLogger(options: { level?: string; destination?: Destinatio
         streamWrite: (line) => redactSecretsInJson(operatorSecrets.scrub(line)),
       },
     },
-    options.destination,
+    options.destination ?? processLogDestination(),
   );
 }

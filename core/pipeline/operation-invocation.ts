@@ -2,6 +2,7 @@ import type { QuotaHold } from '../billing/quota-ledger.js';
 import type { OperationName, TaskAccepted } from '../contracts/provider-plugin.js';
 import type { Usage } from '../contracts/usage.js';
 import type { ProviderLogger } from '../contracts/provider-plugin.js';
+import type { RequestLine } from '../logging/request-line.js';
 import type { StreamEncoder } from '../streaming/stream-encoder.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
@@ -18,6 +19,8 @@ export interface OperationInvocation {
   /** Aborted when the client disconnects. */
   clientSignal: AbortSignal;
   logger: ProviderLogger;
+  /** The request's one log line; the runner writes it when the request is over. */
+  line: RequestLine;
   /** How to write a stream to this client; required when `stream` is true. */
   encoder?: StreamEncoder;
   /** The usage to reserve for; the runner estimates it by default. */

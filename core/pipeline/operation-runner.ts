@@ -64,7 +64,10 @@ export class OperationRunner {
       this.#observe(invocation, startedAt, records, undefined);
       return outcome;
     } catch (error) {
-      this.#observe(invocation, startedAt, records, GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed'));
+      const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
+      this.#observe(invocation, startedAt, records, failure);
+      // Refused before any attempt (model, limits, quota): its line is written here.
+      if (!invocation.line.written) this.#log(invocation, records, { failure });
       throw error;
     } finally {
       end?.();
@@ -235,7 +238,7 @@ export class OperationRunner {
       const usage = usageOrEstimate(result.usage, invocation.estimate, invocation.request, () => (typeof body === 'string' ? body : JSON.stringify(body)).length);
       await settleFrom(usage);
       await this.#remember(result.affinityKey, channel, invocation);
-      this.#log(invocation, records, { usage });
+      this.#log(invocation, records, { usage, status: result.status });
       return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
     }
     if (result.kind === 'bytes') {
@@ -403,23 +406,24 @@ export class OperationRunner {
   }
 
   /**
-   * The request's one log line, written when it is over: a stream's when it ends, with how it
-   * ended (`completed`, `client_gone`, or the error's code) and whether its usage came from
-   * the upstream or the gateway's estimate.
+   * The request's one log line ({@link OperationInvocation.line}), written when it is over: a
+   * stream's when it ends, with how it ended (`completed`, `client_gone`, or the error's code).
+   * Its usage: the tokens billed, and whether they came from the upstream or the gateway's
+   * estimate. A stream's status is the 200 its headers went out with.
    */
-  #log(invocation: OperationInvocation, attempts: AttemptRecord[], ending: { failure?: GatewayError; usage?: Usage; end?: string }): void {
-    const line = {
+  #log(invocation: OperationInvocation, attempts: AttemptRecord[], ending: { failure?: GatewayError; usage?: Usage; end?: string; status?: number }): void {
+    const { failure, usage } = ending;
+    const fields = {
       model: invocation.model,
       operation: invocation.operation,
       stream: invocation.stream,
       token: invocation.token.id,
       attempts,
       ...(ending.end === undefined ? {} : { end: ending.end }),
-      ...(ending.usage === undefined ? {} : { usage_source: ending.usage.source }),
+      ...(usage === undefined ? {} : { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_source: usage.source }),
     };
-    const { failure } = ending;
-    if (failure === undefined) invocation.logger.info(line, 'model request answered');
-    else invocation.logger.warn({ ...line, status: failure.statusCode, code: failure.code }, 'model request failed');
+    if (failure === undefined) invocation.line.write('info', ending.status ?? 200, fields, 'model request answered');
+    else invocation.line.write('warn', failure.statusCode, { ...fields, code: failure.code }, 'model request failed');
   }
 
 }

@@ -33,7 +33,7 @@ export function writeGatewayConfig(t: Test, config: Record<string, unknown>): st
  * `core/main.ts` from the sources, as the tests do, with no build. tap passes it as
  * `--import=<file url>`; the other entries of execArgv (coverage, mocks) stay with the test.
  */
-function typescriptLoader(): string {
+export function typescriptLoader(): string {
   const fromTap = process.execArgv.find((argument) => /@tapjs[\\/]typescript/.test(argument));
   if (fromTap !== undefined) return fromTap.replace(/^--import=/, '');
   return import.meta.resolve('@tapjs/typescript/import');

@@ -97,10 +97,10 @@ const sample = prometheusSample;
 
 const healthzCount = (text: string) => sample(text, 'gateway_http_requests_total', { method: 'GET', route: '/healthz', status: '200' });
 
-/** The pid of the worker that answered each request id, from its "request completed" log line. */
+/** The pid of the worker that answered each request id, from its "request answered" log line. */
 async function answeringPids(gateway: CliGatewayProcess, requestIds: readonly string[]): Promise<number[]> {
   const wanted = new Set(requestIds);
-  const entries = await gateway.waitForLogs(/^request completed$/, requestIds.length, { where: (entry) => wanted.has(entry.reqId as string) });
+  const entries = await gateway.waitForLogs(/^request answered$/, requestIds.length, { where: (entry) => wanted.has(entry.reqId as string) });
   return entries.map((entry) => entry.pid);
 }
 
@@ -248,8 +248,10 @@ t.test('two workers on redis', async (t) => {
     const inFlight = request(`${base}/api/token/`, {
       method: 'POST',
       agent: false,
-      headers: { ...asOperator, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'in-flight' },
+      headers: { ...asOperator, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'in-flight', expect: '100-continue' },
     });
+    // A worker answers `100 Continue` as it hands the request to the gateway.
+    const taken = new Promise((resolve) => inFlight.once('continue', resolve));
     const finished = new Promise<{ status: number; body: string }>((resolve, reject) => {
       inFlight.on('error', reject);
       inFlight.on('response', (incoming) => {
@@ -259,8 +261,8 @@ t.test('two workers on redis', async (t) => {
       });
     });
     inFlight.flushHeaders();
+    await taken;
     inFlight.write(body.slice(0, 5));
-    await gateway.waitForLog(/^incoming request$/, { where: (entry) => entry.reqId === 'in-flight' });
 
     gateway.child.kill('SIGTERM');
     await gateway.waitForLog(/^stopping: asking every worker to finish its requests$/);
