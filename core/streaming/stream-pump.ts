@@ -47,7 +47,7 @@ export interface StreamPumpParts {
 }
 
 // Decoders report what an upstream sent wrong as GatewayErrors; anything else thrown is a bug
-// of the gateway's, told to the client in generic words (the runner logs its stack).
+// of the gateway's, told to the client in generic words (the pipeline logs its stack).
 const asGatewayError = (error: unknown): GatewayError => (GatewayError.is(error) ? error : internalError(error));
 
 /**
