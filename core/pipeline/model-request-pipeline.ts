@@ -142,6 +142,8 @@ export class ModelRequestPipeline {
         return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with a task's progress`)) };
       case 'stream':
         return this.#stream(context, attempt, result);
+      default:
+        return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with an unknown kind of result`)) };
     }
   }
 
