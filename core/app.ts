@@ -23,7 +23,8 @@ import { createProviderHost } from './loader/create-provider-host.js';
 import { loadProviderPlugins } from './loader/load-provider-plugins.js';
 import { hasRateLimits } from './limits/rate-limit-buckets.js';
 import { RateLimiter } from './limits/rate-limiter.js';
-import { OperationRunner } from './pipeline/operation-runner.js';
+import { channelCaller, type CallChannel } from './pipeline/channel-call.js';
+import { ModelRequestPipeline } from './pipeline/model-request-pipeline.js';
 import { InFlightRequests } from './pipeline/in-flight-requests.js';
 import { checkEncryptionKey } from './security/encryption-key-check.js';
 import { Channel } from './routing/channel.js';
@@ -144,7 +145,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(managementPlugin, { container });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const { runner, breaker } = await createOperationRunner(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    const { runner, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
     circuitStates = () => breaker.states();
     await app.register(chatRoutes, { runner, config });
     await app.register(audioRoutes, { runner, config });
@@ -152,9 +153,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(imagesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });
     const clock = container.resolve(InjectionTokens.clock);
-    const tasks = new TaskService(runner, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config.tasks, () => clock.now(), logger);
+    const tasks = new TaskService(runner, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
     await app.register(videoRoutes, { tasks, config });
-    await app.register(assetsPlugin, { runner, config, backend });
+    await app.register(assetsPlugin, { runner, callChannel, config, backend });
     const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
     app.addHook('onReady', async () => poller.start());
     app.addHook('onClose', async () => poller.stop());
@@ -168,10 +169,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 }
 
 /**
- * Loads every channel's provider plugin (a bad plugin fails the start) and builds the runner
- * the model routes share. The upstream client, media fetcher and providers close with the app.
+ * Loads every channel's provider plugin (a bad plugin fails the start) and builds the pipeline
+ * the model routes share, and the channel calls tasks are asked about through. The upstream client, media fetcher and providers close with the app.
  */
-async function createOperationRunner(
+async function createModelRequestPipeline(
   app: FastifyInstance,
   config: GatewayConfig,
   configFile: string,
@@ -180,7 +181,7 @@ async function createOperationRunner(
   container: DependencyContainer,
   catalog: ModelCatalog,
   observer: RunObserver,
-): Promise<{ runner: OperationRunner; breaker: CircuitBreaker }> {
+): Promise<{ runner: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
@@ -197,19 +198,20 @@ async function createOperationRunner(
     { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
     () => clock.now(),
   );
-  const runner = new OperationRunner(
-    loaded.map((channel) => new Channel(channel)),
+  const channels = loaded.map((channel) => new Channel(channel));
+  const runner = new ModelRequestPipeline({
+    channels,
     breaker,
     catalog,
-    container.resolve(QuotaLedger),
-    new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
+    ledger: container.resolve(QuotaLedger),
+    affinity: new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
     config,
     // Without any rate limit no request has anything to draw or settle: no limiter at all.
-    hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
+    limiter: hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
     observer,
-    container.resolve(InFlightRequests),
-  );
-  return { runner, breaker };
+    inFlight: container.resolve(InFlightRequests),
+  });
+  return { runner, breaker, callChannel: channelCaller(channels) };
 }
 
 /**

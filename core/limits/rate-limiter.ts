@@ -21,7 +21,7 @@ export interface RateLimitedRequest {
 }
 
 /**
- * The one place rate limits are enforced (`rate_limits` in the config), called by the runner
+ * The one place rate limits are enforced (`rate_limits` in the config), called by the pipeline
  * before quota is reserved. Each limit is a bucket in the store that holds a minute's worth
  * and refills continuously (the generic cell rate algorithm): a request draws one unit from
  * each requests-per-minute bucket and its estimated tokens from each tokens-per-minute bucket,

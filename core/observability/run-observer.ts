@@ -5,7 +5,7 @@ import type { ModelRequestSummary, SettlementSummary } from './gateway-metrics.j
 export type ObservedRequest = ModelRequestSummary & { startedAt: number; requestId: string };
 
 /**
- * What the runner reports when a model request ends and when it settles, for metrics and
+ * What the pipeline reports when a model request ends and when it settles, for metrics and
  * traces. Called after the fact and synchronously: nothing waits on an observer.
  */
 export interface RunObserver {

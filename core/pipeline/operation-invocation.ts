@@ -7,7 +7,7 @@ import type { StreamEncoder } from '../streaming/stream-encoder.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
 
-/** One client request to a model operation, as a route hands it to the runner. */
+/** One client request to a model operation, as a route hands it to the pipeline. */
 export interface OperationInvocation {
   operation: OperationName;
   /** The validated client request. */
@@ -23,7 +23,7 @@ export interface OperationInvocation {
   line: RequestLine;
   /** How to write a stream to this client; required when `stream` is true. */
   encoder?: StreamEncoder;
-  /** The usage to reserve for; the runner estimates it by default. */
+  /** The route's estimate of the usage: reserved for when the family has no estimate of its own (see `steps/estimate-usage.ts`). */
   estimate: Usage;
   /** A key an earlier answer reported (`previous_response_id`): the request goes back to the channel that produced it. */
   affinityKey?: string;

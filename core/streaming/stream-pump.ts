@@ -13,7 +13,7 @@ export interface FrameSplitter {
   end(): SseFrame[];
 }
 
-/** How a pumped stream ended, for settlement. */
+/** How a pumped stream ended: what the pipeline settles and logs it by. */
 export interface StreamOutcome {
   /** The last usage the upstream reported, if any. */
   usage: Usage | undefined;
@@ -35,16 +35,19 @@ export interface StreamPumpParts {
   decoder: StreamDecoder;
   encoder: StreamEncoder;
   keepaliveMilliseconds: number;
-  /** Aborts the upstream request (client gone, or the stream is abandoned). */
-  abortUpstream: () => void;
-  /** Whether the client has gone away. */
-  clientGone: () => boolean;
-  /** Called exactly once, when the stream is over for any reason. */
+  /** Aborted to stop the upstream request (the client stopped reading, the stream is abandoned or interrupted). */
+  upstreamAbort: AbortController;
+  /** Aborted when the client has gone away. */
+  clientSignal: AbortSignal;
+  /**
+   * Hears how the stream ended, exactly once, whatever ended it. The pump knows nothing of
+   * billing: the pipeline turns this report into its settle step.
+   */
   onFinish: (outcome: StreamOutcome) => void;
 }
 
 // Decoders report what an upstream sent wrong as GatewayErrors; anything else thrown is a bug
-// of the gateway's, told to the client in generic words (the runner logs its stack).
+// of the gateway's, told to the client in generic words (the pipeline logs its stack).
 const asGatewayError = (error: unknown): GatewayError => (GatewayError.is(error) ? error : internalError(error));
 
 /**
@@ -110,7 +113,7 @@ export class StreamPump implements InterruptibleStream {
   /** Abandons a primed stream that will not be sent (failover): the upstream is aborted and its body released. */
   abandon(): void {
     this.#finished = true;
-    this.#parts.abortUpstream();
+    this.#parts.upstreamAbort.abort();
     void this.#iterator.return?.().catch(() => {});
   }
 
@@ -121,7 +124,7 @@ export class StreamPump implements InterruptibleStream {
     const readable = new Readable({
       read: () => this.#resume(),
       destroy: (error, callback) => {
-        if (!this.#finished) parts.abortUpstream();
+        if (!this.#finished) parts.upstreamAbort.abort();
         // A write waiting for a client that stopped reading would otherwise wait forever.
         this.#resume();
         callback(error);
@@ -174,11 +177,11 @@ export class StreamPump implements InterruptibleStream {
       } catch (error) {
         failure = this.#interruption ?? asGatewayError(error);
         // Buffered without waiting for the client: the stream ends right after it either way.
-        if (!parts.clientGone() && !readable.destroyed) readable.push(parts.encoder.error(failure));
+        if (!parts.clientSignal.aborted && !readable.destroyed) readable.push(parts.encoder.error(failure));
       } finally {
         if (timer !== undefined) clearInterval(timer);
         if (!readable.destroyed) readable.push(null);
-        this.#finish(failure, parts.clientGone());
+        this.#finish(failure, parts.clientSignal.aborted);
       }
     };
     void run();
@@ -194,7 +197,7 @@ export class StreamPump implements InterruptibleStream {
     if (this.#closed === undefined) return Promise.resolve();
     if (!this.#finished) {
       this.#interruption ??= error;
-      this.#parts.abortUpstream();
+      this.#parts.upstreamAbort.abort();
       this.#resume();
     }
     return this.#closed;

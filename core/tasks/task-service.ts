@@ -5,7 +5,9 @@ import type { VideoTaskQuery } from '../contracts/video-requests.js';
 import { notFound } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { OperationInvocation } from '../pipeline/operation-invocation.js';
-import type { OperationRunner } from '../pipeline/operation-runner.js';
+import type { CallChannel } from '../pipeline/channel-call.js';
+import type { ModelRequestPipeline } from '../pipeline/model-request-pipeline.js';
+import { unitsOfModel } from '../pipeline/steps/price-request.js';
 import { randomAlphanumeric } from '../security/random-string.js';
 import { scrubSecrets } from '../security/secret-values.js';
 import type { StoreBackend } from '../store/store-backend.js';
@@ -23,9 +25,10 @@ const settlementClaimMilliseconds = 7 * 24 * 3_600_000;
 const vanishedStatuses = new Set([404, 410]);
 
 /**
- * Owns video tasks from submission to settlement. A submission goes through the runner (auth
- * already done: model limits, routing with failover, the reservation) and is acknowledged
- * only once its record is stored with the quota hold. Asking about a task goes to the
+ * Owns video tasks from submission to settlement. A submission runs the steps of every model
+ * request (auth already done: model limits, routing with failover, the reservation), which
+ * end by detaching the quota hold; it is acknowledged only once its record is stored with
+ * that hold. Asking about a task goes to the
  * channel that accepted it, at most once per `tasks.min_poll_interval_ms` across every
  * process sharing the store; the background poller asks about tasks nobody polls. A task
  * settles exactly once, on a state the upstream reported: charged on success, refunded on
@@ -34,11 +37,12 @@ const vanishedStatuses = new Set([404, 410]);
  */
 export class TaskService {
   constructor(
-    private readonly runner: OperationRunner,
+    private readonly pipeline: ModelRequestPipeline,
+    private readonly callChannel: CallChannel,
     private readonly tasks: TaskRepository,
     private readonly backend: StoreBackend,
     private readonly ledger: QuotaLedger,
-    private readonly config: GatewayConfig['tasks'],
+    private readonly config: GatewayConfig,
     private readonly now: () => number,
     private readonly logger: ProviderLogger,
   ) {}
@@ -46,7 +50,7 @@ export class TaskService {
   /** Submits a task and stores its record; the record is the answer. `remixedFrom` is the gateway id of the task it remixes. */
   async submit(invocation: OperationInvocation, remixedFrom?: string): Promise<TaskRecord> {
     const request = invocation.request as { prompt?: unknown };
-    const outcome = await this.runner.run(invocation);
+    const outcome = await this.pipeline.run(invocation);
     if (outcome.kind !== 'task') throw new GatewayError(500, 'internal_error', `the provider answered ${invocation.operation} without a task`);
     const now = this.now();
     const seconds = Math.floor(now / 1000);
@@ -69,7 +73,7 @@ export class TaskService {
       created_at: seconds,
       updated_at: seconds,
       polled_at: now,
-      expires_at: now + this.config.ttl_ms,
+      expires_at: now + this.config.tasks.ttl_ms,
     };
     try {
       await this.tasks.save(record, now);
@@ -90,7 +94,7 @@ export class TaskService {
   async find(token: TokenView, id: string, requestId: string): Promise<TaskRecord> {
     const record = await this.tasks.get(id);
     if (record === undefined || record.token_id !== token.id) {
-      throw notFound(`no video task ${quoted(id)} for this API key; tasks expire about ${Math.round(this.config.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
+      throw notFound(`no video task ${quoted(id)} for this API key; tasks expire about ${Math.round(this.config.tasks.ttl_ms / 3_600_000)} hours after submission`, 'task_not_found');
     }
     return this.refresh(record, requestId);
   }
@@ -98,7 +102,7 @@ export class TaskService {
   /** Asks the channel that accepted a finished task for something else about it (its video, its moderation record). */
   async ask(record: TaskRecord, operation: OperationName, requestId: string, signal: AbortSignal): Promise<OperationResult> {
     const query: VideoTaskQuery = { handle: record.handle, model: record.model };
-    const result = await this.runner.callChannel(record.channel, operation, query, record.model, signal, requestId);
+    const result = await this.callChannel({ channel: record.channel, operation, request: query, model: record.model, signal, requestId });
     if (result === undefined) {
       throw new GatewayError(404, 'operation_unsupported', `model "${record.model}" offers no ${operation} on the channel that ran this task`);
     }
@@ -111,10 +115,10 @@ export class TaskService {
    */
   async refresh(record: TaskRecord, requestId: string): Promise<TaskRecord> {
     const now = this.now();
-    if (record.settled || now - record.polled_at < this.config.min_poll_interval_ms) return record;
-    if (this.config.min_poll_interval_ms > 0) {
+    if (record.settled || now - record.polled_at < this.config.tasks.min_poll_interval_ms) return record;
+    if (this.config.tasks.min_poll_interval_ms > 0) {
       // One question per interval across every process on the store: the first to count it asks.
-      const turn = await this.backend.hitWindow(`task-poll:${record.id}`, this.config.min_poll_interval_ms);
+      const turn = await this.backend.hitWindow(`task-poll:${record.id}`, this.config.tasks.min_poll_interval_ms);
       if (turn.count > 1) return record;
     }
     let progress: TaskProgress;
@@ -184,7 +188,7 @@ export class TaskService {
     const units = succeeded
       ? progress.usage === undefined
         ? record.units_if_succeeded
-        : this.runner.costOf(record.model, progress.usage, record.group)
+        : unitsOfModel(this.config, record.model, progress.usage, record.group)
       : 0;
     const claim = await this.backend.hitWindow(`task-settled:${record.id}`, settlementClaimMilliseconds);
     if (claim.count === 1) await this.ledger.settleHold(record.hold, units);

@@ -12,7 +12,8 @@ import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
 import { invalidRequest, notFound, untrustedHost } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { CallChannel } from '../../core/pipeline/channel-call.js';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import type { StoreBackend } from '../../core/store/store-backend.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
@@ -51,8 +52,8 @@ const bytedTokenSchema = z.strictObject({
  * not the caller's.
  */
 export const assetsPlugin = fastifyPlugin(
-  async (app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig; backend: StoreBackend }) => {
-    const { runner, config } = options;
+  async (app: FastifyInstance, options: { runner: ModelRequestPipeline; callChannel: CallChannel; config: GatewayConfig; backend: StoreBackend }) => {
+    const { runner, callChannel, config } = options;
     const repository = new AssetOwnershipRepository(options.backend);
     const affinity = new ChannelAffinity(options.backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms);
     const model = config.assets.model;
@@ -231,7 +232,7 @@ export const assetsPlugin = fastifyPlugin(
       const now = Date.now();
       if (session === undefined || session.expires_at <= seconds(now)) throw notFound('no open face validation session has this token; start one with POST /v1/visual-validate/session', 'session_not_found');
       if (session.group_id === undefined) {
-        const result = await runner.callChannel(session.channel, 'assets.getValidationResult', { byted_token: bytedToken }, model, clientAbortSignal(reply), request.id);
+        const result = await callChannel({ channel: session.channel, operation: 'assets.getValidationResult', request: { byted_token: bytedToken }, model, signal: clientAbortSignal(reply), requestId: request.id });
         if (result === undefined) throw new GatewayError(410, 'channel_removed', 'the channel that opened this session is no longer configured');
         const groupId = result.kind === 'json' ? String((result.body as { group_id?: unknown }).group_id ?? '') : '';
         if (groupId === '') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not report the validated group');

@@ -5,7 +5,7 @@ import { speechRequestSchema } from '../../core/contracts/audio-requests.js';
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
-import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { estimateSpeechUsage, estimateTranscriptionUsage } from './estimate-audio-usage.js';
@@ -13,7 +13,7 @@ import { readTranscriptionForm, type TranscriptionTask } from './read-transcript
 import { modelInvocation } from '../model-invocation.js';
 
 interface AudioRouteOptions {
-  runner: OperationRunner;
+  runner: ModelRequestPipeline;
   config: GatewayConfig;
 }
 

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { estimateChatUsage } from '../../core/billing/estimate-chat-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { chatCompletionRequestSchema } from '../../core/contracts/chat-completion-request.js';
-import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { chatStreamEncoder } from './chat-stream-encoder.js';
 import { modelInvocation } from '../model-invocation.js';
 
 /** `POST /v1/chat/completions`. */
-export async function chatRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
+export async function chatRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   app.post('/v1/chat/completions', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(chatCompletionRequestSchema, request.body);
     const stream = body.stream === true;

@@ -4,7 +4,7 @@ import { estimateImageUsage } from '../../core/billing/estimate-image-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { imageRequestSchema, type ImageRequest } from '../../core/contracts/image-requests.js';
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
-import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { readJsonOrMultipart } from '../read-multipart-form.js';
@@ -20,7 +20,7 @@ const routes: Array<[string, OperationName]> = [
  * in the images table's codes. Multipart is read only here, each file capped at
  * `security.media.max_bytes`; which families accept it is for their providers to say.
  */
-export async function imagesRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
+export async function imagesRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   await app.register(fastifyMultipart, {
     limits: { fileSize: options.config.security.media.max_bytes, files: 16, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
   });

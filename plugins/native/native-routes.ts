@@ -4,7 +4,7 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../core/contracts/native-requests.js';
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { OperationRunner } from '../../core/pipeline/operation-runner.js';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { sendInvocationOutcome } from '../send-invocation-outcome.js';
 import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
@@ -24,7 +24,7 @@ function embeddedContents(body: { requests?: Array<{ content: unknown }>; conten
 }
 
 /** `POST /v1beta/models/{model}:{generateContent, streamGenerateContent, embedContent, batchEmbedContents}`. */
-export async function nativeRoutes(app: FastifyInstance, options: { runner: OperationRunner; config: GatewayConfig }): Promise<void> {
+export async function nativeRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   app.post('/v1beta/models/:call', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request, reply) => {
     const call = (request.params as { call: string }).call;
     const separator = call.lastIndexOf(':');

@@ -56,16 +56,18 @@ function endlessBody(quietOnAbort = false): { body: UpstreamBody; abort: () => v
   };
 }
 
-function pumpOver(upstream: { body: UpstreamBody; abort: () => void }, clientGone: () => boolean) {
+function pumpOver(upstream: { body: UpstreamBody; abort: () => void }, client: AbortController = new AbortController()) {
   const outcomes: StreamOutcome[] = [];
+  const upstreamAbort = new AbortController();
+  upstreamAbort.signal.addEventListener('abort', upstream.abort);
   const pump = new StreamPump({
     body: upstream.body,
     splitter: new SseSplitter({ maxEventBytes: 1 << 20 }),
     decoder,
     encoder,
     keepaliveMilliseconds: 60_000,
-    abortUpstream: upstream.abort,
-    clientGone,
+    upstreamAbort,
+    clientSignal: client.signal,
     onFinish: (outcome) => outcomes.push(outcome),
   });
   return { pump, outcomes };
@@ -74,14 +76,14 @@ function pumpOver(upstream: { body: UpstreamBody; abort: () => void }, clientGon
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 t.test('a client that stops reading and then goes away ends the stream once, as aborted, with what was sent', async (t) => {
-  let gone = false;
-  const { pump, outcomes } = pumpOver(endlessBody(), () => gone);
+  const client = new AbortController();
+  const { pump, outcomes } = pumpOver(endlessBody(), client);
   t.equal((await pump.prime()).kind, 'content');
   const readable = pump.readable();
   // Nobody reads: the pump fills the buffer and waits for the client.
   await settle();
   t.equal(outcomes.length, 0, 'nothing is over while the client only pauses');
-  gone = true;
+  client.abort();
   readable.destroy();
   await settle();
   t.equal(outcomes.length, 1, 'the stream finished exactly once');
@@ -91,7 +93,7 @@ t.test('a client that stops reading and then goes away ends the stream once, as 
 
 for (const quietOnAbort of [false, true]) {
   t.test(`an interrupted stream ends with the interruption's error event${quietOnAbort ? ', even when the upstream body just ends' : ''}`, async (t) => {
-    const { pump, outcomes } = pumpOver(endlessBody(quietOnAbort), () => false);
+    const { pump, outcomes } = pumpOver(endlessBody(quietOnAbort));
     await pump.prime();
     const readable = pump.readable();
     let text = '';

@@ -1,0 +1,31 @@
+import type { OperationName, OperationHandler, OperationResult } from '../contracts/provider-plugin.js';
+import type { Channel } from '../routing/channel.js';
+import { PreparedRequests } from './prepared-requests.js';
+
+/** One question to one named channel. */
+export interface ChannelQuestion {
+  channel: string;
+  operation: OperationName;
+  request: unknown;
+  model: string;
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/** Asks one named channel; undefined when that channel is no longer configured or lacks the operation. */
+export type CallChannel = (question: ChannelQuestion) => Promise<OperationResult | undefined>;
+
+/**
+ * Calls an operation on one named channel, without routing, quota or failover: how a video
+ * task (or a face validation session) is asked about on the channel that accepted it. Those
+ * questions are free and belong to a request already billed, so no step of the model request
+ * pipeline applies.
+ */
+export function channelCaller(channels: readonly Channel[]): CallChannel {
+  return async ({ channel: name, operation, request, model, signal, requestId }) => {
+    const channel = channels.find((candidate) => candidate.name === name);
+    const handler = channel?.provider.operations[operation] as OperationHandler<unknown> | undefined;
+    if (channel === undefined || handler === undefined) return undefined;
+    return handler({ request: new PreparedRequests(operation, request).of(channel), model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
+  };
+}

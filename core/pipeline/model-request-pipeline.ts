@@ -1,0 +1,183 @@
+import type { OperationResult } from '../contracts/provider-plugin.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { StreamOutcome } from '../streaming/stream-pump.js';
+import { ChannelAttempt } from './channel-attempt.js';
+import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import type { PipelineServices } from './pipeline-services.js';
+import { createRequestContext, type RequestContext } from './request-context.js';
+import { admitRate } from './steps/admit-rate.js';
+import { usageOfAnswer, usageOfStream } from './steps/answer-usage.js';
+import { authorizeModel } from './steps/authorize-model.js';
+import { callUpstream } from './steps/call-upstream.js';
+import { detachHold } from './steps/detach-hold.js';
+import { estimateUsage } from './steps/estimate-usage.js';
+import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
+import { observeRequest } from './steps/observe-request.js';
+import { nextAttempt, planRoute } from './steps/plan-route.js';
+import { priceRequest } from './steps/price-request.js';
+import { primeStream, relayBytes } from './steps/relay-answer.js';
+import { releaseAdmission } from './steps/release-admission.js';
+import { rememberAffinity } from './steps/remember-affinity.js';
+import { reserveQuota } from './steps/reserve-quota.js';
+import { settle, settleInBackground } from './steps/settle.js';
+import { settleFailure } from './steps/settle-failure.js';
+import { clientClosed, stopReason } from './steps/stop-reason.js';
+import { translateRequest } from './steps/translate-request.js';
+import { writeLogLine } from './steps/write-log-line.js';
+
+/** How one try ended: the answer to send, or why the channel did not give one. */
+type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'failed'; error: GatewayError };
+
+/**
+ * A model request after auth, as the steps in `core/pipeline/steps/` it runs in this order
+ * (`#steps` below), each on the request's {@link RequestContext}:
+ *
+ * 1. authorize the model (the token's model limits)
+ * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
+ * 3. price, 4. prepare and estimate, 5. rate limits, 6. reserve quota
+ * 7. per channel, in routing order: translate, call, then the answer: a JSON body is settled
+ *    at once; bytes and streams are settled when the pump or the body reports their end; a
+ *    task detaches its hold to the task record
+ * 8. when no channel answered: settle the failure (refund, or a departed client's prompt)
+ * 9. the one log line, and the observer (metrics, traces)
+ *
+ * A retryable failure before the first byte reaches the client (connect error, timeout, 429,
+ * 5xx, an error frame before any content) moves on to the next channel; a client error does
+ * not. Settlement happens exactly once.
+ */
+export class ModelRequestPipeline {
+  constructor(private readonly services: PipelineServices) {}
+
+  async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
+    const context = createRequestContext(invocation);
+    const end = this.services.inFlight?.begin();
+    try {
+      const result = await this.#steps(context);
+      observeRequest(context, this.services, undefined);
+      return result;
+    } catch (error) {
+      const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
+      observeRequest(context, this.services, failure);
+      // Refused before any attempt (model, limits, quota): its line is written here.
+      if (!context.invocation.line.written) {
+        context.failure ??= failure;
+        writeLogLine(context);
+      }
+      throw error;
+    } finally {
+      end?.();
+    }
+  }
+
+  /** The steps of a model request, in order. */
+  async #steps(context: RequestContext): Promise<InvocationOutcome> {
+    const { services } = this;
+    authorizeModel(context.token, context.model);
+    await planRoute(context, services);
+    try {
+      priceRequest(context, services.config);
+      estimateUsage(context);
+      await admitRate(context, services);
+      await reserveQuota(context, services);
+    } catch (error) {
+      await releaseAdmission(context, services);
+      throw error;
+    }
+    context.result = await this.#tryChannels(context);
+    if (context.result !== undefined) return context.result;
+    await settleFailure(context, services);
+    writeLogLine(context);
+    throw context.failure;
+  }
+
+  /** Tries the planned channels in order until one answers; undefined, with `context.failure` set, when none did. */
+  async #tryChannels(context: RequestContext): Promise<InvocationOutcome | undefined> {
+    let lastError: GatewayError | undefined;
+    try {
+      for (let planned = context.firstAttempt; planned !== undefined; planned = nextAttempt(context)) {
+        const stopped = stopReason(context, this.services);
+        if (stopped !== undefined) {
+          this.services.breaker.release(planned.channel.name);
+          lastError = stopped;
+          break;
+        }
+        const outcome = await this.#try(context, new ChannelAttempt(planned, context.invocation.clientSignal, this.services.inFlight));
+        if (outcome.kind === 'answered') return outcome.result;
+        lastError = outcome.error;
+        if (!outcome.error.retryable || stopReason(context, this.services) !== undefined) break;
+      }
+    } catch (error) {
+      lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
+    }
+    context.failure = context.invocation.clientSignal.aborted ? clientClosed() : (lastError ?? new GatewayError(502, 'upstream_error', 'no channel answered'));
+    return undefined;
+  }
+
+  /** One channel: translate, call, and deliver its answer by its kind. */
+  async #try(context: RequestContext, attempt: ChannelAttempt): Promise<TryOutcome> {
+    const { services } = this;
+    let result: OperationResult;
+    try {
+      result = await callUpstream(context, attempt, translateRequest(context, attempt.channel));
+    } catch (error) {
+      return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
+    }
+    switch (result.kind) {
+      case 'json': {
+        attempt.detach();
+        attemptSucceeded(context, services, attempt);
+        context.usage = usageOfAnswer(context, result.usage, result.body);
+        await settle(context, services, attempt.group);
+        await rememberAffinity(context, services, attempt, result.affinityKey);
+        writeLogLine(context, undefined, result.status);
+        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
+      }
+      case 'bytes': {
+        attemptSucceeded(context, services, attempt);
+        // Its usage is known up front, so its line is written now; it is settled when the body is over.
+        context.usage = result.usage;
+        writeLogLine(context);
+        const readable = relayBytes(result, () => this.#delivered(context, attempt));
+        return { kind: 'answered', result: { kind: 'bytes', contentType: result.contentType, readable } };
+      }
+      case 'task':
+        attempt.detach();
+        attemptSucceeded(context, services, attempt);
+        return { kind: 'answered', result: detachHold(context, services, attempt, result) };
+      case 'task-progress':
+        return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with a task's progress`)) };
+      case 'stream':
+        return this.#stream(context, attempt, result);
+      default:
+        return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with an unknown kind of result`)) };
+    }
+  }
+
+  /** A stream: primed on this channel (or failed over), then sent; the pump reports its end to {@link #streamEnded}. */
+  async #stream(context: RequestContext, attempt: ChannelAttempt, result: Extract<OperationResult, { kind: 'stream' }>): Promise<TryOutcome> {
+    const primed = await primeStream(context, this.services, attempt, result, (outcome) => this.#streamEnded(context, attempt, outcome));
+    if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, this.services, attempt, primed.failure) };
+    attemptSucceeded(context, this.services, attempt);
+    await rememberAffinity(context, this.services, attempt, primed.pump.affinityKey);
+    const readable = primed.pump.readable();
+    attempt.track(primed.pump);
+    return { kind: 'answered', result: { kind: 'stream', contentType: primed.contentType, readable } };
+  }
+
+  /** A stream is over, however it ended: its log line, then settle on what it delivered. */
+  #streamEnded(context: RequestContext, attempt: ChannelAttempt, outcome: StreamOutcome): void {
+    attempt.detach();
+    // A bug in the provider's decoder after the stream started: the client got a generic
+    // error event, the log gets the stack.
+    if (outcome.error?.code === 'internal_error') context.invocation.logger.error({ err: outcome.error.cause ?? outcome.error }, 'the gateway failed while relaying a stream');
+    context.usage = usageOfStream(context, outcome);
+    writeLogLine(context, outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed'));
+    settleInBackground(context, this.services, attempt.group);
+  }
+
+  /** A byte body is over, however it ended: settle on its usage known up front. */
+  #delivered(context: RequestContext, attempt: ChannelAttempt): void {
+    attempt.detach();
+    settleInBackground(context, this.services, attempt.group);
+  }
+}

@@ -1,0 +1,25 @@
+import type { QuotaLedger } from '../billing/quota-ledger.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { RunObserver } from '../observability/run-observer.js';
+import type { Channel } from '../routing/channel.js';
+import type { ChannelAffinity } from '../routing/channel-affinity.js';
+import type { CircuitBreaker } from '../routing/circuit-breaker.js';
+import type { ModelCatalog } from '../routing/model-catalog.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+
+/** What the steps of a model request work with, built once at start and shared by every request. */
+export interface PipelineServices {
+  readonly channels: readonly Channel[];
+  readonly breaker: CircuitBreaker;
+  readonly catalog: ModelCatalog;
+  readonly ledger: QuotaLedger;
+  readonly affinity: ChannelAffinity;
+  readonly config: GatewayConfig;
+  /** Absent: no rate limit applies. */
+  readonly limiter?: RateLimiter;
+  /** Absent: nobody hears how requests end (unit tests). */
+  readonly observer?: RunObserver;
+  /** Absent: no shutdown deadline applies. */
+  readonly inFlight?: InFlightRequests;
+}

@@ -1,0 +1,78 @@
+import type { Reservation } from '../billing/quota-ledger.js';
+import type { PriceConfig } from '../config/config-schema.js';
+import type { OperationName } from '../contracts/provider-plugin.js';
+import type { Usage } from '../contracts/usage.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
+import type { Attempt } from '../routing/plan-attempts.js';
+import type { TokenView } from '../tokens/token-record.js';
+import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import { PreparedRequests } from './prepared-requests.js';
+
+/** One try of a channel, as the request's log line and the observer report it. */
+export interface AttemptRecord {
+  channel: string;
+  group: string;
+  outcome: 'success' | 'failed' | 'refused' | 'aborted';
+  status?: number;
+  code?: string;
+  milliseconds: number;
+}
+
+/**
+ * Everything one model request carries through the steps of {@link ModelRequestPipeline}:
+ * each step reads what the ones before it set and adds its own part. Fields are filled in
+ * the order the pipeline runs: plan, price, estimate, admission, reservation, then the
+ * attempts, the answer (`result`), the usage it is billed by, and how it ended.
+ */
+export interface RequestContext {
+  readonly invocation: OperationInvocation;
+  readonly token: TokenView;
+  readonly model: string;
+  readonly operation: OperationName;
+  /** The token's groups in routing order (one group, or the `auto` walk). */
+  groups: readonly string[];
+  /** The channels still to try, in routing order (see {@link planRoute}). */
+  plan: Iterator<Attempt> | undefined;
+  /** The channel tried first, planned before any quota is touched; undefined when the plan is empty. */
+  firstAttempt: Attempt | undefined;
+  /** What each channel's provider makes of the client's request, prepared once per plugin. */
+  readonly prepared: PreparedRequests;
+  price: PriceConfig | undefined;
+  /** The usage reserved for: the family's estimate of its prepared request, else the route's. */
+  estimate: Usage;
+  admission: RateAdmission;
+  reservation: Reservation | undefined;
+  /** Every try so far, in order. */
+  readonly attempts: AttemptRecord[];
+  /** What the route sends back, once a channel has answered. */
+  result: InvocationOutcome | undefined;
+  /** The usage the request is billed by, once known. */
+  usage: Usage | undefined;
+  /** Why the request failed, when it did. */
+  failure: GatewayError | undefined;
+  readonly timings: { readonly startedAt: number };
+}
+
+/** A fresh context for `invocation`: nothing planned, reserved or tried yet. */
+export function createRequestContext(invocation: OperationInvocation): RequestContext {
+  return {
+    invocation,
+    token: invocation.token,
+    model: invocation.model,
+    operation: invocation.operation,
+    groups: [],
+    plan: undefined,
+    firstAttempt: undefined,
+    prepared: new PreparedRequests(invocation.operation, invocation.request),
+    price: undefined,
+    estimate: invocation.estimate,
+    admission: unlimitedAdmission,
+    reservation: undefined,
+    attempts: [],
+    result: undefined,
+    usage: undefined,
+    failure: undefined,
+    timings: { startedAt: Date.now() },
+  };
+}

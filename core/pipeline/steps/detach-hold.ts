@@ -1,0 +1,26 @@
+import type { TaskAccepted } from '../../contracts/provider-plugin.js';
+import type { ChannelAttempt } from '../channel-attempt.js';
+import type { InvocationOutcome } from '../operation-invocation.js';
+import type { PipelineServices } from '../pipeline-services.js';
+import type { RequestContext } from '../request-context.js';
+import { unitsOf } from './price-request.js';
+import { writeLogLine } from './write-log-line.js';
+
+/**
+ * Detach, in place of settle for a long-running task (a video): the task settles when it
+ * finishes, maybe in another process, so the reservation's hold goes with the task record the
+ * caller stores, with what the task costs if it succeeds.
+ */
+export function detachHold(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt, accepted: TaskAccepted): InvocationOutcome {
+  const { reservation } = context;
+  if (reservation === undefined) throw new Error('a task is accepted only after its quota is reserved');
+  writeLogLine(context, 'accepted');
+  return {
+    kind: 'task',
+    accepted,
+    channel: attempt.channel.name,
+    group: attempt.group,
+    hold: reservation.detach(),
+    unitsIfSucceeded: unitsOf(services.config, context.price, accepted.usage, attempt.group),
+  };
+}

@@ -1,0 +1,24 @@
+import type { RequestContext } from '../request-context.js';
+
+/**
+ * The request's one log line (`invocation.line`), written when it is over: a
+ * stream's when it ends, with how it ended (`end`: `completed`, `client_gone`, the error's
+ * code, or `accepted` for a task). Its usage: the tokens billed, and whether they came from
+ * the upstream or the gateway's estimate. A request that failed (`context.failure`) is a
+ * warning with its status and code; an answer's status is the one it went out with (a
+ * stream's is the 200 its headers carried).
+ */
+export function writeLogLine(context: RequestContext, end?: string, status?: number): void {
+  const { invocation, usage, failure } = context;
+  const fields = {
+    model: context.model,
+    operation: context.operation,
+    stream: invocation.stream,
+    token: context.token.id,
+    attempts: context.attempts,
+    ...(end === undefined ? {} : { end }),
+    ...(usage === undefined ? {} : { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_source: usage.source }),
+  };
+  if (failure === undefined) invocation.line.write('info', status ?? 200, fields, 'model request answered');
+  else invocation.line.write('warn', failure.statusCode, { ...fields, code: failure.code }, 'model request failed');
+}
