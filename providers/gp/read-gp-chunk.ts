@@ -1,12 +1,9 @@
+import { absent, isRecord, numberOrAbsent, stringOrAbsent } from '../../core/index.js';
 import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
 
 /** A read chunk, or why it is not one (the schema's error, for the log). */
 export type GpChunkRead = { success: true; data: GpChunk } | { success: false; error: unknown };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const absent = (value: unknown): boolean => value === undefined || value === null;
-const stringOrAbsent = (value: unknown): boolean => absent(value) || typeof value === 'string';
-const numberOrAbsent = (value: unknown): boolean => absent(value) || (typeof value === 'number' && Number.isFinite(value));
 const countsOrAbsent = (value: unknown, ...names: string[]): boolean => absent(value) || (isRecord(value) && names.every((name) => numberOrAbsent(value[name])));
 
 function plainUsage(usage: unknown): boolean {

@@ -1,12 +1,9 @@
+import { absent, isRecord, numberOrAbsent, stringOrAbsent } from '../../core/index.js';
 import { gxGenerateContentResponseSchema, type GxGenerateContentResponse } from './gx-schemas.js';
 
 /** A read response, or why it is not one (the schema's error, for the log). */
 export type GxResponseRead = { success: true; data: GxGenerateContentResponse } | { success: false; error: unknown };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const absent = (value: unknown): boolean => value === undefined || value === null;
-const stringOrAbsent = (value: unknown): boolean => absent(value) || typeof value === 'string';
-const numberOrAbsent = (value: unknown): boolean => absent(value) || (typeof value === 'number' && Number.isFinite(value));
 
 function plainPart(part: unknown): boolean {
   return (
