@@ -40,7 +40,7 @@ export interface TokenPage {
   page_size: number;
 }
 
-/** Defaults for fields a create request leaves out; the README's token section lists them. */
+/** Defaults for fields a create request leaves out; docs/tokens-and-authentication.md lists them. */
 export const tokenDefaults = {
   expired_time: -1,
   remain_quota: 0,

@@ -9,7 +9,7 @@ export interface SrRequestPlan {
   size: SrSize;
   /** The image the video starts from (image-to-video); absent for text-to-video and remixes. */
   reference?: SrReferenceSource;
-  /** The upstream id of the video to remix (see the README: core resolves the client's task id to it). */
+  /** The upstream id of the video to remix (see providers/sr/README.md: core resolves the client's task id to it). */
   remixFromVideoId?: string;
 }
 

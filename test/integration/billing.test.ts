@@ -271,7 +271,7 @@ t.test('a client that leaves before any answer pays for its prompt: the upstream
     await relay.waitForClosed(upstreamRequests + 1);
     t.pass(`${stream ? 'stream' : 'non-stream'}: the gateway closed its connection to the upstream`);
 
-    // The README's estimate: a quarter of the bytes of the messages' JSON, at the input price.
+    // The estimate in docs/request-pipeline.md: a quarter of the bytes of the messages' JSON, at the input price.
     const promptTokens = Math.ceil(Buffer.byteLength(JSON.stringify(body.messages)) / 4);
     const units = expectedUnits({ promptTokenCount: promptTokens });
     const stored = await waitForToken(gateway, token, (current) => current.used_quota > 0);

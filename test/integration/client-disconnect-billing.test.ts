@@ -57,7 +57,7 @@ for (const route of routes) {
     t.pass('the gateway closed its connection to the upstream');
 
     const stored = await waitForToken(gateway, token, (current) => current.used_quota > 0);
-    // The README's estimate: a quarter of the bytes of the prompt's JSON at the input price.
+    // The estimate in docs/request-pipeline.md: a quarter of the bytes of the prompt's JSON at the input price.
     const promptTokens = Math.ceil(Buffer.byteLength(JSON.stringify(route.path === '/v1/responses' ? { input: words } : messages)) / 4);
     const wholeAnswerTokens = Math.ceil(`echo: ${words}`.length / 4);
     t.ok(stored.used_quota > promptTokens, `the prompt (${promptTokens} units) and some output are billed: ${stored.used_quota} units`);
