@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
 import type { Usage } from '../contracts/usage.js';
@@ -6,6 +6,7 @@ import { internalError } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { InterruptibleStream } from '../pipeline/in-flight-requests.js';
 import type { StreamEncoder } from './stream-encoder.js';
+import { TurnCorkedReadable } from './turn-corked-readable.js';
 
 /** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */
 export interface FrameSplitter {
@@ -121,7 +122,7 @@ export class StreamPump implements InterruptibleStream {
   readable(): Readable {
     let lastWrite = Date.now();
     const parts = this.#parts;
-    const readable = new Readable({
+    const readable = new TurnCorkedReadable({
       read: () => this.#resume(),
       destroy: (error, callback) => {
         if (!this.#finished) parts.upstreamAbort.abort();
