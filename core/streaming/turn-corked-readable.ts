@@ -22,16 +22,21 @@ export class TurnCorkedReadable extends Readable {
 
   override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
     this.#destinations.push(destination);
+    // What was pushed before the pipe flows into it within this turn: corked with the rest.
+    this.#corkForThisTurn();
     return super.pipe(destination, options);
   }
 
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (!this.#corked && this.#destinations.length > 0) {
-      this.#corked = true;
-      for (const destination of this.#destinations) (destination as Partial<Pick<NodeJS.WritableStream & { cork(): void }, 'cork'>>).cork?.();
-      setImmediate(this.#uncork);
-    }
+    this.#corkForThisTurn();
     return super.push(chunk, encoding);
+  }
+
+  #corkForThisTurn(): void {
+    if (this.#corked || this.#destinations.length === 0) return;
+    this.#corked = true;
+    for (const destination of this.#destinations) (destination as Partial<{ cork(): void }>).cork?.();
+    setImmediate(this.#uncork);
   }
 
   readonly #uncork = (): void => {

@@ -34,6 +34,18 @@ t.test('what is pushed in one turn, the end included, reaches the destination in
   t.same(writes, [['data: one\n\n', 'data: two\n\n']]);
 });
 
+t.test('text pushed before the readable is piped leaves with what follows in the same turn', async (t) => {
+  const readable = new TurnCorkedReadable({ read() {} });
+  readable.push('held back while priming');
+  const { destination, writes } = recordingDestination();
+  readable.pipe(destination);
+  await Promise.resolve();
+  readable.push('the end of the upstream');
+  readable.push(null);
+  await once(destination, 'finish');
+  t.same(writes, [['held back while priming', 'the end of the upstream']]);
+});
+
 t.test('pushes in different turns are written as they come, so a long stream is not held back', async (t) => {
   const readable = new TurnCorkedReadable({ read() {} });
   const { destination, writes } = recordingDestination();
