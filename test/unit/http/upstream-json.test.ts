@@ -1,0 +1,20 @@
+import t from 'tap';
+import { parseUpstreamJson } from '../../../core/http/upstream-json.js';
+import { maxJsonDepthCeiling } from '../../../core/validation/json-depth.js';
+
+const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+t.test('upstream JSON nested past the ceiling is refused as not JSON, however it is spaced', async (t) => {
+  t.throws(() => parseUpstreamJson(nested(maxJsonDepthCeiling + 1)), SyntaxError);
+  t.throws(() => parseUpstreamJson(nested(maxJsonDepthCeiling + 1) + ' '.repeat(5000)), SyntaxError);
+});
+
+t.test('upstream JSON at the ceiling, long or short, is read', async (t) => {
+  t.equal(JSON.stringify(parseUpstreamJson(nested(maxJsonDepthCeiling))).length, 2 * maxJsonDepthCeiling);
+  t.same(parseUpstreamJson(JSON.stringify({ text: 'x'.repeat(10_000), list: [1, [2, [3]]] })), { text: 'x'.repeat(10_000), list: [1, [2, [3]]] });
+  t.same(parseUpstreamJson('{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}'), { candidates: [{ content: { parts: [{ text: 'hi' }] } }] });
+});
+
+t.test('text that is not JSON is refused', async (t) => {
+  t.throws(() => parseUpstreamJson('data: {'), SyntaxError);
+});
