@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { redactSecrets } from '../core/logging/create-logger.js';
-import type { RequestLine } from '../core/logging/request-line.js';
+import type { RequestLine, RequestLineSummary } from '../core/logging/request-line.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,16 +10,15 @@ declare module 'fastify' {
   }
 }
 
-/** What every request's line says: how it came in, how it was answered, and how long that took. */
-function summaryOf(request: FastifyRequest, reply: FastifyReply, status: number): Record<string, unknown> {
-  const pattern = request.routeOptions.url;
-  return {
-    route: `${request.method} ${pattern ?? 'unmatched'}`,
-    // A request no route matched has no pattern to name it by; its path says what was asked.
-    ...(pattern === undefined ? { path: redactSecrets(request.url.split('?')[0] ?? '').slice(0, 200) } : {}),
-    status,
-    milliseconds: Math.round(reply.elapsedTime * 100) / 100,
-  };
+/** Fills in what every request's line says first: how it came in, how it was answered, and how long that took. */
+function summarize<Line extends RequestLineSummary>(line: Line, request: FastifyRequest, reply: FastifyReply, status: number): Line {
+  const pattern = request.is404 ? undefined : request.routeOptions.url;
+  line.route = `${request.method} ${pattern ?? 'unmatched'}`;
+  // A request no route matched has no pattern to name it by; its path says what was asked.
+  if (pattern === undefined) line.path = redactSecrets(request.url.split('?')[0] ?? '').slice(0, 200);
+  line.status = status;
+  line.milliseconds = Math.round(reply.elapsedTime * 100) / 100;
+  return line;
 }
 
 class FastifyRequestLine implements RequestLine {
@@ -34,10 +33,10 @@ class FastifyRequestLine implements RequestLine {
     return this.#written;
   }
 
-  write(level: 'info' | 'warn', status: number, fields: Record<string, unknown>, message: string): void {
+  write(level: 'info' | 'warn', status: number, fields: RequestLineSummary, message: string): void {
     if (this.#written) return;
     this.#written = true;
-    this.request.log[level]({ ...summaryOf(this.request, this.reply, status), ...fields }, message);
+    this.request.log[level](summarize(fields, this.request, this.reply, status), message);
   }
 }
 
@@ -61,7 +60,7 @@ export const requestLogLinePlugin = fastifyPlugin(
     app.decorateRequest('logLine', null);
     // A callback hook, not an async one: it runs on every response and has nothing to await.
     app.addHook('onResponse', (request, reply, done) => {
-      if (request.logLine === null) request.log.info(summaryOf(request, reply, reply.statusCode), 'request answered');
+      if (request.logLine === null) request.log.info(summarize({}, request, reply, reply.statusCode), 'request answered');
       done();
     });
   },

@@ -10,15 +10,23 @@ import type { RequestContext } from '../request-context.js';
  */
 export function writeLogLine(context: RequestContext, end?: string, status?: number): void {
   const { invocation, usage, failure } = context;
+  // One object literal of one shape; undefined fields are left out of the line.
   const fields = {
+    route: undefined,
+    path: undefined,
+    status: undefined,
+    milliseconds: undefined,
     model: context.model,
     operation: context.operation,
     stream: invocation.stream,
     token: context.token.id,
     attempts: context.attempts,
-    ...(end === undefined ? {} : { end }),
-    ...(usage === undefined ? {} : { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_source: usage.source }),
+    end,
+    input_tokens: usage?.inputTokens,
+    output_tokens: usage?.outputTokens,
+    usage_source: usage?.source,
+    code: failure?.code,
   };
   if (failure === undefined) invocation.line.write('info', status ?? 200, fields, 'model request answered');
-  else invocation.line.write('warn', failure.statusCode, { ...fields, code: failure.code }, 'model request failed');
+  else invocation.line.write('warn', failure.statusCode, fields, 'model request failed');
 }
