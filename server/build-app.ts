@@ -1,54 +1,55 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { DependencyContainer } from './di/dependency-injection.js';
+import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { videoRoutes } from '../plugins/video/video-routes.js';
 import { assetsPlugin } from '../plugins/assets/asset-routes.js';
-import { TaskPoller } from './tasks/task-poller.js';
-import { GatewayMetrics } from './observability/gateway-metrics.js';
+import { TaskPoller } from '../core/tasks/task-poller.js';
+import { GatewayMetrics } from '../core/observability/gateway-metrics.js';
 import { metricsPlugin } from '../plugins/observability/metrics-plugin.js';
 import { answerFrameworkError } from '../plugins/error-handler.js';
-import type { RunObserver } from './observability/run-observer.js';
-import { TaskRepository } from './tasks/task-repository.js';
-import { TaskService } from './tasks/task-service.js';
+import type { RunObserver } from '../core/observability/run-observer.js';
+import { TaskRepository } from '../core/tasks/task-repository.js';
+import { TaskService } from '../core/tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { audioRoutes } from '../plugins/audio/audio-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
-import { QuotaLedger } from './billing/quota-ledger.js';
-import { GuardedMediaFetcher } from './http/media-fetcher.js';
-import { UndiciUpstreamHttp } from './http/upstream-client.js';
-import { createProviderHost } from './loader/create-provider-host.js';
-import { loadProviderPlugins } from './loader/load-provider-plugins.js';
-import { hasRateLimits } from './limits/rate-limit-buckets.js';
-import { RateLimiter } from './limits/rate-limiter.js';
-import { channelCaller, type CallChannel } from './pipeline/channel-call.js';
-import { ModelRequestPipeline } from './pipeline/model-request-pipeline.js';
-import { InFlightRequests } from './pipeline/in-flight-requests.js';
-import { checkEncryptionKey } from './security/encryption-key-check.js';
-import { Channel } from './routing/channel.js';
-import { ChannelAffinity } from './routing/channel-affinity.js';
-import { CircuitBreaker } from './routing/circuit-breaker.js';
+import { QuotaLedger } from '../core/billing/quota-ledger.js';
+import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
+import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
+import { createProviderHost } from '../core/loader/create-provider-host.js';
+import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
+import { RateLimiter } from '../core/limits/rate-limiter.js';
+import { channelCaller, type CallChannel } from '../core/pipeline/channel-call.js';
+import { ModelRequestPipeline } from '../core/pipeline/model-request-pipeline.js';
+import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
+import { checkEncryptionKey } from './encryption-key-check.js';
+import { Channel } from '../core/routing/channel.js';
+import { ChannelAffinity } from '../core/routing/channel-affinity.js';
+import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/body-limit.js';
-import { clientTimeoutOptions } from './server/client-timeouts.js';
+import { clientTimeoutOptions } from './client-timeouts.js';
+import { isGatewayWorker } from './gateway-worker.js';
 import { healthPlugin } from '../plugins/health.js';
 import { jsonBodyParserPlugin } from '../plugins/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
 import { requestLogLinePlugin } from '../plugins/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/route-auth.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
-import type { GatewayConfig } from './config/config-schema.js';
-import { createGatewayContainer } from './di/create-container.js';
-import { InjectionTokens, type Clock } from './di/injection-tokens.js';
-import { containsSecret, createLogger } from './logging/create-logger.js';
-import { operatorSecrets, secretValuesOf } from './security/secret-values.js';
-import { ModelCatalog } from './routing/model-catalog.js';
-import { createStoreBackend } from './store/create-store-backend.js';
-import { guardStoreBackend } from './store/guard-store-backend.js';
-import type { StoreBackend } from './store/store-backend.js';
-import { AccessTimeRecorder } from './tokens/access-time-recorder.js';
-import { UserService } from './users/user-service.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
+import { createGatewayContainer } from './create-container.js';
+import { InjectionTokens, type Clock } from '../core/di/injection-tokens.js';
+import { containsSecret, createLogger } from '../core/logging/create-logger.js';
+import { operatorSecrets, secretValuesOf } from '../core/security/secret-values.js';
+import { ModelCatalog } from '../core/routing/model-catalog.js';
+import { createStoreBackend } from '../core/store/create-store-backend.js';
+import { guardStoreBackend } from '../core/store/guard-store-backend.js';
+import type { StoreBackend } from '../core/store/store-backend.js';
+import { AccessTimeRecorder } from '../core/tokens/access-time-recorder.js';
+import { UserService } from '../core/users/user-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,7 +140,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // The breaker is built with the channels below; until then no circuit has a state.
     let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];
     const metrics = new GatewayMetrics(() => circuitStates());
-    await app.register(metricsPlugin, { metrics });
+    await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { container });
     const catalog = new ModelCatalog(config);
@@ -222,7 +223,7 @@ async function observerFor(app: FastifyInstance, config: GatewayConfig, metrics:
   if (!tracing.enabled) return metrics;
   // Loaded only when tracing is on: the OpenTelemetry SDK and exporter are some 250 modules
   // (about 10 MiB of resident memory) a gateway without tracing never uses.
-  const { RequestTracer } = await import('./observability/request-tracer.js');
+  const { RequestTracer } = await import('../core/observability/request-tracer.js');
   const tracer = new RequestTracer({ serviceName: tracing.service_name, endpoint: tracing.endpoint, sampleRatio: tracing.sample_ratio });
   app.addHook('onClose', async () => tracer.close());
   return {
