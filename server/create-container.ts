@@ -8,10 +8,10 @@ import { operatorSecrets } from '../core/security/secret-values.js';
 import type { StoreBackend } from '../core/store/store-backend.js';
 import { AccessTimeRecorder } from '../core/tokens/access-time-recorder.js';
 import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
-import { StoreTokenRepository } from '../core/tokens/token-repository.js';
+import { StoreTokenRepository } from '../core/tokens/store-token-repository.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
-import { StoreUserRepository } from '../core/users/user-repository.js';
+import { StoreUserRepository } from '../core/users/store-user-repository.js';
 import { UserService } from '../core/users/user-service.js';
 import { InjectionTokens, systemClock, type Clock } from '../core/di/injection-tokens.js';
 
