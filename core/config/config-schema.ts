@@ -41,7 +41,7 @@ const serverSchema = z.strictObject({
   trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
   body_limit_mb: integer(1, 1024).default(32),
   // Links the gateway hands out to its own routes (a video's content route) are built on
-  // this, never on a Host header a client can forge; see plugins/gateway-address.ts.
+  // this, never on a Host header a client can forge; see plugins/http/gateway-address.ts.
   public_url: httpUrl
     .refine((value) => !/[?#]/.test(value), { error: 'expected a base URL without query or fragment, e.g. https://api.example.com' })
     .optional(),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { apiTokenOf } from '../route-auth.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { quoted } from '../../core/errors/client-text.js';
 

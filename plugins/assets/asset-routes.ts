@@ -18,16 +18,16 @@ import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import type { StoreBackend } from '../../core/store/store-backend.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
+import { clientAbortSignal } from '../http/client-abort-signal.js';
 import type { AssetGroupOwnership, AssetOwnership } from './asset-ownership.js';
 import { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { assetReferenceGuard } from './asset-reference-guard.js';
 import { assetGroupView, assetView } from './asset-views.js';
 import { checkPublicHttpsUrl } from './check-public-https-url.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
-import { apiTokenOf } from '../route-auth.js';
-import { gatewayAddress } from '../gateway-address.js';
+import { apiTokenOf } from '../auth/route-auth.js';
+import { gatewayAddress } from '../http/gateway-address.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;

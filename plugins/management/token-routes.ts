@@ -3,7 +3,7 @@ import type { DependencyContainer } from '../../core/di/dependency-injection.js'
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { TokenService, type TokenPage } from '../../core/tokens/token-service.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { signedInUser } from '../route-auth.js';
+import { signedInUser } from '../auth/route-auth.js';
 import { toTokenObject } from './token-object.js';
 import {
   createTokenBody,

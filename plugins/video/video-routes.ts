@@ -9,14 +9,14 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskService } from '../../core/tasks/task-service.js';
 import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
-import { gatewayAddress, type GatewayAddress } from '../gateway-address.js';
-import { readJsonOrMultipart } from '../read-multipart-form.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { clientAbortSignal } from '../http/client-abort-signal.js';
+import { gatewayAddress, type GatewayAddress } from '../http/gateway-address.js';
+import { readJsonOrMultipart } from '../http/read-multipart-form.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { downloadRecord } from './download-record.js';
 import { openAiVideoObject } from './openai-video-object.js';
-import { modelInvocation } from '../model-invocation.js';
-import { apiTokenOf } from '../route-auth.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 
 const tokenOf = (request: FastifyRequest) => apiTokenOf(request).token;
 

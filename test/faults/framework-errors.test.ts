@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import t from 'tap';
-import { answerFrameworkError, errorHandlerPlugin } from '../../plugins/error-handler.js';
+import { answerFrameworkError, errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
 
 // fastify's router refuses some URLs before any route or error handler runs, with a JSON body
 // of its own. Given as `frameworkErrors`, answerFrameworkError answers them in each path's

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import t from 'tap';
 import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
-import { errorHandlerPlugin } from '../../plugins/error-handler.js';
-import { routeAuthPlugin } from '../../plugins/route-auth.js';
+import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
+import { routeAuthPlugin } from '../../plugins/auth/route-auth.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { gxChannel, gxUpstreamKey, issueToken } from '../helpers/gateway-scenario.js';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { DependencyContainer } from '../core/di/dependency-injection.js';
-import { unauthorized } from '../core/errors/error-codes.js';
-import { readApiKey, readBearerCredential, type CredentialSources } from '../core/pipeline/steps/read-api-key.js';
-import { TokenAuthenticator, type AuthenticatedToken } from '../core/tokens/token-authenticator.js';
-import type { UserRecord } from '../core/users/user-repository.js';
-import { UserService } from '../core/users/user-service.js';
+import type { DependencyContainer } from '../../core/di/dependency-injection.js';
+import { unauthorized } from '../../core/errors/error-codes.js';
+import { readApiKey, readBearerCredential, type CredentialSources } from '../../core/pipeline/steps/read-api-key.js';
+import { TokenAuthenticator, type AuthenticatedToken } from '../../core/tokens/token-authenticator.js';
+import type { UserRecord } from '../../core/users/user-repository.js';
+import { UserService } from '../../core/users/user-service.js';
 
 /**
  * How the callers of a route authenticate:
