@@ -51,6 +51,8 @@ import { createStoreBackend } from '../core/store/create-store-backend.js';
 import { guardStoreBackend } from '../core/store/guard-store-backend.js';
 import type { StoreBackend } from '../core/store/store-backend.js';
 import { AccessTimeRecorder } from '../core/tokens/access-time-recorder.js';
+import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
+import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 
 declare module 'fastify' {
@@ -135,7 +137,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
     await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.
-    await app.register(routeAuthPlugin, { container });
+    await app.register(routeAuthPlugin, { authenticator: container.resolve(TokenAuthenticator), users: container.resolve(UserService) });
     await app.register(bodyLimitPlugin);
         await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
@@ -144,7 +146,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
-    await app.register(managementPlugin, { container });
+    await app.register(managementPlugin, { tokens: container.resolve(TokenService) });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
     const { runner, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
