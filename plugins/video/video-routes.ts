@@ -44,7 +44,7 @@ export async function videoRoutes(
   options: { tasks: TaskService; config: GatewayConfig; submissionChecks?: readonly preHandlerHookHandler[] },
 ): Promise<void> {
   const { tasks, config } = options;
-  // A fresh object per route: fastify keeps each route's options as its own.
+  // A fresh options object per route: what edits one route's options (route-auth's onRoute hook) must not reach the other.
   const submitRoute = () => ({ config: { auth: 'api-key', dialect: 'openai' } as const, preHandler: [...(options.submissionChecks ?? [])] });
   const address = gatewayAddress(config.server);
   await app.register(fastifyMultipart, {
