@@ -61,7 +61,7 @@ async function waitUntilHealthy(url: string): Promise<void> {
 }
 
 /**
- * Starts the built gateway (`dist/core/main.js start`) as its own process (on SQLite unless told otherwise), with
+ * Starts the built gateway (`dist/server/main.js start`) as its own process (on SQLite unless told otherwise), with
  * one gx channel in front of `upstreamUrl` and a price for the benchmark model, so every
  * request goes through API-key auth, a quota hold and its settlement, and routing. The
  * token has a limited quota on purpose: an unlimited one would skip the hold.
@@ -83,7 +83,7 @@ providers:
 `,
   );
   const nodeOptions = options.cpuProfile ? ['--cpu-prof', '--cpu-prof-dir', options.directory] : [];
-  const main = fileURLToPath(new URL('../core/main.js', import.meta.url));
+  const main = fileURLToPath(new URL('../server/main.js', import.meta.url));
   // The gateway's own log goes to a file beside its config, to read after a run that failed.
   const log = openSync(join(options.directory, 'gateway.log'), 'a');
   const child = spawn(process.execPath, [...nodeOptions, main, 'start', '--config', configFile], {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { buildApp } from '../core/app.js';
+import { buildApp } from '../server/build-app.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { generateLoginToken } from '../core/security/login-token.js';

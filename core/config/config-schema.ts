@@ -41,7 +41,7 @@ const serverSchema = z.strictObject({
   trust_proxy: z.array(ipOrCidr, { error: 'expected a list of IP addresses or CIDR ranges' }).default([]),
   body_limit_mb: integer(1, 1024).default(32),
   // Links the gateway hands out to its own routes (a video's content route) are built on
-  // this, never on a Host header a client can forge; see plugins/gateway-address.ts.
+  // this, never on a Host header a client can forge; see plugins/http/gateway-address.ts.
   public_url: httpUrl
     .refine((value) => !/[?#]/.test(value), { error: 'expected a base URL without query or fragment, e.g. https://api.example.com' })
     .optional(),
@@ -51,11 +51,11 @@ const serverSchema = z.strictObject({
   max_json_depth: integer(1, maxJsonDepthCeiling).default(defaultMaxJsonDepth),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
   // `auto`: one worker per CPU the process may use. More than one needs the redis driver
-  // (core/server/worker-storage-check.ts says why), checked at config check and start.
+  // (server/worker-storage-check.ts says why), checked at config check and start.
   workers: z
     .union([z.literal('auto'), integer(1, 1024)], { error: 'expected a number of worker processes (1 or more) or "auto"' })
     .default(1),
-  // Slow clients (core/server/client-timeouts.ts): time for the request head, for the whole
+  // Slow clients (server/client-timeouts.ts): time for the request head, for the whole
   // request with its body, and for an idle keep-alive connection. None of them bounds a
   // response being written (SSE) or the wait for an upstream.
   headers_timeout_ms: integer(1, 600_000).default(20_000),

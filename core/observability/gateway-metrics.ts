@@ -1,33 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { observedCode, type ObservedRequest, type RunObserver } from './run-observer.js';
+import { observedCode, type ModelRequestSummary, type ObservedRequest, type RunObserver, type SettlementSummary } from './run-observer.js';
 
 /** Seconds: from well under a millisecond (the gateway's own work) to long generations. */
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
-
-/** How a model request ended, for the request counter. */
-export interface ModelRequestSummary {
-  operation: string;
-  model: string;
-  /** The channel that answered, or the last one tried; `none` when none was. */
-  channel: string;
-  /** `success`, or the failure's code. */
-  outcome: string;
-  status: number;
-  /** Each attempt's channel, time in milliseconds, and how it ended (`success`, `failed`, `refused`, `aborted`) with its error code. */
-  attempts: ReadonlyArray<{ channel: string; milliseconds: number; outcome?: string; code?: string }>;
-  /** From the invocation to the answer's headers (the whole request for JSON answers). */
-  milliseconds: number;
-  /** True when the answer is a stream; its upstream time then runs on after the headers. */
-  streamed: boolean;
-}
-
-/** What one settlement charged. */
-export interface SettlementSummary {
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  units: number;
-}
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own per app (two apps in one process

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace, type Tracer } from '@opentele
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, TraceIdRatioBasedSampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { ModelRequestSummary } from './gateway-metrics.js';
+import type { ModelRequestSummary } from './run-observer.js';
 import { observedCode } from './run-observer.js';
 
 /** Where spans go and how many requests are traced. */

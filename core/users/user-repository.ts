@@ -1,8 +1,3 @@
-import type Keyv from 'keyv';
-import { inject, injectable } from '../di/dependency-injection.js';
-import { InjectionTokens } from '../di/injection-tokens.js';
-import type { StoreBackend } from '../store/store-backend.js';
-
 /** A person or system that owns tokens and signs in to the management API with a login token. */
 export interface UserRecord {
   id: number;
@@ -25,64 +20,4 @@ export interface UserRepository {
   count(): Promise<number>;
   /** Every user's id. */
   ids(): Promise<number[]>;
-}
-
-/** {@link UserRepository} on any {@link StoreBackend}. */
-@injectable()
-export class StoreUserRepository implements UserRepository {
-  readonly #backend: StoreBackend;
-  readonly #records: Keyv<UserRecord>;
-  readonly #byUsername: Keyv<number>;
-  readonly #byLoginTokenHash: Keyv<number>;
-
-  constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
-    this.#backend = backend;
-    this.#records = backend.keyv('users');
-    this.#byUsername = backend.keyv('user-by-username');
-    this.#byLoginTokenHash = backend.keyv('user-by-login-token-hash');
-  }
-
-  async get(id: number): Promise<UserRecord | undefined> {
-    return (await this.#records.get(String(id))) ?? undefined;
-  }
-
-  async findByUsername(username: string): Promise<UserRecord | undefined> {
-    const id = await this.#byUsername.get(username);
-    return id === undefined || id === null ? undefined : this.get(id);
-  }
-
-  async findByLoginTokenHash(hash: string): Promise<UserRecord | undefined> {
-    const id = await this.#byLoginTokenHash.get(hash);
-    if (id === undefined || id === null) return undefined;
-    const user = await this.get(id);
-    // The index may outlive a rotated token for a moment; the record is the truth.
-    return user?.login_token_hash === hash ? user : undefined;
-  }
-
-  async save(user: UserRecord): Promise<void> {
-    const previous = await this.get(user.id);
-    if (previous !== undefined && previous.login_token_hash !== user.login_token_hash) {
-      await this.#byLoginTokenHash.delete(previous.login_token_hash);
-    }
-    if (previous !== undefined && previous.username !== user.username) await this.#byUsername.delete(previous.username);
-    await this.#records.set(String(user.id), user);
-    await this.#byUsername.set(user.username, user.id);
-    if (user.login_token_hash !== '') await this.#byLoginTokenHash.set(user.login_token_hash, user.id);
-    await this.#backend.addToSet('users', [String(user.id)]);
-  }
-
-  async nextId(): Promise<number> {
-    for (;;) {
-      const id = await this.#backend.increment('user-id');
-      if ((await this.get(id)) === undefined) return id;
-    }
-  }
-
-  async count(): Promise<number> {
-    return (await this.#backend.setMembers('users')).length;
-  }
-
-  async ids(): Promise<number[]> {
-    return (await this.#backend.setMembers('users')).map(Number);
-  }
 }

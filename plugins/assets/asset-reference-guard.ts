@@ -1,10 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { apiTokenOf } from '../route-auth.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { quoted } from '../../core/errors/client-text.js';
 
-const videoSubmitRoutes = new Set(['/v1/video/generations', '/v1/videos']);
 const mediaTypes = ['image_url', 'video_url', 'audio_url'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -28,12 +27,13 @@ export function assetReferences(body: unknown): Array<{ id: string; param: strin
 }
 
 /**
- * A `preHandler` for the video submit routes: every `asset://` reference must name an asset
- * of the caller's user, else the submission is a 404 before anything is reserved (the video
- * route and the provider do not know who owns an asset). Multipart bodies are read later by
- * their route and are not checked here; the Seedance-style models take JSON only.
+ * A `preHandler` for the video submit routes (`POST /v1/video/generations` and `/v1/videos`),
+ * registered on those two routes only: every `asset://` reference must name an asset of the
+ * caller's user, else the submission is a 404 before anything is reserved (the video route
+ * and the provider do not know who owns an asset). Multipart bodies are read later by their
+ * route and are not checked here; the Seedance-style models take JSON only.
  */
-export function assetReferenceGuard(repository: AssetOwnershipRepository) {
+export function assetReferenceGuard(repository: AssetOwnershipRepository): preHandlerHookHandler {
   const check = async (references: Array<{ id: string; param: string }>, userId: number): Promise<void> => {
     for (const { id, param } of references) {
       const record = await repository.asset(id);
@@ -42,9 +42,8 @@ export function assetReferenceGuard(repository: AssetOwnershipRepository) {
       }
     }
   };
-  // A callback hook: it runs before every route's handler, and most requests have nothing to check.
+  // A callback hook: most submissions name no asset and have nothing to await.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    if (request.method !== 'POST' || !videoSubmitRoutes.has(request.routeOptions.url ?? '')) return done();
     const references = assetReferences(request.body);
     if (references.length === 0) return done();
     // A submission without an API token is refused (401), never waved through unchecked.

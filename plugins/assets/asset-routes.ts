@@ -18,16 +18,15 @@ import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import type { StoreBackend } from '../../core/store/store-backend.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
+import { clientAbortSignal } from '../http/client-abort-signal.js';
 import type { AssetGroupOwnership, AssetOwnership } from './asset-ownership.js';
-import { AssetOwnershipRepository } from './asset-ownership-repository.js';
-import { assetReferenceGuard } from './asset-reference-guard.js';
+import type { AssetOwnershipRepository } from './asset-ownership-repository.js';
 import { assetGroupView, assetView } from './asset-views.js';
 import { checkPublicHttpsUrl } from './check-public-https-url.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
-import { apiTokenOf } from '../route-auth.js';
-import { gatewayAddress } from '../gateway-address.js';
+import { apiTokenOf } from '../auth/route-auth.js';
+import { gatewayAddress } from '../http/gateway-address.js';
 
 /** How long a face validation session waits for its callback. */
 const sessionSeconds = 3600;
@@ -47,18 +46,19 @@ const bytedTokenSchema = z.strictObject({
  * the `assets.model` model: each call goes through the runner, so auth, model limits, groups
  * and routing apply and nothing is charged (the estimate is empty). Ownership lives in the
  * store: a user sees, uses and deletes only their own groups and assets (another's is a 404),
- * and every later call about an object goes to the channel whose account holds it. A
- * `preHandler` on the video submit routes refuses `asset://` references to assets that are
- * not the caller's.
+ * and every later call about an object goes to the channel whose account holds it. The video
+ * submit routes refuse `asset://` references to assets that are not the caller's with
+ * `assetReferenceGuard` on the same `repository`, which the server registers on them.
  */
 export const assetsPlugin = fastifyPlugin(
-  async (app: FastifyInstance, options: { runner: ModelRequestPipeline; callChannel: CallChannel; config: GatewayConfig; backend: StoreBackend }) => {
-    const { runner, callChannel, config } = options;
-    const repository = new AssetOwnershipRepository(options.backend);
+  async (
+    app: FastifyInstance,
+    options: { runner: ModelRequestPipeline; callChannel: CallChannel; config: GatewayConfig; backend: StoreBackend; repository: AssetOwnershipRepository },
+  ) => {
+    const { runner, callChannel, config, repository } = options;
     const affinity = new ChannelAffinity(options.backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms);
     const model = config.assets.model;
     const address = gatewayAddress(config.server);
-    app.addHook('preHandler', assetReferenceGuard(repository));
 
     /** Runs one asset operation for the caller; `on` pins it to the channel that holds that object. */
     const run = async (request: FastifyRequest, reply: FastifyReply, operation: OperationName, body: unknown, on?: { id: string; channel: string }): Promise<Record<string, unknown>> => {

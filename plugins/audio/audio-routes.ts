@@ -7,10 +7,10 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { estimateSpeechUsage, estimateTranscriptionUsage } from './estimate-audio-usage.js';
 import { readTranscriptionForm, type TranscriptionTask } from './read-transcription-form.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 
 interface AudioRouteOptions {
   runner: ModelRequestPipeline;

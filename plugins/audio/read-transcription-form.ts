@@ -3,7 +3,7 @@ import { transcriptFormats, type TranscriptFormat, type TranscriptionRequest } f
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { readAudioDuration } from '../../core/media/read-audio-duration.js';
-import { boundedParts } from '../read-multipart-form.js';
+import { boundedParts } from '../http/read-multipart-form.js';
 import { audioExtensions, audioFileType } from './audio-file-types.js';
 import { quoted } from '../../core/errors/client-text.js';
 

@@ -4,9 +4,9 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { chatCompletionRequestSchema } from '../../core/contracts/chat-completion-request.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { chatStreamEncoder } from './chat-stream-encoder.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 
 /** `POST /v1/chat/completions`. */
 export async function chatRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {

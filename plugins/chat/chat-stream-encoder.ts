@@ -1,6 +1,6 @@
 import type { StreamEncoder } from '../../core/streaming/stream-encoder.js';
 import { encodeSseEvent } from '../../core/streaming/sse-encoder.js';
-import { formatError } from '../error-dialects.js';
+import { formatError } from '../errors/error-dialects.js';
 
 /** Chat completions stream as SSE `data:` lines; errors after the start go in-band in the OpenAI error shape. */
 export const chatStreamEncoder: StreamEncoder = {

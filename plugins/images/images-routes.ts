@@ -6,9 +6,9 @@ import { imageRequestSchema, type ImageRequest } from '../../core/contracts/imag
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
-import { readJsonOrMultipart } from '../read-multipart-form.js';
-import { modelInvocation } from '../model-invocation.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
+import { readJsonOrMultipart } from '../http/read-multipart-form.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 
 const routes: Array<[string, OperationName]> = [
   ['/v1/images/generations', 'images.generate'],

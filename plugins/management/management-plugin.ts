@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { DependencyContainer } from '../../core/di/dependency-injection.js';
+import type { TokenService } from '../../core/tokens/token-service.js';
 import { tokenRoutes } from './token-routes.js';
 
 /**
  * The management API under `/api`: every route declares `auth: 'login'`, so route-auth signs
  * the user in from `Authorization: Bearer <login token>` before the body is read.
  */
-export async function managementPlugin(app: FastifyInstance, options: { container: DependencyContainer }): Promise<void> {
-  await app.register(tokenRoutes, { container: options.container });
+export async function managementPlugin(app: FastifyInstance, options: { tokens: TokenService }): Promise<void> {
+  await app.register(tokenRoutes, { tokens: options.tokens });
 }

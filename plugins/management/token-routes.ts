@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DependencyContainer } from '../../core/di/dependency-injection.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
-import { TokenService, type TokenPage } from '../../core/tokens/token-service.js';
+import type { TokenPage, TokenService } from '../../core/tokens/token-service.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { signedInUser } from '../route-auth.js';
+import { signedInUser } from '../auth/route-auth.js';
 import { toTokenObject } from './token-object.js';
 import {
   createTokenBody,
@@ -21,8 +20,8 @@ const login = { config: { auth: 'login' } } as const;
 const envelope = (data?: unknown) => (data === undefined ? { success: true, message: '' } : { success: true, message: '', data });
 
 /** The nine token endpoints of spec part 1. */
-export async function tokenRoutes(app: FastifyInstance, options: { container: DependencyContainer }): Promise<void> {
-  const tokens = options.container.resolve(TokenService);
+export async function tokenRoutes(app: FastifyInstance, options: { tokens: TokenService }): Promise<void> {
+  const { tokens } = options;
   const userId = (request: FastifyRequest) => signedInUser(request).id;
   const present = (token: TokenView) => toTokenObject(token, tokens.plainKey(token));
   const presentPage = (page: TokenPage) => ({ ...page, items: page.items.map(present) });

@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors/error-codes.js';
 import { authorizeModel } from '../../core/pipeline/steps/authorize-model.js';
 import type { ModelCatalog } from '../../core/routing/model-catalog.js';
 import { quoted } from '../../core/errors/client-text.js';
-import { apiTokenOf } from '../route-auth.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 
 /**
  * The models a token may call: `GET /v1/models[/{model}]` in the OpenAI list format and

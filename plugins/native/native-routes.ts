@@ -6,9 +6,9 @@ import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
 
 const methods = {

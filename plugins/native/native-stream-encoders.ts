@@ -1,5 +1,5 @@
 import type { StreamEncoder } from '../../core/streaming/stream-encoder.js';
-import { formatError } from '../error-dialects.js';
+import { formatError } from '../errors/error-dialects.js';
 
 // The native stream is re-emitted the way the upstream frames it: `data: <json>` and a CRLF
 // blank line, no [DONE] (reference/upstreams.md §1.4, fixture gemini-stream-single-chunk.raw.sse).

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { ClusterMetricsWorker } from '../../core/observability/cluster-metrics-worker.js';
-import { isGatewayWorker } from '../../core/server/gateway-worker.js';
 import type { GatewayMetrics } from '../../core/observability/gateway-metrics.js';
 
 /**
@@ -14,13 +13,14 @@ import type { GatewayMetrics } from '../../core/observability/gateway-metrics.js
  * In a worker of `server.workers` > 1 the answer is the whole group's, aggregated by the
  * primary (see `ClusterMetricsPrimary`), whichever worker takes the scrape; when the primary
  * cannot collect every worker in time, it is a 503, so Prometheus records a failed scrape
- * rather than one worker's counters, which would look like a reset.
+ * rather than one worker's counters, which would look like a reset. `groupWorker` says whether
+ * this process is such a worker; the server decides, as only it knows how it was started.
  */
 export const metricsPlugin = fastifyPlugin(
-  async (app: FastifyInstance, options: { metrics: GatewayMetrics }) => {
+  async (app: FastifyInstance, options: { metrics: GatewayMetrics; groupWorker: boolean }) => {
     const { metrics } = options;
     const { registry } = metrics;
-    const group = isGatewayWorker() ? new ClusterMetricsWorker(registry) : undefined;
+    const group = options.groupWorker ? new ClusterMetricsWorker(registry) : undefined;
     if (group !== undefined) app.addHook('onClose', async () => group.dispose());
     app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
       if (group === undefined) return reply.type(registry.contentType).send(await registry.metrics());

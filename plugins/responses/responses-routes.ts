@@ -4,9 +4,9 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { responsesRequestSchema } from '../../core/contracts/responses-request.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { createResponsesStreamEncoder } from './responses-stream-encoder.js';
-import { modelInvocation } from '../model-invocation.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
 
 /** `POST /v1/responses`: a `previous_response_id` goes back to the channel that produced that response. */
 export async function responsesRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {

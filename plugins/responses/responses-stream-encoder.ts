@@ -1,6 +1,6 @@
 import type { StreamEncoder } from '../../core/streaming/stream-encoder.js';
 import { encodeSseEvent } from '../../core/streaming/sse-encoder.js';
-import { openAiErrorObject } from '../error-dialects.js';
+import { openAiErrorObject } from '../errors/error-dialects.js';
 
 /**
  * A Responses stream as SSE with an `event:` and a `data:` line per event (upstreams.md

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
 import { videoSubmitRequestSchema, type VideoSubmitRequest } from '../../core/contracts/video-requests.js';
@@ -9,14 +9,14 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskService } from '../../core/tasks/task-service.js';
 import { taskView, type TaskRecord } from '../../core/tasks/task-record.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { clientAbortSignal } from '../client-abort-signal.js';
-import { gatewayAddress, type GatewayAddress } from '../gateway-address.js';
-import { readJsonOrMultipart } from '../read-multipart-form.js';
-import { sendInvocationOutcome } from '../send-invocation-outcome.js';
+import { clientAbortSignal } from '../http/client-abort-signal.js';
+import { gatewayAddress, type GatewayAddress } from '../http/gateway-address.js';
+import { readJsonOrMultipart } from '../http/read-multipart-form.js';
+import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { downloadRecord } from './download-record.js';
 import { openAiVideoObject } from './openai-video-object.js';
-import { modelInvocation } from '../model-invocation.js';
-import { apiTokenOf } from '../route-auth.js';
+import { modelInvocation } from '../model-routes/model-invocation.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 
 const tokenOf = (request: FastifyRequest) => apiTokenOf(request).token;
 
@@ -36,9 +36,16 @@ function withContentUrl(record: TaskRecord, request: FastifyRequest, address: Ga
  * The video task routes of spec part 2: submit and poll on `/v1/video/generations`, the
  * download record and the moderation record, and the OpenAI-style `/v1/videos` pair. Core
  * owns the task records, polling and billing; providers only submit, report and fetch.
+ * `submissionChecks` run before the two submit routes' handlers only (the asset library's
+ * check of `asset://` references), not on every route.
  */
-export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskService; config: GatewayConfig }): Promise<void> {
+export async function videoRoutes(
+  app: FastifyInstance,
+  options: { tasks: TaskService; config: GatewayConfig; submissionChecks?: readonly preHandlerHookHandler[] },
+): Promise<void> {
   const { tasks, config } = options;
+  // A fresh options object per route: what edits one route's options (route-auth's onRoute hook) must not reach the other.
+  const submitRoute = () => ({ config: { auth: 'api-key', dialect: 'openai' } as const, preHandler: [...(options.submissionChecks ?? [])] });
   const address = gatewayAddress(config.server);
   await app.register(fastifyMultipart, {
     limits: { fileSize: config.security.media.max_bytes, files: 8, fields: 64, fieldSize: 1024 * 1024, parts: 80 },
@@ -76,7 +83,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     return source;
   };
 
-  app.post('/v1/video/generations', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
+  app.post('/v1/video/generations', submitRoute(), async (request, reply) => {
     const record = await submit(request, reply);
     return { task_id: record.id, status: 'submitted', format: 'mp4', model: record.model, created_at: record.created_at };
   });
@@ -118,7 +125,7 @@ export async function videoRoutes(app: FastifyInstance, options: { tasks: TaskSe
     sendContent(request, reply, (request.params as { task_id: string }).task_id),
   );
 
-  app.post('/v1/videos', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => openAiVideoObject(await submit(request, reply)));
+  app.post('/v1/videos', submitRoute(), async (request, reply) => openAiVideoObject(await submit(request, reply)));
 
   app.get('/v1/videos/:video_id', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => {
     const record = await tasks.find(tokenOf(request), (request.params as { video_id: string }).video_id, request.id);

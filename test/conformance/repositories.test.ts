@@ -2,8 +2,8 @@ import t from 'tap';
 import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
 import { TokenStatus, type TokenRecord } from '../../core/tokens/token-record.js';
-import { StoreTokenRepository } from '../../core/tokens/token-repository.js';
-import { StoreUserRepository } from '../../core/users/user-repository.js';
+import { StoreTokenRepository } from '../../core/tokens/store-token-repository.js';
+import { StoreUserRepository } from '../../core/users/store-user-repository.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
 
 const record = (id: number, userId: number): TokenRecord => ({

@@ -28,7 +28,7 @@ const seedOverride = process.env.FUZZ_SEED === undefined ? undefined : Number(pr
 const onlyIndex = process.env.FUZZ_INDEX === undefined ? undefined : Number(process.env.FUZZ_INDEX);
 const concurrency = 16;
 // Known gap: fastify's router answers these itself, before any route or error handler, until
-// core/app.ts passes plugins/error-handler.ts's answerFrameworkError as `frameworkErrors`.
+// server/build-app.ts passes plugins/errors/error-handler.ts's answerFrameworkError as `frameworkErrors`.
 const routerErrorCodes = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
 /** Growth of the heap (after a full GC) the run may leave behind: caches fill up, nothing should grow with the number of requests. */
 const heapGrowthBound = 24 * 1024 * 1024;

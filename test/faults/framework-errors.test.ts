@@ -1,10 +1,10 @@
 import Fastify from 'fastify';
 import t from 'tap';
-import { answerFrameworkError, errorHandlerPlugin } from '../../plugins/error-handler.js';
+import { answerFrameworkError, errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
 
 // fastify's router refuses some URLs before any route or error handler runs, with a JSON body
 // of its own. Given as `frameworkErrors`, answerFrameworkError answers them in each path's
-// dialect. (core/app.ts is to pass it; until then the fuzz reports these cases as a TODO.)
+// dialect. (server/build-app.ts is to pass it; until then the fuzz reports these cases as a TODO.)
 
 t.test('router errors answer in the dialect of the path', async (t) => {
   const app = Fastify({ frameworkErrors: answerFrameworkError });

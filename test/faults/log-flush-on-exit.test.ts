@@ -37,7 +37,7 @@ const linesIn = (logFile: string): LogEntry[] =>
 
 /** `model-gateway start` from the sources, its stdout redirected to `logFile`. */
 function startGatewayLoggingTo(t: Test, configFile: string, logFile: string) {
-  const child = runLoggingTo('../../core/main.ts', ['start', '--config', configFile], logFile);
+  const child = runLoggingTo('../../server/main.ts', ['start', '--config', configFile], logFile);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Test } from 'tap';
-import { buildApp, type BuildAppOptions } from '../../core/app.js';
+import { buildApp, type BuildAppOptions } from '../../server/build-app.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { createLogger } from '../../core/logging/create-logger.js';
 import { UserService } from '../../core/users/user-service.js';

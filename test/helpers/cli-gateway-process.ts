@@ -30,7 +30,7 @@ export function writeGatewayConfig(t: Test, config: Record<string, unknown>): st
 
 /**
  * The TypeScript loader tap runs tests with (tap 21: @tapjs/typescript), so the child runs
- * `core/main.ts` from the sources, as the tests do, with no build. tap passes it as
+ * `server/main.ts` from the sources, as the tests do, with no build. tap passes it as
  * `--import=<file url>`; the other entries of execArgv (coverage, mocks) stay with the test.
  */
 export function typescriptLoader(): string {
@@ -47,7 +47,7 @@ export function typescriptLoader(): string {
 export function startCliGateway(t: Test, configFile: string): CliGatewayProcess {
   const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
   delete environment.NODE_OPTIONS;
-  const main = fileURLToPath(new URL('../../core/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: environment,

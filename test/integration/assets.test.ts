@@ -146,6 +146,9 @@ t.test('a user sees, uses and deletes only their own groups and assets', async (
   const stolen = await theirs('POST', '/v1/video/generations', { model: 'sdx-2-0', prompt: 'x', metadata: { content: [{ type: 'video_url', video_url: { url: `asset://${assetId}` } }] } });
   t.equal(stolen.statusCode, 404);
   t.match(stolen.json(), { error: { code: 'asset_not_found', param: 'metadata.content[0].video_url.url' } });
+  const stolenByOpenAiRoute = await theirs('POST', '/v1/videos', { model: 'sdx-2-0', prompt: 'x', image: `asset://${assetId}` });
+  t.equal(stolenByOpenAiRoute.statusCode, 404, 'POST /v1/videos checks the references too');
+  t.match(stolenByOpenAiRoute.json(), { error: { code: 'asset_not_found', param: 'image' } });
   t.equal(fake.requests.length, calls, 'the upstream was never asked');
   t.strictSame(await storedToken(gateway, other), before, 'nothing reserved');
 

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import t from 'tap';
 import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
-import { errorHandlerPlugin } from '../../plugins/error-handler.js';
-import { routeAuthPlugin } from '../../plugins/route-auth.js';
+import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
+import { routeAuthPlugin } from '../../plugins/auth/route-auth.js';
+import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
+import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { gxChannel, gxUpstreamKey, issueToken } from '../helpers/gateway-scenario.js';
 
@@ -177,7 +179,7 @@ t.test('an app does not start with a route that declares no authentication, or a
     const app = Fastify();
     t.teardown(() => app.close());
     void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
-    void app.register(routeAuthPlugin, { container: gateway.app.gateway });
+    void app.register(routeAuthPlugin, { authenticator: gateway.app.gateway.resolve(TokenAuthenticator), users: gateway.app.gateway.resolve(UserService) });
     void app.register(async (scope) => register(scope));
     return app;
   };

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildApp } from '../../core/app.js';
+import { buildApp } from '../../server/build-app.js';
 import { capturingLogger, buildTestApp } from '../helpers/build-test-app.js';
 import { storageFor, testConfig } from '../helpers/test-config.js';
 

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { runCli } from '../../core/cli.js';
+import { runCli } from '../../server/cli.js';
 import { loadConfigFile } from '../../core/config/load-config.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { testEncryptionKey } from '../helpers/test-config.js';
@@ -202,13 +202,13 @@ storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
 security: { encryption_key: ${testEncryptionKey} }
 `,
   );
-  // core/main.ts prints the message and exits 1.
+  // server/main.ts prints the message and exits 1.
   await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
 });
 
 /**
  * The TypeScript loader tap runs this file with (tap 21: @tapjs/typescript, a ts-node ESM
- * loader), so the child runs `core/main.ts` as this test runs its sources, with no build.
+ * loader), so the child runs `server/main.ts` as this test runs its sources, with no build.
  * tap passes it as `--import=<file url>` in execArgv; the other entries there (coverage
  * bookkeeping, mocks) belong to the test process and are left out, as is NODE_OPTIONS.
  */
@@ -233,7 +233,7 @@ interface Server {
 function startServer(t: Test, configFile: string): Server {
   const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
   delete environment.NODE_OPTIONS;
-  const main = fileURLToPath(new URL('../../core/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: environment,

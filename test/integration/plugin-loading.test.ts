@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import t, { type Test } from 'tap';
-import { buildApp } from '../../core/app.js';
+import { buildApp } from '../../server/build-app.js';
 import { ConfigError } from '../../core/config/config-error.js';
 import { loadConfigFile } from '../../core/config/load-config.js';
 import { buildTestApp, capturingLogger } from '../helpers/build-test-app.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
-import { buildApp } from '../../../core/app.js';
+import { buildApp } from '../../../server/build-app.js';
 import { createLogger } from '../../../core/logging/create-logger.js';
 import { startFakeArkUpstream } from '../../../core/testing/fake-ark-upstream.js';
 import { startFakeGxUpstream, tinyPngBase64 } from '../../../core/testing/fake-gx-upstream.js';

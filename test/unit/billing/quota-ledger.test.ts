@@ -1,6 +1,6 @@
 import t from 'tap';
 import { QuotaLedger } from '../../../core/billing/quota-ledger.js';
-import { createGatewayContainer } from '../../../core/di/create-container.js';
+import { createGatewayContainer } from '../../../server/create-container.js';
 import { InjectionTokens } from '../../../core/di/injection-tokens.js';
 import { GatewayError } from '../../../core/errors/gateway-error.js';
 import { createStoreBackend } from '../../../core/store/create-store-backend.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { GatewayError } from '../../../core/errors/gateway-error.js';
-import { formatError, inDialect } from '../../../plugins/error-dialects.js';
+import { formatError, inDialect } from '../../../plugins/errors/error-dialects.js';
 
 const presented = (error: GatewayError) => {
   const shown = inDialect('images', error);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { IdleHeapRelease } from '../../../core/server/idle-heap-release.js';
+import { IdleHeapRelease } from '../../../server/idle-heap-release.js';
 
 const mebibytes = 2 ** 20;
 

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { GatewayConfig } from '../config/config-schema.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
 
 /** How many processes serve for `server.workers`: the number given, or one per CPU this process may use for `auto`. */
 export function resolveWorkerCount(setting: GatewayConfig['server']['workers'], cpus: number = availableParallelism()): number {

@@ -1,5 +1,5 @@
 import type { ServerOptions } from 'node:http';
-import type { GatewayConfig } from '../config/config-schema.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
 
 /** The fastify options that bound how long a client may take to send its request. */
 export interface ClientTimeoutOptions {

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { DependencyContainer } from '../core/di/dependency-injection.js';
-import { unauthorized } from '../core/errors/error-codes.js';
-import { readApiKey, readBearerCredential, type CredentialSources } from '../core/pipeline/steps/read-api-key.js';
-import { TokenAuthenticator, type AuthenticatedToken } from '../core/tokens/token-authenticator.js';
-import type { UserRecord } from '../core/users/user-repository.js';
-import { UserService } from '../core/users/user-service.js';
+import { unauthorized } from '../../core/errors/error-codes.js';
+import { readApiKey, readBearerCredential, type CredentialSources } from '../../core/pipeline/steps/read-api-key.js';
+import type { AuthenticatedToken, TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
+import type { UserRecord } from '../../core/users/user-repository.js';
+import type { UserService } from '../../core/users/user-service.js';
 
 /**
  * How the callers of a route authenticate:
@@ -76,10 +75,9 @@ const credentialSources = (request: FastifyRequest): CredentialSources => ({ raw
  * Registered before every route-owning plugin (`onRoute` sees only later routes).
  */
 export const routeAuthPlugin = fastifyPlugin(
-  async (app: FastifyInstance, options: { container: DependencyContainer }) => {
-    const authenticator = options.container.resolve(TokenAuthenticator);
+  async (app: FastifyInstance, options: { authenticator: TokenAuthenticator; users: UserService }) => {
+    const { authenticator, users } = options;
     await authenticator.start();
-    const users = options.container.resolve(UserService);
 
     const apiKeyGuard = (native: boolean): onRequestAsyncHookHandler =>
       async function apiKeyGuard(request) {

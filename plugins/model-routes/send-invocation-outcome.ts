@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { InvocationOutcome } from '../core/pipeline/operation-invocation.js';
+import type { InvocationOutcome } from '../../core/pipeline/operation-invocation.js';
 
 /**
  * Sends what the runner produced: JSON (or a text transcript) as it is, raw bytes with their

@@ -1,10 +1,10 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { ImageUpload } from '../core/contracts/image-requests.js';
-import { invalidRequest } from '../core/errors/error-codes.js';
-import { GatewayError } from '../core/errors/gateway-error.js';
+import type { ImageUpload } from '../../core/contracts/image-requests.js';
+import { invalidRequest } from '../../core/errors/error-codes.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import { bodyLimitOf, bodyTooLarge } from './body-limit.js';
-import { quoted } from '../core/errors/client-text.js';
+import { quoted } from '../../core/errors/client-text.js';
 
 /** Form fields that carry numbers; a multipart body sends every field as text. */
 const numericFields = new Set(['n', 'seed', 'guidance_scale', 'duration']);

@@ -1,7 +1,7 @@
-import type { StoreBackend } from '../store/store-backend.js';
-import type { TokenRepository } from '../tokens/token-repository.js';
-import type { UserRepository } from '../users/user-repository.js';
-import type { KeyCipher } from './key-cipher.js';
+import type { StoreBackend } from '../core/store/store-backend.js';
+import type { TokenRepository } from '../core/tokens/token-repository.js';
+import type { UserRepository } from '../core/users/user-repository.js';
+import type { KeyCipher } from '../core/security/key-cipher.js';
 
 const checkKey = 'encryption-key-check';
 /** The first instance to take this claim writes the check value on a store that has none. */

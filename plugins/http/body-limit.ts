@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { GatewayError } from '../core/errors/gateway-error.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 
 const mebibyte = 1024 * 1024;
 

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { container as rootContainer, Lifecycle, type DependencyContainer } from './dependency-injection.js';
-import { QuotaLedger } from '../billing/quota-ledger.js';
-import type { GatewayConfig } from '../config/config-schema.js';
-import { KeyCipher } from '../security/key-cipher.js';
-import { deriveSecretKeys, loadOrCreateSecret } from '../security/secret-keys.js';
-import { operatorSecrets } from '../security/secret-values.js';
-import type { StoreBackend } from '../store/store-backend.js';
-import { AccessTimeRecorder } from '../tokens/access-time-recorder.js';
-import { TokenAuthenticator } from '../tokens/token-authenticator.js';
-import { StoreTokenRepository } from '../tokens/token-repository.js';
-import { TokenService } from '../tokens/token-service.js';
-import { InFlightRequests } from '../pipeline/in-flight-requests.js';
-import { StoreUserRepository } from '../users/user-repository.js';
-import { UserService } from '../users/user-service.js';
-import { InjectionTokens, systemClock, type Clock } from './injection-tokens.js';
+import { container as rootContainer, Lifecycle, type DependencyContainer } from '../core/di/dependency-injection.js';
+import { QuotaLedger } from '../core/billing/quota-ledger.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
+import { KeyCipher } from '../core/security/key-cipher.js';
+import { deriveSecretKeys, loadOrCreateSecret } from '../core/security/secret-keys.js';
+import { operatorSecrets } from '../core/security/secret-values.js';
+import type { StoreBackend } from '../core/store/store-backend.js';
+import { AccessTimeRecorder } from '../core/tokens/access-time-recorder.js';
+import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
+import { StoreTokenRepository } from '../core/tokens/store-token-repository.js';
+import { TokenService } from '../core/tokens/token-service.js';
+import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
+import { StoreUserRepository } from '../core/users/store-user-repository.js';
+import { UserService } from '../core/users/user-service.js';
+import { InjectionTokens, systemClock, type Clock } from '../core/di/injection-tokens.js';
 
 /** What the composition root hands the container. */
 export interface ContainerParts {

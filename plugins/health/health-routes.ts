@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { StoreBackend } from '../core/store/store-backend.js';
+import type { StoreBackend } from '../../core/store/store-backend.js';
 
 const readinessTimeoutMilliseconds = 2000;
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { GatewayConfig } from '../core/config/config-schema.js';
+import type { GatewayConfig } from '../../core/config/config-schema.js';
 
 /** Builds the address a client should use for one of the gateway's own routes. */
 export type GatewayAddress = (request: FastifyRequest, path: string) => string;

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
-import { buildApp } from '../app.js';
-import type { GatewayConfig } from '../config/config-schema.js';
-import { shuttingDown } from '../errors/error-codes.js';
-import { InFlightRequests } from '../pipeline/in-flight-requests.js';
+import { buildApp } from './build-app.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
+import { shuttingDown } from '../core/errors/error-codes.js';
+import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
 import { StopRequests } from './stop-requests.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { GatewayError } from '../core/errors/gateway-error.js';
-import { bodyTooLarge } from './body-limit.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { bodyTooLarge } from '../http/body-limit.js';
 import { dialectOf, formatError, inDialect } from './error-dialects.js';
-import { clipped } from '../core/errors/client-text.js';
+import { clipped } from '../../core/errors/client-text.js';
 
 /** Turns fastify's own client errors into gateway errors that say what to change. */
 function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {

@@ -1,6 +1,6 @@
 import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { ClusterMetricsPrimary } from '../observability/cluster-metrics-primary.js';
+import { ClusterMetricsPrimary } from '../core/observability/cluster-metrics-primary.js';
 import { stopMessage } from './stop-message.js';
 import { gatewayWorkerVariable } from './gateway-worker.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { redactSecrets } from '../core/logging/create-logger.js';
-import type { RequestLine, RequestLineSummary } from '../core/logging/request-line.js';
+import { redactSecrets } from '../../core/logging/create-logger.js';
+import type { RequestLine, RequestLineSummary } from '../../core/logging/request-line.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

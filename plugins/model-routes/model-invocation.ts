@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationInvocation } from '../core/pipeline/operation-invocation.js';
-import { clientAbortSignal } from './client-abort-signal.js';
-import { requestLineOf } from './request-log-line.js';
-import { apiTokenOf } from './route-auth.js';
+import type { OperationInvocation } from '../../core/pipeline/operation-invocation.js';
+import { clientAbortSignal } from '../http/client-abort-signal.js';
+import { requestLineOf } from '../http/request-log-line.js';
+import { apiTokenOf } from '../auth/route-auth.js';
 
 /** What a route decides about an invocation; the rest comes from the request. */
 export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' | 'clientSignal' | 'logger' | 'line'>;

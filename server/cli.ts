@@ -1,16 +1,16 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError } from './config/config-error.js';
-import { loadConfigFile } from './config/load-config.js';
-import { createGatewayContainer } from './di/create-container.js';
-import { GatewayError } from './errors/gateway-error.js';
-import { createLogger } from './logging/create-logger.js';
-import { runClusterPrimary } from './server/cluster-supervisor.js';
-import { resolveWorkerCount } from './server/worker-count.js';
-import { assertWorkersFitStorage } from './server/worker-storage-check.js';
-import { createStoreBackend } from './store/create-store-backend.js';
-import { UserService } from './users/user-service.js';
+import { ConfigError } from '../core/config/config-error.js';
+import { loadConfigFile } from '../core/config/load-config.js';
+import { createGatewayContainer } from './create-container.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
+import { createLogger } from '../core/logging/create-logger.js';
+import { runClusterPrimary } from './cluster-supervisor.js';
+import { resolveWorkerCount } from './worker-count.js';
+import { assertWorkersFitStorage } from './worker-storage-check.js';
+import { createStoreBackend } from '../core/store/create-store-backend.js';
+import { UserService } from '../core/users/user-service.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
@@ -114,6 +114,6 @@ async function start(configFile: string): Promise<number> {
   const logger = cluster.worker === undefined ? createLogger() : createLogger().child({ worker: cluster.worker.id });
   // Loaded only by a process that serves: a cluster primary then never loads the app, its
   // plugins and providers.
-  const { serveGateway } = await import('./server/serve-gateway.js');
+  const { serveGateway } = await import('./serve-gateway.js');
   return serveGateway(config, configFile, logger);
 }

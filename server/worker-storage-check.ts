@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
-import { ConfigError } from '../config/config-error.js';
-import type { GatewayConfig } from '../config/config-schema.js';
+import { ConfigError } from '../core/config/config-error.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
 
 /**
  * Why the config cannot run several workers, or undefined when it can. Several workers need the

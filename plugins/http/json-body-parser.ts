@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { jsonTooDeep } from '../core/errors/error-codes.js';
-import { exceedsJsonDepth } from '../core/validation/json-depth.js';
+import { jsonTooDeep } from '../../core/errors/error-codes.js';
+import { exceedsJsonDepth } from '../../core/validation/json-depth.js';
 
 /**
  * fastify's JSON parser, except that an empty body reads as no body, and a body nested

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { GatewayError } from '../core/errors/gateway-error.js';
-import { scrubSecrets } from '../core/security/secret-values.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
+import { scrubSecrets } from '../../core/security/secret-values.js';
 
 /** The error shapes clients read: management envelope, OpenAI-style, gx native, and the image routes' table. */
 export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images';

@@ -1,0 +1,85 @@
+import type Keyv from 'keyv';
+import { inject, injectable } from '../di/dependency-injection.js';
+import { InjectionTokens } from '../di/injection-tokens.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import type { TokenRecord, TokenView } from './token-record.js';
+import { tokenBalanceAccount, type TokenRepository } from './token-repository.js';
+
+/** {@link TokenRepository} on any {@link StoreBackend}. */
+@injectable()
+export class StoreTokenRepository implements TokenRepository {
+  readonly #backend: StoreBackend;
+  readonly #records: Keyv<TokenRecord>;
+  readonly #byKeyHash: Keyv<number>;
+  readonly #accessTimes: Keyv<number>;
+
+  constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
+    this.#backend = backend;
+    this.#records = backend.keyv('tokens');
+    this.#byKeyHash = backend.keyv('token-by-key-hash');
+    this.#accessTimes = backend.keyv('token-accessed-time');
+  }
+
+  nextId(): Promise<number> {
+    return this.#backend.increment('token-id');
+  }
+
+  async insert(record: TokenRecord, remainQuota: number): Promise<void> {
+    await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
+    await this.#records.set(String(record.id), record);
+    await this.#byKeyHash.set(record.key_hash, record.id);
+    await this.#backend.addToSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+  }
+
+  async update(record: TokenRecord, remainQuota?: number): Promise<void> {
+    if (remainQuota !== undefined) await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
+    await this.#records.set(String(record.id), record);
+  }
+
+  async delete(record: TokenRecord): Promise<void> {
+    await this.#backend.removeFromSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+    await this.#byKeyHash.delete(record.key_hash);
+    await this.#records.delete(String(record.id));
+    await this.#accessTimes.delete(String(record.id));
+    await this.#backend.deleteBalance(tokenBalanceAccount(record.id));
+  }
+
+  async get(id: number): Promise<TokenView | undefined> {
+    return (await this.getMany([id]))[0];
+  }
+
+  async getMany(ids: readonly number[]): Promise<TokenView[]> {
+    if (ids.length === 0) return [];
+    const keys = ids.map(String);
+    const [records, accessTimes, balances] = await Promise.all([
+      this.#records.getMany(keys),
+      this.#accessTimes.getMany(keys),
+      this.#backend.readBalances(ids.map(tokenBalanceAccount)),
+    ]);
+    const views: TokenView[] = [];
+    records.forEach((record, index) => {
+      if (record === undefined || record === null) return;
+      const balance = balances.get(tokenBalanceAccount(record.id));
+      views.push({
+        ...record,
+        remain_quota: balance?.remain ?? 0,
+        used_quota: balance?.used ?? 0,
+        accessed_time: accessTimes[index] ?? record.created_time,
+      });
+    });
+    return views;
+  }
+
+  async findIdByKeyHash(keyHash: string): Promise<number | undefined> {
+    return (await this.#byKeyHash.get(keyHash)) ?? undefined;
+  }
+
+  async idsOfUser(userId: number): Promise<number[]> {
+    return (await this.#backend.setMembers(`user-tokens:${userId}`)).map(Number);
+  }
+
+  async recordAccessTimes(times: ReadonlyMap<number, number>): Promise<void> {
+    if (times.size === 0) return;
+    await this.#accessTimes.setMany([...times].map(([id, time]) => ({ key: String(id), value: time })));
+  }
+}
