@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import t from 'tap';
-import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/error-handler.js';
 import { routeAuthPlugin } from '../../plugins/route-auth.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
