@@ -10,8 +10,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { answerGenerateContent } from '../core/testing/fake-gx-upstream/generate-answer.js';
-import { googleCompactJson, googlePrettyJson } from '../core/testing/fake-gx-upstream/google-json.js';
+import { answerGenerateContent } from '../test/fakes/gx/generate-answer.js';
+import { googleCompactJson, googlePrettyJson } from '../test/fakes/gx/google-json.js';
 import { benchModel, benchUpstreamKey, nativeGenerateBody } from './bench-workload.js';
 
 const answer = answerGenerateContent(benchModel, JSON.parse(nativeGenerateBody()), 'YmVuY2gtcmVzcG9uc2U');

@@ -20,8 +20,8 @@ import { buildApp } from '../server/build-app.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { generateLoginToken } from '../core/security/login-token.js';
-import { startFakeGxUpstream } from '../core/testing/fake-gx-upstream.js';
 import { TokenService } from '../core/tokens/token-service.js';
+import { startFakeGxUpstream } from '../test/fakes/gx/fake-gx-upstream.js';
 import { demoCommands } from './demo-commands.js';
 
 const demoUserId = 1;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeGxUpstream, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp } from '../helpers/build-test-app.js';

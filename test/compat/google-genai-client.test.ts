@@ -1,6 +1,6 @@
 import { ApiError, GoogleGenAI, Type, type FunctionDeclaration } from '@google/genai';
 import t from 'tap';
-import { embeddingValues } from '../../core/testing/fake-gx-upstream/embed-answer.js';
+import { embeddingValues } from '../fakes/gx/embed-answer.js';
 import { startCompatGateway } from './compat-gateway.js';
 
 const gateway = await startCompatGateway(t);

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import OpenAI, { AuthenticationError, BadRequestError, toFile } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream, wavFile } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, wavFile } from '../fakes/openai/fake-openai-upstream.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp } from '../helpers/build-test-app.js';

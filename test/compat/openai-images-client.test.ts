@@ -1,7 +1,7 @@
 import OpenAI, { BadRequestError, toFile } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
-import { imagesBehaviours, pngDimensions, recordedForm, solidPng } from '../../core/testing/fake-openai-upstream/images-answer.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import { imagesBehaviours, pngDimensions, recordedForm, solidPng } from '../fakes/openai/images-answer.js';
 import { startCompatGateway } from './compat-gateway.js';
 
 const upstreamKey = 'gi-compat-upstream-key';

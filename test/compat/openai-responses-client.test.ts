@@ -1,6 +1,6 @@
 import OpenAI, { BadRequestError, RateLimitError } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { startCompatGateway } from './compat-gateway.js';
 
 const upstreamKey = 'gp-compat-upstream-key';

@@ -1,7 +1,7 @@
 import OpenAI, { BadRequestError, toFile } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream, videoBehaviours } from '../../core/testing/fake-openai-upstream.js';
-import { recordedVideoForm } from '../../core/testing/fake-openai-upstream/videos-request.js';
+import { startFakeOpenAiUpstream, videoBehaviours } from '../fakes/openai/fake-openai-upstream.js';
+import { recordedVideoForm } from '../fakes/openai/videos-request.js';
 import { startCompatGateway } from './compat-gateway.js';
 
 const upstreamKey = 'sr-compat-upstream-key';

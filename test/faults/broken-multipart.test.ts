@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { tinyPngBase64 } from '../../core/testing/fake-gx-upstream.js';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { tinyPngBase64 } from '../fakes/gx/fake-gx-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { issueToken, scenarioGateway, scenarioPricing } from '../helpers/gateway-scenario.js';
 
 // Found by the fuzz: a multipart body the parser cannot read (no boundary, another boundary,

@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { startFakeArkUpstream, type FakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
-import { startFakeDashScopeUpstream, type FakeDashScopeUpstream } from '../../core/testing/fake-dashscope-upstream.js';
-import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
-import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
-import { startFakeVeoUpstream, type FakeVeoUpstream } from '../../core/testing/fake-veo-upstream.js';
+import { startFakeArkUpstream, type FakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
+import { startFakeDashScopeUpstream, type FakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
+import { startFakeGxUpstream, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
+import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import { startFakeVeoUpstream, type FakeVeoUpstream } from '../fakes/veo/fake-veo-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { startCollector } from '../helpers/otlp-collector.js';
 import { issueToken, scenarioGateway, familyPricing, type IssuedToken } from '../helpers/gateway-scenario.js';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
-import type { FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import type { FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { gxChannel, openAiChannelsOn, issueToken, scenarioGateway, startGx, type IssuedToken } from '../helpers/gateway-scenario.js';
 

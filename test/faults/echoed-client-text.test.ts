@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, scenarioPricing, startGx } from '../helpers/gateway-scenario.js';
 
 // Found by an attack from outside: a 1 MiB multipart field name was echoed back in an 82 KB

@@ -1,4 +1,4 @@
-import type { ScriptedBehaviour } from '../../core/testing/scripted-behaviour.js';
+import type { ScriptedBehaviour } from '../../core/testing/index.js';
 import { maxEventBytes, type RouteUnderFault } from './fault-scene.js';
 
 /** A behaviour for the fakes of a route: what both fake families understand, plus their own extras. */

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Test } from 'tap';
 import { SseSplitter } from '../../core/streaming/sse-splitter.js';
-import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
-import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeGxUpstream, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
+import { pcmTone, startFakeOpenAiUpstream, wavFile, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import type { FaultBehaviour } from './fault-behaviours.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { gxChannel, familyPricing, gxUpstreamKey, scenarioGateway, sseData, streamedText, type IssuedToken } from '../helpers/gateway-scenario.js';

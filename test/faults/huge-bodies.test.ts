@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, scenarioGateway, scenarioPricing, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { answerBody, openRawConnection, type RawConnection } from '../helpers/raw-connection.js';

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { tinyPngBase64 } from '../../core/testing/fake-gx-upstream.js';
-import { pcmTone, wavFile } from '../../core/testing/fake-openai-upstream.js';
+import { tinyPngBase64 } from '../fakes/gx/fake-gx-upstream.js';
+import { pcmTone, wavFile } from '../fakes/openai/fake-openai-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import type { IssuedToken } from '../helpers/gateway-scenario.js';
 import type { Dialect } from './fault-scene.js';

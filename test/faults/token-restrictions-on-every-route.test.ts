@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { startFakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
+import { startFakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastRequestRecord, scenarioGateway, scenarioPricing, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { routesUnderFault, startFaultScene, type Dialect } from './fault-scene.js';

@@ -2,7 +2,7 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Test } from 'tap';
 import { SseSplitter } from '../../core/streaming/sse-splitter.js';
-import { startFakeGxUpstream, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeGxUpstream, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from './build-test-app.js';
 
 /** The key every fake gx upstream accepts and every gx channel in these scenarios sends. */

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { startFakeArkUpstream, type FakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
+import { startFakeArkUpstream, type FakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { issueToken, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 

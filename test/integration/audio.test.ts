@@ -8,7 +8,7 @@ import {
   wavFile,
   type FakeOpenAiUpstream,
   type SpeechFormat,
-} from '../../core/testing/fake-openai-upstream.js';
+} from '../fakes/openai/fake-openai-upstream.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, storedToken, waitForToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 

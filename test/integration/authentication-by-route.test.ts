@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import t from 'tap';
-import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
 import { routeAuthPlugin } from '../../plugins/auth/route-auth.js';
 import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';

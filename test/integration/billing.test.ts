@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { answerGenerateContent } from '../../core/testing/fake-gx-upstream/generate-answer.js';
+import { answerGenerateContent } from '../fakes/gx/generate-answer.js';
 import {
   chatBody,
   gxChannel,

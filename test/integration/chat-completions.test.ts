@@ -1,6 +1,6 @@
 import t from 'tap';
-import { tinyPngBase64 } from '../../core/testing/fake-gx-upstream/sample-media.js';
-import { startFakeServer } from '../../core/testing/fake-server.js';
+import { tinyPngBase64 } from '../fakes/gx/sample-media.js';
+import { startFakeServer } from '../../core/testing/index.js';
 import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, sseData, startGx, storedToken } from '../helpers/gateway-scenario.js';
 
 const weatherTool = {

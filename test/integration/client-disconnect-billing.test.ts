@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { issueToken, lastRequestRecord, scenarioGateway, startTcpRelay, waitForToken } from '../helpers/gateway-scenario.js';
 
 // A client that leaves in the middle of a stream whose upstream reports usage only at its end

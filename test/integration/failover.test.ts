@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import type { GxBehaviour } from '../../core/testing/fake-gx-upstream.js';
+import type { GxBehaviour } from '../fakes/gx/fake-gx-upstream.js';
 import {
   chatBody,
   closedPort,

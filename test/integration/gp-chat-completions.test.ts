@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream, type OpenAiUsage } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream, type OpenAiUsage } from '../fakes/openai/fake-openai-upstream.js';
 import {
   issueToken,
   lastAttempts,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { sampleJpeg, sampleJpegBase64, startFakeArkUpstream, type FakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
+import { sampleJpeg, sampleJpegBase64, startFakeArkUpstream, type FakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 

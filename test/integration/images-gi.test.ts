@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream, type RecordedRequest } from '../../core/testing/fake-openai-upstream.js';
-import { fakeImagePng, imagesBehaviours, pngDimensions, recordedForm, solidPng } from '../../core/testing/fake-openai-upstream/images-answer.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream, type RecordedRequest } from '../fakes/openai/fake-openai-upstream.js';
+import { fakeImagePng, imagesBehaviours, pngDimensions, recordedForm, solidPng } from '../fakes/openai/images-answer.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { testEncryptionKey } from '../helpers/test-config.js';

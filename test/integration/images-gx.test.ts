@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import { startFakeServer } from '../../core/testing/fake-server.js';
-import { tinyPngBase64, type FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeServer } from '../../core/testing/index.js';
+import { tinyPngBase64, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import {
   gxChannel,
   gxUpstreamKey,

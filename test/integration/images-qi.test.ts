@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
-import { samplePngBase64, startFakeDashScopeUpstream, type FakeDashScopeUpstream } from '../../core/testing/fake-dashscope-upstream.js';
+import { samplePngBase64, startFakeDashScopeUpstream, type FakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { testEncryptionKey } from '../helpers/test-config.js';

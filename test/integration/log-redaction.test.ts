@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import type { FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import type { FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import type { TestApp, TestAppOptions } from '../helpers/build-test-app.js';
 import { startCollector } from '../helpers/otlp-collector.js';
 import {

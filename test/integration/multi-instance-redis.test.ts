@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { listeningUrl, startCliGateway, writeGatewayConfig } from '../helpers/cli-gateway-process.js';
 import { httpCall } from '../helpers/http-call.js';
 import { storageFor, testEncryptionKey } from '../helpers/test-config.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { googleCompactJson, googlePrettyJson } from '../../core/testing/fake-gx-upstream.js';
+import { googleCompactJson, googlePrettyJson } from '../fakes/gx/fake-gx-upstream.js';
 import { gxChannel, gxUpstreamKey, issueToken, nativeBody, postNative, scenarioGateway, sseData, startGx, storedToken } from '../helpers/gateway-scenario.js';
 
 const startingQuota = 5_000_000;

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
-import type { FakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import type { FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import {
   chatBody,

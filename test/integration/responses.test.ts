@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
 import { SseSplitter } from '../../core/streaming/sse-splitter.js';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, waitForToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import t from 'tap';
-import { startFakeGxUpstream } from '../../core/testing/fake-gx-upstream.js';
+import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioPricing } from '../helpers/gateway-scenario.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { shuttingDown } from '../../core/errors/error-codes.js';
 import { InFlightRequests } from '../../core/pipeline/in-flight-requests.js';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, sseData, startGx, streamedText, waitForToken } from '../helpers/gateway-scenario.js';
 
 interface Chunk {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { tokensPerImage } from '../../core/billing/inline-media-tokens.js';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
-import { promptImageTokens } from '../../core/testing/fake-gx-upstream/generate-answer.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import { promptImageTokens } from '../fakes/gx/generate-answer.js';
 import {
   gxChannel,
   issueToken,

@@ -1,9 +1,9 @@
 import t, { type Test } from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
-import { startFakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
-import { startFakeDashScopeUpstream } from '../../core/testing/fake-dashscope-upstream.js';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
-import type { FakeServer } from '../../core/testing/fake-server.js';
+import { startFakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
+import { startFakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import type { FakeServer } from '../../core/testing/index.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { gxChannel, issueToken, postChat, postNative, scenarioGateway, scenarioPricing, startGx, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { testEncryptionKey } from '../helpers/test-config.js';

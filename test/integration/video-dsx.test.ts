@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { arkVideoTokens, startFakeArkUpstream, type FakeArkUpstream } from '../../core/testing/fake-ark-upstream.js';
+import { arkVideoTokens, startFakeArkUpstream, type FakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { startCanaryServer } from '../helpers/start-canary-server.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
-import { moderationFailure, sampleMp4, startFakeDashScopeUpstream, videoSynthesisPath, type FakeDashScopeUpstream } from '../../core/testing/fake-dashscope-upstream.js';
+import { moderationFailure, sampleMp4, startFakeDashScopeUpstream, videoSynthesisPath, type FakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken, type StoredToken } from '../helpers/gateway-scenario.js';
 

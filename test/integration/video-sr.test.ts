@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { fakeMp4, openAiErrorBody, startFakeOpenAiUpstream, videoBehaviours, type FakeOpenAiUpstream, type RecordedRequest } from '../../core/testing/fake-openai-upstream.js';
-import { recordedVideoForm } from '../../core/testing/fake-openai-upstream/videos-request.js';
+import { fakeMp4, openAiErrorBody, startFakeOpenAiUpstream, videoBehaviours, type FakeOpenAiUpstream, type RecordedRequest } from '../fakes/openai/fake-openai-upstream.js';
+import { recordedVideoForm } from '../fakes/openai/videos-request.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { testEncryptionKey } from '../helpers/test-config.js';

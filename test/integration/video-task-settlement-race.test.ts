@@ -1,5 +1,5 @@
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../../core/testing/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
 import { issueToken, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { storageFor, testConfig } from '../helpers/test-config.js';

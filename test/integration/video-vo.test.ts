@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { sampleMp4, startFakeVeoUpstream, type FakeVeoUpstream, type VeoTaskScript } from '../../core/testing/fake-veo-upstream.js';
+import { sampleMp4, startFakeVeoUpstream, type FakeVeoUpstream, type VeoTaskScript } from '../fakes/veo/fake-veo-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { startCanaryServer } from '../helpers/start-canary-server.js';

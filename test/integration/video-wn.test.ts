@@ -8,7 +8,7 @@ import {
   startFakeDashScopeUpstream,
   videoSynthesisPath,
   type FakeDashScopeUpstream,
-} from '../../core/testing/fake-dashscope-upstream.js';
+} from '../fakes/dashscope/fake-dashscope-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { issueToken, lastAttempts, scenarioGateway, scenarioPricing, storedToken, type IssuedToken, type StoredToken } from '../helpers/gateway-scenario.js';
 

@@ -1,5 +1,5 @@
-import { pcmTone, wavFile } from '../../../core/testing/fake-openai-upstream.js';
-import { tinyPngBase64 } from '../../../core/testing/fake-gx-upstream.js';
+import { pcmTone, wavFile } from '../../fakes/openai/fake-openai-upstream.js';
+import { tinyPngBase64 } from '../../fakes/gx/fake-gx-upstream.js';
 
 /** The error shapes of DESIGN §8. */
 export type Dialect = 'envelope' | 'openai' | 'native' | 'images';

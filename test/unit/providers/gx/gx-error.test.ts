@@ -1,5 +1,5 @@
 import t from 'tap';
-import { invalidApiKeyBody } from '../../../../core/testing/fake-gx-upstream/gx-error-body.js';
+import { invalidApiKeyBody } from '../../../fakes/gx/gx-error-body.js';
 import { describeGxError, gxErrorToGatewayError, gxStatusInBody } from '../../../../providers/gx/gx-error.js';
 import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
 

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import type { FetchedMedia, MediaFetchOptions, MediaFetcher } from '../../../../core/index.js';
 import { GuardedMediaFetcher } from '../../../../core/http/media-fetcher.js';
-import { tinyPngBase64 } from '../../../../core/testing/fake-gx-upstream.js';
+import { tinyPngBase64 } from '../../../fakes/gx/fake-gx-upstream.js';
 import { fetchGxReferenceImage } from '../../../../providers/gx/fetch-gx-reference-image.js';
 import { sniffGxImageType } from '../../../../providers/gx/sniff-gx-image-type.js';
 

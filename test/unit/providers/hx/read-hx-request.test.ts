@@ -1,5 +1,5 @@
 import t from 'tap';
-import { samplePngBase64 } from '../../../../core/testing/fake-dashscope-upstream.js';
+import { samplePngBase64 } from '../../../fakes/dashscope/fake-dashscope-upstream.js';
 import { readHxVideoRequest } from '../../../../providers/dashscope-video/read-hx-video-request.js';
 import { videoJobUsage } from '../../../../providers/dashscope-video/video-job-usage.js';
 import { clientBodyOf, hxRequestFixture, refusalOf, videoRequest } from './hx-test-helpers.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { samplePng, samplePngBase64 } from '../../../../core/testing/fake-dashscope-upstream.js';
+import { samplePng, samplePngBase64 } from '../../../fakes/dashscope/fake-dashscope-upstream.js';
 import { readWnVideoRequest } from '../../../../providers/dashscope-video/read-wn-video-request.js';
 import { videoJobUsage } from '../../../../providers/dashscope-video/video-job-usage.js';
 import { refusalOf, videoRequest } from './wn-test-helpers.js';

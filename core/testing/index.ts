@@ -1,0 +1,9 @@
+/**
+ * The testing kit for plugin authors, published as `model-gateway/testing`: a scriptable fake
+ * upstream server, piecewise sending of its answers, and the behaviours a test can script
+ * (errors, stalls, resets, delays, truncated streams). It knows no vendor; the gateway's own
+ * fakes of real vendors build on it and live in `test/fakes/`, outside the published package.
+ */
+export { pause, startFakeServer, writeFlushed, type FakeExchange, type FakeServer, type RecordedRequest } from './fake-server.js';
+export { playConnectionBehaviour, scriptedFake, type ScriptedBehaviour, type ScriptedFake } from './scripted-behaviour.js';
+export { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
