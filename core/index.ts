@@ -10,6 +10,7 @@ export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './val
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
+export { stopAfterFirstError, streamFailure } from './streaming/stop-after-first-error.js';
 export {
   defineProvider,
   type ChannelContext,
@@ -45,6 +46,20 @@ export {
 } from './contracts/provider-plugin.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
+export type {
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionDelta,
+  ChatCompletionLogprobs,
+  ChatCompletionMessage,
+  ChatCompletionTokenLogprob,
+  ChatCompletionToolCall,
+  ChatCompletionToolCallDelta,
+  ChatCompletionUsage,
+  ChatFinishReason,
+} from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
@@ -75,9 +90,37 @@ export {
   type TranscriptionRequest,
 } from './contracts/audio-requests.js';
 export { readAudioDuration } from './media/read-audio-duration.js';
+export { sniffImageType } from './media/sniff-image-type.js';
+export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
-export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
+export { errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader, upstreamStatusError } from './http/upstream-error.js';
+export {
+  bearerAuthorization,
+  callUpstream,
+  headerValue,
+  isSuccessStatus,
+  jsonBody,
+  multipartBody,
+  prefixedUpstreamUrl,
+  sendUpstream,
+  type UpstreamCall,
+  type UpstreamRequestBody,
+  type UpstreamStatusMapper,
+} from './http/call-upstream.js';
+export { pathPrefixOption } from './validation/path-prefix-option.js';
+export {
+  describeOpenAiError,
+  describeOpenAiErrorText,
+  openAiCompatibleCall,
+  openAiErrorBodySchema,
+  openAiErrorDetailSchema,
+  openAiErrorToGatewayError,
+  openAiStatusError,
+  readOpenAiError,
+  readOpenAiErrorText,
+  type OpenAiErrorDetail,
+} from './http/openai-compatible.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';

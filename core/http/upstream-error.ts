@@ -43,6 +43,13 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
 }
 
+/** The delay an upstream's `Retry-After` header asks for, in seconds; undefined without one or for a date. */
+export function retryAfterHeader(response: Pick<UpstreamResponse, 'headers'>): number | undefined {
+  const header = response.headers['retry-after'];
+  const seconds = header === undefined || header === '' ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /**
  * The gateway error for an upstream's non-2xx answer (see {@link errorForUpstreamStatus}),
  * with the upstream's own message when `describe` finds one in the body, and the
@@ -65,9 +72,7 @@ export async function upstreamStatusError(
   } catch {
     detail = undefined;
   }
-  const header = response.headers['retry-after'];
-  const retryAfter = header === undefined || header === '' ? Number.NaN : Number(header);
-  let retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  let retryAfterSeconds = retryAfterHeader(response);
   if (retryAfterSeconds === undefined && response.statusCode === 429) {
     try {
       retryAfterSeconds = retryAfterInBody(excerpt);

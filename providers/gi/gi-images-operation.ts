@@ -1,7 +1,6 @@
-import { GatewayError, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callGi, jsonBody, multipartBody } from './call-gi.js';
+import { callUpstream, GatewayError, jsonBody, multipartBody, openAiCompatibleCall, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
-import { invalidGiResponse } from './gi-error.js';
+import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { GiOptions } from './gi-options.js';
 import type { GiImageFiles, PreparedGiRequest } from './prepare-gi-request.js';
 import { resolveGiImage, type GiImageFile } from './resolve-gi-images.js';
@@ -29,10 +28,11 @@ export function createGiImagesOperation(host: ProviderHost) {
     // A failover to another gi channel reuses the images the first attempt fetched.
     const { references, mask } = await call.request.files.get(() => fetchGiImages(host, call.request, call.signal));
 
-    const response =
+    const request =
       references.length === 0
-        ? await callGi(host, call, '/images/generations', jsonBody(toGiGenerationBody(fields, call.upstreamModel)))
-        : await callGi(host, call, '/images/edits', await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)));
+        ? openAiCompatibleCall(call, '/images/generations', { body: jsonBody(toGiGenerationBody(fields, call.upstreamModel)) })
+        : openAiCompatibleCall(call, '/images/edits', { body: await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)) });
+    const response = await callUpstream(host, call, request, giStatusError);
     let text: string;
     try {
       text = await response.body.text();

@@ -1,9 +1,20 @@
-import { parseUpstreamJson, emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callGp } from './call-gp.js';
+import {
+  callUpstream,
+  emptyUsage,
+  openAiCompatibleCall,
+  openAiErrorToGatewayError,
+  openAiStatusError,
+  parseUpstreamJson,
+  readOpenAiError,
+  type ChatCompletionRequest,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+} from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
-import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
+import { invalidGpResponse } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
 import { gpCompletionSchema } from './gp-schemas.js';
 import { toGpRequest } from './to-gp-request.js';
@@ -13,7 +24,7 @@ export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
-    const response = await callGp(host, call, '/chat/completions', body);
+    const response = await callUpstream(host, call, openAiCompatibleCall(call, '/chat/completions', { body }), openAiStatusError);
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
@@ -26,8 +37,8 @@ export function createGpChatOperation(host: ProviderHost) {
     } catch (error) {
       throw invalidGpResponse(error);
     }
-    const upstreamError = readGpError(json);
-    if (upstreamError !== undefined) throw gpErrorToGatewayError(upstreamError);
+    const upstreamError = readOpenAiError(json);
+    if (upstreamError !== undefined) throw openAiErrorToGatewayError(upstreamError);
     const parsed = gpCompletionSchema.safeParse(json);
     if (!parsed.success) throw invalidGpResponse(parsed.error);
     const usage = parsed.data.usage;

@@ -1,6 +1,6 @@
-import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
-import { gpErrorToGatewayError, invalidGpResponse, readGpError, truncatedGpStream } from './gp-error.js';
+import { invalidGpResponse, truncatedGpStream } from './gp-error.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -57,17 +57,10 @@ function carriesContent(chunk: GpChunk): boolean {
  * without `[DONE]` and without any finish reason broke off and is an error too.
  */
 export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamDecoder {
-  let failed = false;
   let finished = false;
 
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
-
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const data = frame.data.trim();
       if (data === '') return [];
       if (data === '[DONE]') {
@@ -80,8 +73,8 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       } catch (cause) {
         return fail(invalidGpResponse(cause));
       }
-      const upstreamError = readGpError(json);
-      if (upstreamError !== undefined) return fail(gpErrorToGatewayError(upstreamError));
+      const upstreamError = readOpenAiError(json);
+      if (upstreamError !== undefined) return fail(openAiErrorToGatewayError(upstreamError));
       const parsed = readGpChunk(json);
       if (!parsed.success) return fail(invalidGpResponse(parsed.error));
       const chunk = parsed.data;
@@ -96,9 +89,8 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
     },
 
     end(): StreamOutput[] {
-      if (failed) return [];
       if (!finished) return fail(truncatedGpStream());
       return [done];
     },
-  };
+  });
 }

@@ -1,6 +1,6 @@
-import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { gpErrorToGatewayError, invalidGpResponse, truncatedGpStream } from './gp-error.js';
+import { invalidGpResponse, truncatedGpStream } from './gp-error.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
@@ -41,17 +41,10 @@ function deltaCharacters(data: string): number {
  * event broke off.
  */
 export function createGpResponsesStreamDecoder(): StreamDecoder {
-  let failed = false;
   let finished = false;
 
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
-
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const data = frame.data.trim();
       if (data === '') return [];
       if (data === '[DONE]') return [];
@@ -69,10 +62,10 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
       if (!parsed.success) return fail(invalidGpResponse(parsed.error, 'a Responses event'));
       const event = parsed.data;
       if (event.type === 'error') {
-        return fail(gpErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));
+        return fail(openAiErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));
       }
       if (event.type === 'response.failed') {
-        return fail(gpErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
+        return fail(openAiErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
       }
 
       // Only deltas count as output: `.done` and `output_item` events repeat what the deltas carried.
@@ -87,8 +80,8 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (failed || finished) return [];
+      if (finished) return [];
       return fail(truncatedGpStream());
     },
-  };
+  });
 }

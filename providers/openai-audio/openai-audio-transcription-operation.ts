@@ -1,6 +1,17 @@
-import { parseUpstreamJson, type OperationCall, type OperationResult, type ProviderHost, type TranscriptionRequest } from '../../core/index.js';
-import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
-import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
+import {
+  callUpstream,
+  headerValue,
+  openAiCompatibleCall,
+  openAiErrorToGatewayError,
+  openAiStatusError,
+  parseUpstreamJson,
+  readOpenAiError,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type TranscriptionRequest,
+} from '../../core/index.js';
+import { invalidOpenAiAudioResponse } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
 import { transcriptSchema } from './openai-audio-schemas.js';
 import { isJsonTranscript, readTranscriptionUsage, transcriptContentType, type TranscriptFacts } from './read-transcription-usage.js';
@@ -16,7 +27,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
   return async (call: OperationCall<TranscriptionRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
-    const response = await callOpenAiAudio(host, call, path, form);
+    const response = await callUpstream(host, call, openAiCompatibleCall(call, path, { body: form }), openAiStatusError);
     let text: string;
     try {
       text = await response.body.text();
@@ -31,8 +42,8 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
       } catch (error) {
         throw invalidOpenAiAudioResponse('a JSON transcript', error);
       }
-      const upstreamError = readOpenAiAudioError(json);
-      if (upstreamError !== undefined) throw openAiAudioErrorToGatewayError(upstreamError);
+      const upstreamError = readOpenAiError(json);
+      if (upstreamError !== undefined) throw openAiErrorToGatewayError(upstreamError);
       const parsed = transcriptSchema.safeParse(json);
       if (!parsed.success) throw invalidOpenAiAudioResponse('a JSON transcript', parsed.error);
       facts = parsed.data;
@@ -40,7 +51,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
     return {
       kind: 'json',
       body: text,
-      contentType: transcriptContentType(format, headerOf(response, 'content-type')),
+      contentType: transcriptContentType(format, headerValue(response, 'content-type')),
       usage: readTranscriptionUsage(facts, call.request.file.durationSeconds),
     };
   };

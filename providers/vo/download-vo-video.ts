@@ -1,4 +1,4 @@
-import { GatewayError, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { GatewayError, headerValue, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
 import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -37,9 +37,8 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
 
 /** Where a redirect of the channel's download leads, resolved against the address that answered it. */
 async function redirectTarget(response: UpstreamResponse, address: string): Promise<string> {
-  const location = response.headers.location;
+  const text = headerValue(response, 'location');
   await response.body.dump();
-  const text = Array.isArray(location) ? location[0] : location;
   if (text === undefined || text === '') {
     throw new GatewayError(502, 'upstream_invalid_response', `the video address answered HTTP ${response.statusCode} without a Location`, { retryable: true });
   }
