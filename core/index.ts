@@ -4,6 +4,7 @@
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
 export { clipped, quoted } from './errors/client-text.js';
+export { emptyUpstreamAnswer, malformedUpstreamAnswer, upstreamStreamTruncated } from './errors/upstream-answer-errors.js';
 export { forbidden, insufficientQuota, invalidRequest, jsonTooDeep, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';

@@ -1,4 +1,5 @@
-import { GatewayError } from '../errors/gateway-error.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { malformedUpstreamAnswer } from '../errors/upstream-answer-errors.js';
 import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**
@@ -22,8 +23,5 @@ export function parseUpstreamJson(text: string): unknown {
  * upstream may have started). The one way provider code reports a malformed upstream answer.
  */
 export function invalidUpstreamAnswer(expected: string, options: { cause?: unknown; retryable?: boolean } = {}): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, {
-    cause: options.cause,
-    retryable: options.retryable ?? true,
-  });
+  return malformedUpstreamAnswer(`the upstream answered with something that is not ${expected}`, options);
 }

@@ -1,4 +1,4 @@
-import { GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
 import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
 
 /**
@@ -34,10 +34,23 @@ export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
   return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
 }
 
+/**
+ * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
+ * becomes the gateway error for its status, with Ark's message.
+ */
+export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
+  const seen: { error?: DsrErrorDetail } = {};
+  const failure = await upstreamStatusError(response, (text) => {
+    seen.error = readDsrErrorBody(text);
+    return seen.error === undefined ? undefined : describeDsrErrorDetail(seen.error);
+  });
+  return seen.error !== undefined && isDsrSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
+}
+
 /** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */
 export function dsrEmptyResponse(detail?: string): GatewayError {
   const why = detail === undefined ? '' : `: ${detail}`;
-  return new GatewayError(502, 'empty_response', `the upstream returned no image${why}; retry once or twice`, { retryable: true });
+  return emptyUpstreamAnswer(`the upstream returned no image${why}; retry once or twice`);
 }
 
 /** 502 for a 2xx answer that is not an images response. */

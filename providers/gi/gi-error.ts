@@ -1,5 +1,6 @@
 import {
   describeOpenAiError,
+  emptyUpstreamAnswer,
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
@@ -56,5 +57,5 @@ export function invalidGiResponse(cause?: unknown): GatewayError {
 
 /** 502 `empty_response`: the upstream answered without any image. Nothing is billed; another channel may do better. */
 export function emptyGiResponse(): GatewayError {
-  return new GatewayError(502, 'empty_response', 'the upstream returned no image; retry the request', { retryable: true });
+  return emptyUpstreamAnswer('the upstream returned no image; retry the request');
 }

@@ -1,6 +1,6 @@
-import { openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
-import { invalidGpResponse, truncatedGpStream } from './gp-error.js';
+import { invalidGpResponse } from './gp-error.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -89,7 +89,7 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
     },
 
     end(): StreamOutput[] {
-      if (!finished) return fail(truncatedGpStream());
+      if (!finished) return fail(upstreamStreamTruncated());
       return [done];
     },
   });

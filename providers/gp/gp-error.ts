@@ -1,4 +1,4 @@
-import { GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { invalidUpstreamAnswer, type GatewayError } from '../../core/index.js';
 
 // OpenAI's error bodies are read with core's OpenAI-compatible kit (`readOpenAiError`,
 // `openAiErrorToGatewayError`); what is gp's own is below.
@@ -6,9 +6,4 @@ import { GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 /** 502 for an upstream answer that is not what was asked for (`a chat completion`, `a response`); another channel may do better. */
 export function invalidGpResponse(cause?: unknown, expected = 'a chat completion'): GatewayError {
   return invalidUpstreamAnswer(expected, { cause });
-}
-
-/** 502 for a stream that ended before its end marker: `[DONE]` or a finish reason for chat, a terminal event for Responses. */
-export function truncatedGpStream(): GatewayError {
-  return new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true });
 }

@@ -1,6 +1,6 @@
-import { openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { invalidGpResponse, truncatedGpStream } from './gp-error.js';
+import { invalidGpResponse } from './gp-error.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
@@ -81,7 +81,7 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
 
     end(): StreamOutput[] {
       if (finished) return [];
-      return fail(truncatedGpStream());
+      return fail(upstreamStreamTruncated());
     },
   });
 }

@@ -1,4 +1,4 @@
-import { GatewayError, type Usage } from '../../core/index.js';
+import { emptyUpstreamAnswer, GatewayError, type Usage } from '../../core/index.js';
 import { convertGxUsage } from './convert-gx-usage.js';
 import { gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
 import type { GxImagesDatum, GxImagesResponse, GxImagesUsage } from './gx-image-response-shapes.js';
@@ -66,7 +66,7 @@ function noImageError(candidates: readonly GxCandidate[], text: string): Gateway
   const reasons = [...new Set(candidates.map((candidate) => candidate.finishReason).filter(present))];
   const why = candidates.length === 0 ? 'without any candidate' : `without an image (finish reason ${reasons.join(', ') || 'none'})`;
   const said = text === '' ? '' : `; the model said: ${excerpt(text)}`;
-  return new GatewayError(502, 'empty_response', `the upstream answered ${why}${said}; retry the request`, { retryable: true });
+  return emptyUpstreamAnswer(`the upstream answered ${why}${said}; retry the request`);
 }
 
 /** The client `usage` for a core usage: text is whatever is not image, so the details add up. */

@@ -1,7 +1,7 @@
 import {
-  GatewayError,
   stopAfterFirstError,
   streamFailure as fail,
+  upstreamStreamTruncated,
   type ChatCompletionChunk,
   type ChatCompletionChunkChoice,
   type ChatCompletionDelta,
@@ -153,7 +153,7 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       // The upstream puts finishReason on its last chunk (upstreams.md §1.4); without it the
       // stream broke off, which the client must not mistake for a complete answer.
       if ([...choices.values()].some((state) => !state.finished)) {
-        return fail(new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true }));
+        return fail(upstreamStreamTruncated());
       }
       const outputs: StreamOutput[] = [];
       if (options.includeUsage && usage !== undefined) {

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { gxErrorBodySchema, type GxErrorBody } from './gx-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -100,7 +100,7 @@ export function invalidGxResponse(cause?: unknown): GatewayError {
 
 /** 502 for an answer without any candidate and without a reason. */
 export function emptyGxResponse(): GatewayError {
-  return new GatewayError(502, 'empty_response', 'the upstream answered without any candidate', { retryable: true });
+  return emptyUpstreamAnswer('the upstream answered without any candidate');
 }
 
 /** 400 for a prompt the upstream refused to answer (`promptFeedback.blockReason`); the same prompt fails anywhere. */

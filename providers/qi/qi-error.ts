@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
 import { qiErrorBodySchema, type QiErrorBody } from './qi-schemas.js';
 
 /**
@@ -68,7 +68,7 @@ export function qiInBandError(error: QiErrorBody): GatewayError {
 
 /** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */
 export function emptyQiResponse(): GatewayError {
-  return new GatewayError(502, 'empty_response', 'the upstream returned no image; retry once or twice', { retryable: true });
+  return emptyUpstreamAnswer('the upstream returned no image; retry once or twice');
 }
 
 /** 502 for an answer that is not a DashScope image answer. */

@@ -1,4 +1,4 @@
-import { GatewayError, headerValue, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { GatewayError, headerValue, malformedUpstreamAnswer, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
 import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -40,11 +40,11 @@ async function redirectTarget(response: UpstreamResponse, address: string): Prom
   const text = headerValue(response, 'location');
   await response.body.dump();
   if (text === undefined || text === '') {
-    throw new GatewayError(502, 'upstream_invalid_response', `the video address answered HTTP ${response.statusCode} without a Location`, { retryable: true });
+    throw malformedUpstreamAnswer(`the video address answered HTTP ${response.statusCode} without a Location`);
   }
   try {
     return new URL(text, address).href;
   } catch (error) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'the video address redirected to a Location that is not a URL', { cause: error, retryable: true });
+    throw malformedUpstreamAnswer('the video address redirected to a Location that is not a URL', { cause: error });
   }
 }
