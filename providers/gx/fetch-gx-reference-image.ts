@@ -1,5 +1,4 @@
-import { GatewayError, invalidRequest, mediaErrorAboutField, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
-import { sniffGxImageType } from './sniff-gx-image-type.js';
+import { GatewayError, invalidRequest, mediaErrorAboutField, sniffImageType, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
 
 /** A reference image as the upstream gets it: `inlineData` of a user part. */
 export interface GxInlineImage {
@@ -61,7 +60,7 @@ export async function fetchGxReferenceImage(source: string, param: string, media
   } catch (error) {
     throw aboutField(error, param);
   }
-  const mimeType = sniffGxImageType(fetched.data);
+  const mimeType = sniffImageType(fetched.data);
   if (mimeType === undefined) throw invalidRequest(`${param}: the data is not a ${acceptedNames} image`, { param });
   if (!gxReferenceImageTypes.includes(mimeType)) {
     throw invalidRequest(`${param}: ${mimeType.slice('image/'.length)} images are not accepted as references; send ${acceptedNames}`, { param });

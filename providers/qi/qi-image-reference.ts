@@ -1,5 +1,6 @@
+import { sniffImageType } from '../../core/index.js';
 import { fieldError, type FieldPath } from './qi-field-error.js';
-import { sniffQiImageType } from './sniff-qi-image-type.js';
+import { qiImageMimeTypes } from './qi-image-types.js';
 
 /** An input image as the client gave it, with where it was given. */
 export interface QiImageInput {
@@ -38,7 +39,7 @@ export function classifyQiImage(input: QiImageInput): QiImageReference {
   if (!base64Text.test(base64) || base64.length % 4 === 1) {
     throw fieldError(input.path, 'expected an http(s) URL, a data: URI or base64 image data');
   }
-  const mimeType = sniffQiImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'));
+  const mimeType = sniffImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'), qiImageMimeTypes);
   if (mimeType === undefined) throw fieldError(input.path, 'is neither an http(s) URL nor a data: URI, and as base64 it is not a PNG, JPEG or WebP image');
   return { kind: 'data', uri: `data:${mimeType};base64,${base64}` };
 }

@@ -1,5 +1,5 @@
-import { invalidRequest } from '../../core/index.js';
-import { sniffVoImageType, voFrameTypes, voSniffBytes } from './sniff-vo-image-type.js';
+import { invalidRequest, sniffImageType } from '../../core/index.js';
+import { voFrameTypes, voSniffBytes, voSniffedTypes } from './vo-frame-types.js';
 
 /** The client fields that carry a frame. */
 export type VoFrameField = 'image' | 'lastFrame';
@@ -21,7 +21,7 @@ const base64DataUri = /^data:[^,]*;base64,/i;
 
 /** 400 unless `bytes` start like a png, jpeg or webp image. */
 export function assertVoFrameBytes(bytes: Uint8Array, field: VoFrameField): string {
-  const mimeType = sniffVoImageType(bytes);
+  const mimeType = sniffImageType(bytes, voSniffedTypes);
   if (mimeType === undefined) throw invalidRequest(`${field}: the data is not a ${acceptedNames} image`, { param: field });
   if (!voFrameTypes.includes(mimeType)) {
     throw invalidRequest(`${field}: ${mimeType.slice('image/'.length)} images are not accepted as frames; send ${acceptedNames}`, { param: field });
