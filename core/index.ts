@@ -95,7 +95,7 @@ export { sniffImageType } from './media/sniff-image-type.js';
 export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
-export { errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader, upstreamStatusError } from './http/upstream-error.js';
+export { describeUpstreamError, errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader, upstreamStatusError } from './http/upstream-error.js';
 export {
   bearerAuthorization,
   callUpstream,
@@ -113,17 +113,18 @@ export { pathPrefixOption } from './validation/path-prefix-option.js';
 export {
   describeOpenAiError,
   describeOpenAiErrorText,
-  openAiCompatibleCall,
+  callOpenAiCompatible,
   openAiErrorBodySchema,
   openAiErrorDetailSchema,
   openAiErrorToGatewayError,
   openAiStatusError,
   readOpenAiError,
   readOpenAiErrorText,
+  rejectOpenAiError,
   type OpenAiErrorDetail,
 } from './http/openai-compatible.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamJson } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { OperationCall } from '../contracts/provider-plugin.js';
+import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
 import type { GatewayError } from '../errors/gateway-error.js';
-import { bearerAuthorization, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody } from './call-upstream.js';
-import { errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
+import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
+import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
+import { readUpstreamJsonAs } from './upstream-json.js';
 
 // The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
 // upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,
@@ -22,33 +23,15 @@ export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
 /** An OpenAI-style error body: `{"error": {...}}`. */
 export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
 
-/** A call to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token; POST unless said otherwise. */
-export function openAiCompatibleCall(
-  call: Pick<OperationCall<unknown, { path_prefix: string }>, 'channel' | 'options'>,
-  path: string,
-  request: { method?: UpstreamCall['method']; body?: string | UpstreamRequestBody } = {},
-): UpstreamCall {
-  return { ...request, url: prefixedUpstreamUrl(call, path), headers: bearerAuthorization(call) };
-}
 
 /** The upstream's message with its type and code: `Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)`. */
 export function describeOpenAiError(error: OpenAiErrorDetail | undefined): string | undefined {
   if (error === undefined) return undefined;
-  const label = [error.type, error.code].filter((part) => part !== undefined && part !== null && part !== '').join(', ');
-  const message = error.message ?? '';
-  if (message === '') return label === '' ? undefined : label;
-  return label === '' ? message : `${message} (${label})`;
+  return describeUpstreamError(error.message, [error.type, error.code].filter((part) => part !== undefined && part !== null && part !== '').join(', '));
 }
 
 /** The error object of an OpenAI-style error body, if the text is one. */
-export function readOpenAiErrorText(text: string): OpenAiErrorDetail | undefined {
-  try {
-    const parsed = openAiErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readOpenAiErrorText = (text: string): OpenAiErrorDetail | undefined => readUpstreamJsonAs(text, openAiErrorBodySchema)?.error;
 
 /** The upstream's own message in an error body, for `upstreamStatusError(response, describeOpenAiErrorText)`. */
 export const describeOpenAiErrorText = (text: string): string | undefined => describeOpenAiError(readOpenAiErrorText(text));
@@ -88,5 +71,29 @@ export function openAiErrorToGatewayError(error: OpenAiErrorDetail): GatewayErro
   return errorForUpstreamStatus(status, describeOpenAiError(error) ?? `the upstream reported error ${status}`);
 }
 
+/**
+ * Throws the gateway error for an OpenAI-style error body that came with a 2xx status
+ * (see {@link openAiErrorToGatewayError}); returns for any other answer.
+ */
+export function rejectOpenAiError(json: unknown): void {
+  const error = readOpenAiError(json);
+  if (error !== undefined) throw openAiErrorToGatewayError(error);
+}
+
 /** The gateway error for an OpenAI-style upstream's non-2xx answer, judged by its status with the upstream's own message. */
-export const openAiStatusError = (response: Parameters<typeof upstreamStatusError>[0]): Promise<GatewayError> => upstreamStatusError(response, describeOpenAiErrorText);
+export const openAiStatusError: UpstreamStatusMapper = (response) => upstreamStatusError(response, describeOpenAiErrorText);
+
+/**
+ * Calls `{base_url}{path_prefix}{path}` of an OpenAI-style upstream with the channel's key as
+ * a Bearer token (POST unless said otherwise), and answers a 2xx response; any other status
+ * is thrown as `statusError` makes it, by default {@link openAiStatusError}.
+ */
+export function callOpenAiCompatible(
+  host: ProviderHost,
+  call: Pick<OperationCall<unknown, { path_prefix: string }>, 'channel' | 'options' | 'signal'>,
+  path: string,
+  request: { method?: UpstreamCall['method']; body?: string | UpstreamRequestBody } = {},
+  statusError: UpstreamStatusMapper = openAiStatusError,
+): Promise<UpstreamResponse> {
+  return callUpstream(host, call, { ...request, url: prefixedUpstreamUrl(call, path), headers: bearerAuthorization(call) }, statusError);
+}

@@ -43,6 +43,17 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
 }
 
+/**
+ * An upstream's error in its own words: `message (code)`, either alone when the other is
+ * missing, undefined with neither. `code` is whatever names the error (a code, a status name).
+ */
+export function describeUpstreamError(message: string | null | undefined, code: string | null | undefined): string | undefined {
+  const text = message ?? '';
+  const label = code ?? '';
+  if (text === '') return label === '' ? undefined : label;
+  return label === '' ? text : `${text} (${label})`;
+}
+
 /** The delay an upstream's `Retry-After` header asks for, in seconds; undefined without one or for a date. */
 export function retryAfterHeader(response: Pick<UpstreamResponse, 'headers'>): number | undefined {
   const header = response.headers['retry-after'];

@@ -1,4 +1,4 @@
-import { emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, readUpstreamJsonAs, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
 import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
 
 /**
@@ -11,22 +11,10 @@ export function isDsrSensitiveContent(code: string | null | undefined): boolean 
 }
 
 /** The upstream's message with its code: `The request failed because ... (InputTextSensitiveContentDetected)`. */
-export function describeDsrErrorDetail(error: DsrErrorDetail): string | undefined {
-  const code = error.code ?? undefined;
-  const message = error.message ?? undefined;
-  if (message === undefined || message === '') return code === undefined || code === '' ? undefined : code;
-  return code === undefined || code === '' ? message : `${message} (${code})`;
-}
+export const describeDsrErrorDetail = (error: DsrErrorDetail): string | undefined => describeUpstreamError(error.message, error.code);
 
 /** The error object of an Ark error body, if the text is one. */
-export function readDsrErrorBody(text: string): DsrErrorDetail | undefined {
-  try {
-    const parsed = dsrErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readDsrErrorBody = (text: string): DsrErrorDetail | undefined => readUpstreamJsonAs(text, dsrErrorBodySchema)?.error;
 
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
 export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {

@@ -1,10 +1,12 @@
 import {
   bearerAuthorization,
+  describeUpstreamError,
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
   prefixedUpstreamUrl,
   readBodyExcerpt,
+  readUpstreamJsonAs,
   redactSecrets,
   retryAfterHeader,
   upstreamStatusError,
@@ -16,22 +18,10 @@ import type { DsxOptions } from './dsx-options.js';
 import { dsxErrorBodySchema, type DsxErrorDetail } from './dsx-schemas.js';
 
 /** The error object of an Ark error body, if the text is one. */
-export function readDsxErrorBody(text: string): DsxErrorDetail | undefined {
-  try {
-    const parsed = dsxErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readDsxErrorBody = (text: string): DsxErrorDetail | undefined => readUpstreamJsonAs(text, dsxErrorBodySchema)?.error;
 
 /** Ark's message with its code: `The parameter ... is not valid (InvalidParameter)`. */
-export function describeDsxError(error: DsxErrorDetail | undefined): string | undefined {
-  const code = error?.code ?? '';
-  const message = error?.message ?? '';
-  if (message === '') return code === '' ? undefined : code;
-  return code === '' ? message : `${message} (${code})`;
-}
+export const describeDsxError = (error: DsxErrorDetail | undefined): string | undefined => describeUpstreamError(error?.message, error?.code);
 
 /** A request to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token (upstreams.md §3.1), for `callUpstream`. */
 export function dsxCall(call: OperationCall<unknown, DsxOptions>, method: 'GET' | 'POST', path: string, body?: unknown): UpstreamCall {

@@ -1,4 +1,4 @@
-import { callUpstream, GatewayError, jsonBody, multipartBody, openAiCompatibleCall, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { GiOptions } from './gi-options.js';
@@ -28,11 +28,10 @@ export function createGiImagesOperation(host: ProviderHost) {
     // A failover to another gi channel reuses the images the first attempt fetched.
     const { references, mask } = await call.request.files.get(() => fetchGiImages(host, call.request, call.signal));
 
-    const request =
+    const response =
       references.length === 0
-        ? openAiCompatibleCall(call, '/images/generations', { body: jsonBody(toGiGenerationBody(fields, call.upstreamModel)) })
-        : openAiCompatibleCall(call, '/images/edits', { body: await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)) });
-    const response = await callUpstream(host, call, request, giStatusError);
+        ? await callOpenAiCompatible(host, call, '/images/generations', { body: jsonBody(toGiGenerationBody(fields, call.upstreamModel)) }, giStatusError)
+        : await callOpenAiCompatible(host, call, '/images/edits', { body: await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)) }, giStatusError);
     let text: string;
     try {
       text = await response.body.text();

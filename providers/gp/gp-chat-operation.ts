@@ -1,16 +1,4 @@
-import {
-  callUpstream,
-  emptyUsage,
-  openAiCompatibleCall,
-  openAiErrorToGatewayError,
-  openAiStatusError,
-  parseUpstreamJson,
-  readOpenAiError,
-  type ChatCompletionRequest,
-  type OperationCall,
-  type OperationResult,
-  type ProviderHost,
-} from '../../core/index.js';
+import { callOpenAiCompatible, emptyUsage, parseUpstreamJson, rejectOpenAiError, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
@@ -24,7 +12,7 @@ export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, '/chat/completions', { body }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
@@ -37,8 +25,7 @@ export function createGpChatOperation(host: ProviderHost) {
     } catch (error) {
       throw invalidGpResponse(error);
     }
-    const upstreamError = readOpenAiError(json);
-    if (upstreamError !== undefined) throw openAiErrorToGatewayError(upstreamError);
+    rejectOpenAiError(json);
     const parsed = gpCompletionSchema.safeParse(json);
     if (!parsed.success) throw invalidGpResponse(parsed.error);
     const usage = parsed.data.usage;

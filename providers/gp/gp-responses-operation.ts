@@ -1,11 +1,9 @@
 import {
-  callUpstream,
+  callOpenAiCompatible,
   emptyUsage,
-  openAiCompatibleCall,
   openAiErrorToGatewayError,
-  openAiStatusError,
   parseUpstreamJson,
-  readOpenAiError,
+  rejectOpenAiError,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
@@ -26,7 +24,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
   return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, '/responses', { body }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, '/responses', { body });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
     let text: string;
@@ -42,8 +40,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
     const object = parsed.data;
     // A 200 body may still be a failure: a response whose status is failed, or an error body.
     if (object.status === 'failed') throw openAiErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
-    const upstreamError = readOpenAiError(json);
-    if (upstreamError !== undefined) throw openAiErrorToGatewayError(upstreamError);
+    rejectOpenAiError(json);
     // The body goes out byte for byte; without usage, zeros flagged estimated make the runner bill its own estimate.
     return {
       kind: 'json',

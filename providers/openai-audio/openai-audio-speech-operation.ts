@@ -1,11 +1,8 @@
 import {
-  callUpstream,
+  callOpenAiCompatible,
   headerValue,
-  openAiCompatibleCall,
-  openAiErrorToGatewayError,
-  openAiStatusError,
   parseUpstreamJson,
-  readOpenAiError,
+  rejectOpenAiError,
   emptyUsage,
   primeUpstreamBody,
   speechContentTypes,
@@ -26,7 +23,7 @@ import type { OpenAiAudioOptions } from './openai-audio-options.js';
 export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
   return async (call: OperationCall<SpeechRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, '/audio/speech', { body }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, '/audio/speech', { body });
     // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that
     // ignored the request's format. Reading it is cheap, and another channel may do better.
     const upstreamType = headerValue(response, 'content-type') ?? '';
@@ -38,8 +35,8 @@ export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
       } catch {
         json = undefined;
       }
-      const upstreamError = readOpenAiError(json);
-      throw upstreamError === undefined ? invalidOpenAiAudioResponse('audio') : openAiErrorToGatewayError(upstreamError);
+      rejectOpenAiError(json);
+      throw invalidOpenAiAudioResponse('audio');
     }
     // The first audio bytes are read before the answer is committed: a connection that breaks
     // or goes silent before them fails over to another channel and costs the client nothing.

@@ -1,11 +1,8 @@
 import {
-  callUpstream,
+  callOpenAiCompatible,
   headerValue,
-  openAiCompatibleCall,
-  openAiErrorToGatewayError,
-  openAiStatusError,
   parseUpstreamJson,
-  readOpenAiError,
+  rejectOpenAiError,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
@@ -27,7 +24,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
   return async (call: OperationCall<TranscriptionRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, path, { body: form }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, path, { body: form });
     let text: string;
     try {
       text = await response.body.text();
@@ -42,8 +39,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
       } catch (error) {
         throw invalidOpenAiAudioResponse('a JSON transcript', error);
       }
-      const upstreamError = readOpenAiError(json);
-      if (upstreamError !== undefined) throw openAiErrorToGatewayError(upstreamError);
+      rejectOpenAiError(json);
       const parsed = transcriptSchema.safeParse(json);
       if (!parsed.success) throw invalidOpenAiAudioResponse('a JSON transcript', parsed.error);
       facts = parsed.data;

@@ -1,4 +1,4 @@
-import { emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, readUpstreamJsonAs, invalidUpstreamAnswer } from '../../core/index.js';
 import { qiErrorBodySchema, type QiErrorBody } from './qi-schemas.js';
 
 /**
@@ -14,21 +14,12 @@ export const isQiBlockedCode = (code: string | null | undefined): boolean => typ
 
 /** The parsed error body in an upstream answer's text, if it is one. */
 export function readQiErrorBody(text: string): QiErrorBody | undefined {
-  try {
-    const parsed = qiErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success && (parsed.data.code ?? parsed.data.message) ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = readUpstreamJsonAs(text, qiErrorBodySchema);
+  return (body?.code ?? body?.message) ? body : undefined;
 }
 
 /** The upstream's own words for an error body: `message (code)`. */
-export function describeQiError(error: QiErrorBody): string | undefined {
-  const message = error.message ?? '';
-  const code = error.code ?? '';
-  if (message === '') return code === '' ? undefined : code;
-  return code === '' ? message : `${message} (${code})`;
-}
+export const describeQiError = (error: QiErrorBody): string | undefined => describeUpstreamError(error.message, error.code);
 
 /** 400 `prompt_blocked`: not retryable, another channel would refuse it too. */
 export function promptBlocked(error: QiErrorBody): GatewayError {

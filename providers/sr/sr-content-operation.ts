@@ -1,9 +1,7 @@
 import {
-  callUpstream,
+  callOpenAiCompatible,
   emptyUsage,
   headerValue,
-  openAiCompatibleCall,
-  openAiStatusError,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
@@ -19,7 +17,7 @@ import type { SrOptions } from './sr-options.js';
  */
 export function createSrContentOperation(host: ProviderHost) {
   return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, srVideoPath(call.request.handle, '/content'), { method: 'GET' }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, srVideoPath(call.request.handle, '/content'), { method: 'GET' });
     const contentType = headerValue(response, 'content-type') ?? 'video/mp4';
     return { kind: 'bytes', body: response.body, contentType, usage: emptyUsage('upstream') };
   };

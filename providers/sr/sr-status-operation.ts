@@ -1,4 +1,4 @@
-import { callUpstream, openAiCompatibleCall, openAiStatusError, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { callOpenAiCompatible, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { readSrVideo, toSrTaskProgress } from './from-sr-video.js';
 import type { SrOptions } from './sr-options.js';
 import { srVideoPath } from './sr-video-path.js';
@@ -10,7 +10,7 @@ import { srVideoPath } from './sr-video-path.js';
  */
 export function createSrStatusOperation(host: ProviderHost) {
   return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, srVideoPath(call.request.handle), { method: 'GET' }), openAiStatusError);
+    const response = await callOpenAiCompatible(host, call, srVideoPath(call.request.handle), { method: 'GET' });
     return toSrTaskProgress(readSrVideo(await response.body.text(), true));
   };
 }

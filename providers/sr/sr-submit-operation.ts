@@ -1,8 +1,7 @@
 import {
-  callUpstream,
+  callOpenAiCompatible,
   jsonBody,
   multipartBody,
-  openAiCompatibleCall,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
@@ -43,7 +42,7 @@ export function createSrSubmitOperation(host: ProviderHost) {
     const plan = call.request;
     const { path, body } = await requestOf(host, call);
     const remix = plan.remixFromVideoId !== undefined;
-    const response = await callUpstream(host, call, openAiCompatibleCall(call, path, { body }), (refusal) => srSubmitError(refusal, remix));
+    const response = await callOpenAiCompatible(host, call, path, { body }, (refusal) => srSubmitError(refusal, remix));
     // Once the upstream said yes, asking another channel would start a second video.
     const text = await response.body.text().catch((error: unknown) => {
       throw unreadAcceptance(error);

@@ -1,10 +1,14 @@
 import t from 'tap';
 import {
+  callOpenAiCompatible,
   describeOpenAiErrorText,
-  openAiCompatibleCall,
   openAiErrorToGatewayError,
   readOpenAiError,
+  rejectOpenAiError,
+  type ProviderHost,
+  type UpstreamRequest,
 } from '../../../core/index.js';
+import { upstreamAnswer } from '../../helpers/upstream-answer.js';
 
 t.test("an OpenAI error body is described by its message, type and code", async (t) => {
   const body = JSON.stringify({ error: { message: 'Unsupported parameter: temperature', type: 'invalid_request_error', param: 'temperature', code: 'unsupported_parameter' } });
@@ -33,11 +37,17 @@ t.test('only an answer with an error is read as an error body', async (t) => {
   t.equal(readOpenAiError({ error: null }), undefined);
 });
 
-t.test("an OpenAI-compatible call goes under the channel's path prefix with the key as a Bearer token", async (t) => {
-  const call = { channel: { name: 'c', baseUrl: 'https://api.example.com', apiKey: 'sk-test', timeouts: { connectMilliseconds: 1, firstByteMilliseconds: 1, idleMilliseconds: 1, totalMilliseconds: 1 } }, options: { path_prefix: '/v1' } };
-  t.strictSame(openAiCompatibleCall(call, '/videos/v1', { method: 'GET' }), {
-    method: 'GET',
-    url: 'https://api.example.com/v1/videos/v1',
-    headers: { authorization: 'Bearer sk-test' },
-  });
+t.test('an error body that came with HTTP 200 is thrown, any other answer passes', async (t) => {
+  t.throws(() => rejectOpenAiError({ error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } }), { name: 'GatewayError', statusCode: 429 });
+  t.doesNotThrow(() => rejectOpenAiError({ id: 'chatcmpl-1', choices: [] }));
+});
+
+t.test("an OpenAI-compatible call goes under the channel's path prefix with the key as a Bearer token, and a refusal keeps OpenAI's message", async (t) => {
+  const timeouts = { connectMilliseconds: 1, firstByteMilliseconds: 1, idleMilliseconds: 1, totalMilliseconds: 1 };
+  const call = { channel: { name: 'c', baseUrl: 'https://api.example.com', apiKey: 'sk-test', timeouts }, options: { path_prefix: '/v1' }, signal: new AbortController().signal };
+  const sent: UpstreamRequest[] = [];
+  const answer = upstreamAnswer(400, { error: { message: 'Invalid size', type: 'invalid_request_error', param: 'size', code: null } });
+  const host = { http: { request: async (request: UpstreamRequest) => (sent.push(request), answer) } } as unknown as ProviderHost;
+  await t.rejects(callOpenAiCompatible(host, call, '/videos/v1', { method: 'GET' }), { statusCode: 400, code: 'upstream_invalid_request', message: 'Invalid size (invalid_request_error)' });
+  t.match(sent[0], { method: 'GET', url: 'https://api.example.com/v1/videos/v1', headers: { authorization: 'Bearer sk-test' } });
 });
