@@ -1,4 +1,4 @@
-import { GatewayError, headerValue, malformedUpstreamAnswer, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
 import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -22,7 +22,7 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
   const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
   let response: UpstreamResponse;
   if (originOf(uri) === new URL(call.channel.baseUrl).origin) {
-    response = await host.http.request({ method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey }, signal: call.signal, timeouts: call.channel.timeouts });
+    response = await sendUpstream(host, call, { method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey } });
     if (redirectStatuses.has(response.statusCode)) response = await guarded(await redirectTarget(response, uri));
   } else {
     response = await guarded(uri);
@@ -31,7 +31,7 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
     await response.body.dump();
     throw new GatewayError(404, 'video_not_found', 'the upstream no longer has this video; it keeps generated videos about 2 days');
   }
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeVoError);
+  if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeVoError);
   return response;
 }
 

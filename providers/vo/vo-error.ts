@@ -1,4 +1,4 @@
-import { describeUpstreamError, errorForUpstreamStatus, GatewayError, readUpstreamJsonAs, readBodyExcerpt, redactSecrets, type UpstreamResponse } from '../../core/index.js';
+import { describeUpstreamError, errorForUpstreamStatus, GatewayError, readUpstreamJsonAs, retryAfterHeader, readBodyExcerpt, redactSecrets, type UpstreamResponse } from '../../core/index.js';
 import { voErrorBodySchema, type VoErrorBody } from './vo-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -98,8 +98,7 @@ export async function voSubmitError(response: UpstreamResponse): Promise<Gateway
   const error = readVoError(excerpt);
   const message = error?.message ?? error?.status ?? `the upstream answered HTTP ${status}`;
   if (status < 400 || status >= 500 || channelStatuses.has(status)) {
-    const header = Number(response.headers['retry-after']);
-    const retryAfter = (error === undefined ? undefined : retryAfterSeconds(error)) ?? (Number.isFinite(header) && header >= 0 ? header : undefined);
+    const retryAfter = (error === undefined ? undefined : retryAfterSeconds(error)) ?? retryAfterHeader(response);
     return errorForUpstreamStatus(status, message, retryAfter);
   }
   if (error !== undefined && isKeyRefusal(error)) return errorForUpstreamStatus(401, message);
