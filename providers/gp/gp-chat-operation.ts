@@ -1,8 +1,7 @@
-import { callOpenAiCompatible, emptyUsage, parseUpstreamJson, rejectOpenAiError, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { callOpenAiCompatible, emptyUsage, invalidUpstreamAnswer, parseUpstreamJson, rejectOpenAiError, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
-import { invalidGpResponse } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
 import { gpCompletionSchema } from './gp-schemas.js';
 import { toGpRequest } from './to-gp-request.js';
@@ -23,11 +22,11 @@ export function createGpChatOperation(host: ProviderHost) {
       text = await response.body.text();
       json = parseUpstreamJson(text);
     } catch (error) {
-      throw invalidGpResponse(error);
+      throw invalidUpstreamAnswer('a chat completion', { cause: error });
     }
     rejectOpenAiError(json);
     const parsed = gpCompletionSchema.safeParse(json);
-    if (!parsed.success) throw invalidGpResponse(parsed.error);
+    if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
     const usage = parsed.data.usage;
     // The body goes out byte for byte, so the client sees exactly what the upstream said.
     // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.

@@ -1,6 +1,5 @@
-import { openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
-import { invalidGpResponse } from './gp-error.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -71,12 +70,12 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       try {
         json = parseUpstreamJson(data);
       } catch (cause) {
-        return fail(invalidGpResponse(cause));
+        return fail(invalidUpstreamAnswer('a chat completion', { cause }));
       }
       const upstreamError = readOpenAiError(json);
       if (upstreamError !== undefined) return fail(openAiErrorToGatewayError(upstreamError));
       const parsed = readGpChunk(json);
-      if (!parsed.success) return fail(invalidGpResponse(parsed.error));
+      if (!parsed.success) return fail(invalidUpstreamAnswer('a chat completion', { cause: parsed.error }));
       const chunk = parsed.data;
 
       const outputs: StreamOutput[] = [];

@@ -1,6 +1,7 @@
 import {
   callOpenAiCompatible,
   emptyUsage,
+  invalidUpstreamAnswer,
   openAiErrorToGatewayError,
   parseUpstreamJson,
   rejectOpenAiError,
@@ -11,7 +12,6 @@ import {
 } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { invalidGpResponse } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
 import { createGpResponsesStreamDecoder } from './gp-responses-stream-decoder.js';
 import { gpResponseObjectSchema } from './gp-schemas.js';
@@ -33,10 +33,10 @@ export function createGpResponsesOperation(host: ProviderHost) {
       text = await response.body.text();
       json = parseUpstreamJson(text);
     } catch (error) {
-      throw invalidGpResponse(error, 'a response');
+      throw invalidUpstreamAnswer('a response', { cause: error });
     }
     const parsed = gpResponseObjectSchema.safeParse(json);
-    if (!parsed.success) throw invalidGpResponse(parsed.error, 'a response');
+    if (!parsed.success) throw invalidUpstreamAnswer('a response', { cause: parsed.error });
     const object = parsed.data;
     // A 200 body may still be a failure: a response whose status is failed, or an error body.
     if (object.status === 'failed') throw openAiErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });

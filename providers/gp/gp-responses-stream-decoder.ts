@@ -1,6 +1,5 @@
-import { openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { invalidGpResponse } from './gp-error.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
@@ -56,10 +55,10 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
       try {
         json = parseUpstreamJson(data);
       } catch (cause) {
-        return fail(invalidGpResponse(cause, 'a Responses event'));
+        return fail(invalidUpstreamAnswer('a Responses event', { cause }));
       }
       const parsed = gpResponsesEventSchema.safeParse(json);
-      if (!parsed.success) return fail(invalidGpResponse(parsed.error, 'a Responses event'));
+      if (!parsed.success) return fail(invalidUpstreamAnswer('a Responses event', { cause: parsed.error }));
       const event = parsed.data;
       if (event.type === 'error') {
         return fail(openAiErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));

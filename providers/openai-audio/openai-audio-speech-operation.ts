@@ -1,17 +1,17 @@
 import {
   callOpenAiCompatible,
-  headerValue,
-  parseUpstreamJson,
-  rejectOpenAiError,
   emptyUsage,
+  headerValue,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
   primeUpstreamBody,
+  rejectOpenAiError,
   speechContentTypes,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
   type SpeechRequest,
 } from '../../core/index.js';
-import { invalidOpenAiAudioResponse } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
 
 /**
@@ -36,12 +36,12 @@ export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
         json = undefined;
       }
       rejectOpenAiError(json);
-      throw invalidOpenAiAudioResponse('audio');
+      throw invalidUpstreamAnswer('audio');
     }
     // The first audio bytes are read before the answer is committed: a connection that breaks
     // or goes silent before them fails over to another channel and costs the client nothing.
     const audio = await primeUpstreamBody(response.body);
-    if (audio === undefined) throw invalidOpenAiAudioResponse('audio');
+    if (audio === undefined) throw invalidUpstreamAnswer('audio');
     return {
       kind: 'bytes',
       body: audio,

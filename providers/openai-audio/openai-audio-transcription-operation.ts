@@ -1,6 +1,7 @@
 import {
   callOpenAiCompatible,
   headerValue,
+  invalidUpstreamAnswer,
   parseUpstreamJson,
   rejectOpenAiError,
   type OperationCall,
@@ -8,7 +9,6 @@ import {
   type ProviderHost,
   type TranscriptionRequest,
 } from '../../core/index.js';
-import { invalidOpenAiAudioResponse } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
 import { transcriptSchema } from './openai-audio-schemas.js';
 import { isJsonTranscript, readTranscriptionUsage, transcriptContentType, type TranscriptFacts } from './read-transcription-usage.js';
@@ -29,7 +29,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
     try {
       text = await response.body.text();
     } catch (error) {
-      throw invalidOpenAiAudioResponse('a transcript', error);
+      throw invalidUpstreamAnswer('a transcript', { cause: error });
     }
     let facts: TranscriptFacts | undefined;
     if (isJsonTranscript(format)) {
@@ -37,11 +37,11 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
       try {
         json = parseUpstreamJson(text);
       } catch (error) {
-        throw invalidOpenAiAudioResponse('a JSON transcript', error);
+        throw invalidUpstreamAnswer('a JSON transcript', { cause: error });
       }
       rejectOpenAiError(json);
       const parsed = transcriptSchema.safeParse(json);
-      if (!parsed.success) throw invalidOpenAiAudioResponse('a JSON transcript', parsed.error);
+      if (!parsed.success) throw invalidUpstreamAnswer('a JSON transcript', { cause: parsed.error });
       facts = parsed.data;
     }
     return {
