@@ -23,7 +23,6 @@ export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
 /** An OpenAI-style error body: `{"error": {...}}`. */
 export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
 
-
 /** The upstream's message with its type and code: `Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)`. */
 export function describeOpenAiError(error: OpenAiErrorDetail | undefined): string | undefined {
   if (error === undefined) return undefined;

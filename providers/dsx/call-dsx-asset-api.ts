@@ -1,8 +1,8 @@
 import {
   errorForUpstreamStatus,
   GatewayError,
-  malformedUpstreamAnswer,
   isSuccessStatus,
+  malformedUpstreamAnswer,
   parseUpstreamJson,
   readBodyExcerpt,
   redactSecrets,
