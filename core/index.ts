@@ -4,8 +4,23 @@
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
 export { clipped, quoted } from './errors/client-text.js';
-export { emptyUpstreamAnswer, malformedUpstreamAnswer, upstreamStreamTruncated } from './errors/upstream-answer-errors.js';
-export { forbidden, insufficientQuota, invalidRequest, jsonTooDeep, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export {
+  emptyUpstreamAnswer,
+  forbidden,
+  insufficientQuota,
+  invalidRequest,
+  jsonTooDeep,
+  malformedUpstreamAnswer,
+  notFound,
+  promptBlocked,
+  rateLimited,
+  taskVanished,
+  unauthorized,
+  unavailable,
+  upstreamStreamTruncated,
+  videoNotFound,
+  videoNotReady,
+} from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.js';
-import { malformedUpstreamAnswer } from '../errors/upstream-answer-errors.js';
+import { malformedUpstreamAnswer } from '../errors/error-codes.js';
 import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**

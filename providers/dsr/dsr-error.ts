@@ -1,4 +1,4 @@
-import { describeUpstreamError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, readUpstreamJsonAs, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, promptBlocked, readUpstreamJsonAs, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
 import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
 
 /**
@@ -19,7 +19,7 @@ export const readDsrErrorBody = (text: string): DsrErrorDetail | undefined => re
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
 export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
   const detail = describeDsrErrorDetail(error) ?? 'the content was flagged';
-  return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
+  return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
 }
 
 /**

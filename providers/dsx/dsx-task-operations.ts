@@ -1,4 +1,4 @@
-import { emptyUsage, GatewayError, isSuccessStatus, type OperationHandler, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { emptyUsage, GatewayError, isSuccessStatus, videoNotReady, type OperationHandler, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { dsxModerationRecord } from './dsx-moderation-record.js';
 import type { DsxOptions } from './dsx-options.js';
 import { fromDsxTask } from './from-dsx-task.js';
@@ -30,7 +30,7 @@ export const createDsxContentOperation =
   async (call) => {
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';
-    if (task.status !== 'succeeded' || url === '') throw new GatewayError(409, 'video_not_ready', `the upstream task is ${task.status} and has no video to download`);
+    if (task.status !== 'succeeded' || url === '') throw videoNotReady(`the upstream task is ${task.status} and has no video to download`);
     const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
     if (!isSuccessStatus(response)) {
       await response.body.dump();

@@ -4,6 +4,7 @@ import {
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
+  promptBlocked,
   readBodyExcerpt,
   readOpenAiError,
   retryAfterHeader,
@@ -19,7 +20,7 @@ const blockedCodes = new Set(['moderation_blocked', 'content_policy_violation'])
 /** 400 `prompt_blocked`: the upstream's safety system refused the prompt or an image; not retried elsewhere. */
 export function giPromptBlocked(error: OpenAiErrorDetail): GatewayError {
   const detail = error.message === undefined || error.message === null || error.message === '' ? '' : `: ${error.message}`;
-  return new GatewayError(400, 'prompt_blocked', `the upstream's safety system blocked this request${detail}; change the prompt or the images`);
+  return promptBlocked(`the upstream's safety system blocked this request${detail}; change the prompt or the images`);
 }
 
 /** Whether an upstream error is a safety refusal. */

@@ -1,4 +1,4 @@
-import { describeUpstreamError, emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, readUpstreamJsonAs, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer, promptBlocked, readUpstreamJsonAs } from '../../core/index.js';
 import { qiErrorBodySchema, type QiErrorBody } from './qi-schemas.js';
 
 /**
@@ -22,8 +22,8 @@ export function readQiErrorBody(text: string): QiErrorBody | undefined {
 export const describeQiError = (error: QiErrorBody): string | undefined => describeUpstreamError(error.message, error.code);
 
 /** 400 `prompt_blocked`: not retryable, another channel would refuse it too. */
-export function promptBlocked(error: QiErrorBody): GatewayError {
-  return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${describeQiError(error) ?? 'no reason given'}; change the prompt or the image`);
+export function qiPromptBlocked(error: QiErrorBody): GatewayError {
+  return promptBlocked(`the upstream's safety filter blocked the request: ${describeQiError(error) ?? 'no reason given'}; change the prompt or the image`);
 }
 
 /**
@@ -34,7 +34,7 @@ export function promptBlocked(error: QiErrorBody): GatewayError {
  */
 export function qiStatusError(status: number, bodyText: string, retryAfterSeconds?: number): GatewayError {
   const error = readQiErrorBody(bodyText);
-  if (error !== undefined && isQiBlockedCode(error.code)) return promptBlocked(error);
+  if (error !== undefined && isQiBlockedCode(error.code)) return qiPromptBlocked(error);
   const detail = error === undefined ? undefined : describeQiError(error);
   return errorForUpstreamStatus(status, detail ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
 }
@@ -52,7 +52,7 @@ function statusOfCode(code: string): number {
 
 /** The gateway error for an error body the upstream sent with HTTP 200. */
 export function qiInBandError(error: QiErrorBody): GatewayError {
-  if (isQiBlockedCode(error.code)) return promptBlocked(error);
+  if (isQiBlockedCode(error.code)) return qiPromptBlocked(error);
   const status = statusOfCode(error.code ?? '');
   return errorForUpstreamStatus(status, describeQiError(error) ?? `the upstream reported error ${status}`);
 }

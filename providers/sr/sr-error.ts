@@ -7,6 +7,7 @@ import {
   readOpenAiErrorText,
   redactSecrets,
   retryAfterHeader,
+  videoNotFound,
   type UpstreamResponse,
 } from '../../core/index.js';
 
@@ -31,10 +32,7 @@ export async function srSubmitError(response: UpstreamResponse, remix: boolean):
   const error = readOpenAiErrorText(text);
   if (remix && status === 404) {
     const detail = error?.message ?? `the upstream answered HTTP ${status}`;
-    return new GatewayError(404, 'video_not_found', `remix_from_video_id: the upstream no longer has this video: ${redactSecrets(detail)}`, {
-      param: 'remix_from_video_id',
-      retryable: false,
-    });
+    return videoNotFound(`remix_from_video_id: the upstream no longer has this video: ${redactSecrets(detail)}`, 'remix_from_video_id');
   }
   if (status >= 400 && status < 500 && !channelStatuses.has(status)) {
     const code = (typeof error?.code === 'string' && error.code !== '' ? error.code : undefined) ?? (error?.type ?? undefined) ?? 'upstream_invalid_request';

@@ -1,4 +1,4 @@
-import { callUpstream, GatewayError, malformedUpstreamAnswer, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { callUpstream, GatewayError, malformedUpstreamAnswer, taskVanished, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { invalidVoOperation } from './from-vo-operation.js';
 import { describeVoError, voSubmitError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -47,7 +47,7 @@ export async function submitVoTask(host: ProviderHost, call: OperationCall<unkno
  */
 export async function getVoOperation(host: ProviderHost, call: OperationCall<unknown, VoOptions>, name: string): Promise<unknown> {
   if (!operationName.test(name) || name.split('/').includes('..')) {
-    throw new GatewayError(404, 'task_vanished', `"${name}" is not an operation name this channel can ask about`);
+    throw taskVanished(`"${name}" is not an operation name this channel can ask about`);
   }
   const url = `${call.channel.baseUrl}/${call.options.api_version}/${name}`;
   const response = await callUpstream(host, call, { method: 'GET', url, headers: { [voKeyHeader]: call.channel.apiKey } }, (refusal) =>

@@ -1,4 +1,4 @@
-import { GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
 import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -29,7 +29,7 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
   }
   if (response.statusCode === 404 || response.statusCode === 410) {
     await response.body.dump();
-    throw new GatewayError(404, 'video_not_found', 'the upstream no longer has this video; it keeps generated videos about 2 days');
+    throw videoNotFound('the upstream no longer has this video; it keeps generated videos about 2 days');
   }
   if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeVoError);
   return response;

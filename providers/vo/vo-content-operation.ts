@@ -1,4 +1,4 @@
-import { emptyUsage, GatewayError, headerValue, type BytesResult, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { emptyUsage, headerValue, videoNotReady, type BytesResult, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { getVoOperation } from './call-vo.js';
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation } from './from-vo-operation.js';
@@ -16,7 +16,7 @@ export function createVoContentOperation(host: ProviderHost) {
     const { progress, videoUris } = readVoOperation(await getVoOperation(host, call, call.request.handle));
     const uri = videoUris[0];
     if (uri === undefined) {
-      throw new GatewayError(409, 'video_not_ready', `the upstream has no video for this task (it is ${progress.status})`);
+      throw videoNotReady(`the upstream has no video for this task (it is ${progress.status})`);
     }
     const response = await downloadVoVideo(host, call, uri);
     const contentType = headerValue(response, 'content-type')?.split(';', 1)[0]?.trim();
