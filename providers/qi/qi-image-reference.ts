@@ -1,4 +1,4 @@
-import { sniffImageType } from '../../core/index.js';
+import { isBase64Text, sniffImageType } from '../../core/index.js';
 import { fieldError, type FieldPath } from './qi-field-error.js';
 import { qiImageMimeTypes } from './qi-image-types.js';
 
@@ -11,7 +11,6 @@ export interface QiImageInput {
 /** What an input image is: a URL the upstream may fetch, or inline data as a data: URI. */
 export type QiImageReference = { kind: 'url'; url: string } | { kind: 'data'; uri: string };
 
-const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Enough base64 for the 12 bytes the magic numbers need. */
 const headCharacters = 16;
 
@@ -36,7 +35,7 @@ export function classifyQiImage(input: QiImageInput): QiImageReference {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value);
   if (scheme !== null) throw fieldError(input.path, `${scheme[1]}: URLs are not supported; send an http(s) URL, a data: URI or base64 image data`);
   const base64 = value.replace(/\s+/g, '');
-  if (!base64Text.test(base64) || base64.length % 4 === 1) {
+  if (!isBase64Text(base64)) {
     throw fieldError(input.path, 'expected an http(s) URL, a data: URI or base64 image data');
   }
   const mimeType = sniffImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'), qiImageMimeTypes);
