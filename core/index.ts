@@ -4,12 +4,30 @@
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
 export { clipped, quoted } from './errors/client-text.js';
-export { forbidden, insufficientQuota, invalidRequest, jsonTooDeep, notFound, rateLimited, unauthorized, unavailable } from './errors/error-codes.js';
+export {
+  emptyUpstreamAnswer,
+  forbidden,
+  insufficientQuota,
+  invalidRequest,
+  jsonTooDeep,
+  malformedUpstreamAnswer,
+  notFound,
+  promptBlocked,
+  rateLimited,
+  taskVanished,
+  unauthorized,
+  unavailable,
+  upstreamStreamTruncated,
+  videoNotFound,
+  videoNotReady,
+} from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
+export { isBase64Text } from './validation/base64-text.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
+export { stopAfterFirstError, streamFailure } from './streaming/stop-after-first-error.js';
 export {
   defineProvider,
   type ChannelContext,
@@ -45,6 +63,20 @@ export {
 } from './contracts/provider-plugin.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
+export type {
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionChunkChoice,
+  ChatCompletionDelta,
+  ChatCompletionLogprobs,
+  ChatCompletionMessage,
+  ChatCompletionTokenLogprob,
+  ChatCompletionToolCall,
+  ChatCompletionToolCallDelta,
+  ChatCompletionUsage,
+  ChatFinishReason,
+} from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
@@ -75,11 +107,40 @@ export {
   type TranscriptionRequest,
 } from './contracts/audio-requests.js';
 export { readAudioDuration } from './media/read-audio-duration.js';
+export { sniffImageType } from './media/sniff-image-type.js';
+export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
-export { errorForUpstreamStatus, readBodyExcerpt, upstreamStatusError } from './http/upstream-error.js';
+export { describeUpstreamError, errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader, upstreamStatusError } from './http/upstream-error.js';
+export {
+  bearerAuthorization,
+  callUpstream,
+  headerValue,
+  isSuccessStatus,
+  jsonBody,
+  multipartBody,
+  prefixedUpstreamUrl,
+  sendUpstream,
+  type UpstreamCall,
+  type UpstreamRequestBody,
+  type UpstreamStatusMapper,
+} from './http/call-upstream.js';
+export { pathPrefixOption } from './validation/path-prefix-option.js';
+export {
+  describeOpenAiError,
+  describeOpenAiErrorText,
+  callOpenAiCompatible,
+  openAiErrorBodySchema,
+  openAiErrorDetailSchema,
+  openAiErrorToGatewayError,
+  openAiStatusError,
+  readOpenAiError,
+  readOpenAiErrorText,
+  rejectOpenAiError,
+  type OpenAiErrorDetail,
+} from './http/openai-compatible.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamJson } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -67,3 +67,33 @@ export const jsonTooDeep = (limit: number, param?: string) =>
  */
 export const internalError = (cause: unknown) =>
   new GatewayError(500, 'internal_error', 'the gateway failed to handle the request; it has been logged', { cause });
+
+// What a provider reports of an upstream: one place for the codes every provider shares.
+
+/**
+ * 502 `upstream_invalid_response` in words of the provider's own, for a malformed answer the
+ * wording of `invalidUpstreamAnswer` does not fit (a redirect without a Location). The
+ * channel's fault, so retryable on another channel by default; `retryable: false` where a
+ * retry could repeat a side effect (a task the upstream may have started).
+ */
+export const malformedUpstreamAnswer = (message: string, options: Pick<GatewayErrorOptions, 'cause' | 'retryable'> = {}) =>
+  new GatewayError(502, 'upstream_invalid_response', message, { cause: options.cause, retryable: options.retryable ?? true });
+
+/** 502 `empty_response`: the upstream answered, but without any output (`message` says what was missing). Nothing is billed; another channel may do better. */
+export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true });
+
+/** 502 `upstream_stream_truncated`: the stream ended before its end marker, which the client must not mistake for a complete answer. */
+export const upstreamStreamTruncated = () =>
+  new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true });
+
+/** 400 `prompt_blocked`: the upstream's safety system refused the prompt or an input; not retried, another channel would refuse it too. */
+export const promptBlocked = (message: string) => new GatewayError(400, 'prompt_blocked', message);
+
+/** 404 `task_vanished`: the upstream does not know the task (any more); core then marks it failed and refunds it. */
+export const taskVanished = (message: string) => new GatewayError(404, 'task_vanished', message);
+
+/** 404 `video_not_found`: the upstream no longer has the video; `param` names the field that pointed at it. */
+export const videoNotFound = (message: string, param?: string) => new GatewayError(404, 'video_not_found', message, { param });
+
+/** 409 `video_not_ready`: the task has no video to download (yet, or at all). */
+export const videoNotReady = (message: string) => new GatewayError(409, 'video_not_ready', message);

@@ -36,6 +36,24 @@ function percentDecode(text: string): Buffer {
   return output.subarray(0, length);
 }
 
+/** The parts of a `data:[<mime type>][;<parameter>...][;base64],<data>` URI, undefined when it is not one. */
+function splitDataUri(uri: string): { declared: string; isBase64: boolean; payload: string } | undefined {
+  const comma = uri.indexOf(',');
+  if (!isDataUri(uri) || comma < 0) return undefined;
+  const parameters = uri.slice(5, comma).split(';');
+  return {
+    declared: parameters[0]?.trim().toLowerCase() ?? '',
+    isBase64: parameters.length > 1 && parameters.at(-1)?.trim().toLowerCase() === 'base64',
+    payload: uri.slice(comma + 1),
+  };
+}
+
+/** A base64 payload, percent-decoded and without white space; undefined when it is not base64. */
+function base64Payload(payload: string): string | undefined {
+  const encoded = (payload.includes('%') ? percentDecode(payload).toString('latin1') : payload).replace(whitespace, '');
+  return base64Alphabet.test(encoded) && encoded.length % 4 !== 1 ? encoded : undefined;
+}
+
 /**
  * Decodes a `data:[<mime type>][;<parameter>...][;base64],<data>` URI (RFC 2397), base64 or
  * percent-encoded, without any fetch. The MIME type comes from the URI, lower-cased and
@@ -44,23 +62,42 @@ function percentDecode(text: string): Buffer {
  * `invalid_media_url` for a malformed URI and `media_too_large` past `maxBytes`.
  */
 export function decodeDataUri(uri: string, maxBytes: number): FetchedMedia {
-  const comma = uri.indexOf(',');
-  if (!isDataUri(uri) || comma < 0) throw invalidMediaUrl('the data: URI is malformed (expected data:<mime type>;base64,<data>)');
-  const parameters = uri.slice(5, comma).split(';');
-  const isBase64 = parameters.length > 1 && parameters.at(-1)?.trim().toLowerCase() === 'base64';
-  const payload = uri.slice(comma + 1);
+  const parts = splitDataUri(uri);
+  if (parts === undefined) throw invalidMediaUrl('the data: URI is malformed (expected data:<mime type>;base64,<data>)');
   let data: Buffer;
-  if (isBase64) {
-    const encoded = (payload.includes('%') ? percentDecode(payload).toString('latin1') : payload).replace(whitespace, '');
-    if (!base64Alphabet.test(encoded) || encoded.length % 4 === 1) throw invalidMediaUrl('the data: URI does not hold valid base64 data');
+  if (parts.isBase64) {
+    const encoded = base64Payload(parts.payload);
+    if (encoded === undefined) throw invalidMediaUrl('the data: URI does not hold valid base64 data');
     // Checked before decoding, so an oversized URI is refused without allocating its bytes.
     if (Math.floor((encoded.replace(/=+$/, '').length * 3) / 4) > maxBytes) throw mediaTooLarge(maxBytes);
     data = Buffer.from(encoded, 'base64');
   } else {
-    data = percentDecode(payload);
+    data = percentDecode(parts.payload);
     if (data.length > maxBytes) throw mediaTooLarge(maxBytes);
   }
-  const declared = parameters[0]?.trim().toLowerCase() ?? '';
+  const declared = parts.declared;
   const mimeType = mimeTypeFromContentType(declared) ?? sniffMimeType(data) ?? (declared.includes('/') ? declared : 'text/plain');
   return { mimeType, data };
+}
+
+/** A `data:` URI's payload in base64, the form inline data travels in upstream. */
+export interface DataUriPayload {
+  /** The MIME type as written, lower-cased and without parameters; `text/plain` when the URI names none (RFC 2397). */
+  mimeType: string;
+  base64: string;
+}
+
+/**
+ * Reads a `data:` URI as base64 without decoding it: for a provider that sends inline data
+ * on as base64, where decoding and encoding again would only cost time. Percent-encoded data
+ * is decoded and encoded as base64. Undefined for anything that is not a well-formed data
+ * URI; no size limit (the client body's limit holds it).
+ */
+export function readDataUriBase64(uri: string): DataUriPayload | undefined {
+  const parts = splitDataUri(uri);
+  if (parts === undefined) return undefined;
+  const mimeType = parts.declared === '' ? 'text/plain' : parts.declared;
+  if (!parts.isBase64) return { mimeType, base64: percentDecode(parts.payload).toString('base64') };
+  const base64 = base64Payload(parts.payload);
+  return base64 === undefined ? undefined : { mimeType, base64 };
 }

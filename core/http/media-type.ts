@@ -1,3 +1,5 @@
+import { ascii, startsWith } from '../media/byte-signatures.js';
+import { sniffImageType } from '../media/sniff-image-type.js';
 import { unsupportedMediaType } from './media-errors.js';
 
 const typesByExtension: Readonly<Record<string, string>> = {
@@ -40,17 +42,13 @@ export function mimeTypeFromPath(pathname: string): string | undefined {
   return dot < 0 ? undefined : typesByExtension[name.slice(dot + 1).toLowerCase()];
 }
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
-  bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte);
-
-const ascii = (text: string) => [...text].map((character) => character.charCodeAt(0));
+// The image types a fetched body or a data: URI is known by; others keep their declared type.
+const commonImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** The MIME type the first bytes reveal, for a few common media formats. */
 export function sniffMimeType(bytes: Uint8Array): string | undefined {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
+  const image = sniffImageType(bytes, commonImageTypes);
+  if (image !== undefined) return image;
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WAVE'), 8)) return 'audio/wav';
   if (startsWith(bytes, ascii('%PDF-'))) return 'application/pdf';
   if (startsWith(bytes, ascii('ID3'))) return 'audio/mpeg';

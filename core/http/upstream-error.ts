@@ -44,6 +44,24 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
 }
 
 /**
+ * An upstream's error in its own words: `message (code)`, either alone when the other is
+ * missing, undefined with neither. `code` is whatever names the error (a code, a status name).
+ */
+export function describeUpstreamError(message: string | null | undefined, code: string | null | undefined): string | undefined {
+  const text = message ?? '';
+  const label = code ?? '';
+  if (text === '') return label === '' ? undefined : label;
+  return label === '' ? text : `${text} (${label})`;
+}
+
+/** The delay an upstream's `Retry-After` header asks for, in seconds; undefined without one or for a date. */
+export function retryAfterHeader(response: Pick<UpstreamResponse, 'headers'>): number | undefined {
+  const header = response.headers['retry-after'];
+  const seconds = header === undefined || header === '' ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/**
  * The gateway error for an upstream's non-2xx answer (see {@link errorForUpstreamStatus}),
  * with the upstream's own message when `describe` finds one in the body, and the
  * `Retry-After` header passed on; without the header, the delay `retryAfterInBody` finds in
@@ -65,9 +83,7 @@ export async function upstreamStatusError(
   } catch {
     detail = undefined;
   }
-  const header = response.headers['retry-after'];
-  const retryAfter = header === undefined || header === '' ? Number.NaN : Number(header);
-  let retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  let retryAfterSeconds = retryAfterHeader(response);
   if (retryAfterSeconds === undefined && response.statusCode === 429) {
     try {
       retryAfterSeconds = retryAfterInBody(excerpt);

@@ -1,4 +1,5 @@
-import { GatewayError } from '../errors/gateway-error.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { malformedUpstreamAnswer } from '../errors/error-codes.js';
 import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**
@@ -16,14 +17,24 @@ export function parseUpstreamJson(text: string): unknown {
 }
 
 /**
+ * `text` read as JSON of `schema`'s shape, or undefined for text that is not JSON or of another
+ * shape: for an error body, which may be anything (an HTML page from a proxy).
+ */
+export function readUpstreamJsonAs<Output>(text: string, schema: { safeParse(value: unknown): { success: true; data: Output } | { success: false } }): Output | undefined {
+  try {
+    const parsed = schema.safeParse(parseUpstreamJson(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * 502 `upstream_invalid_response`: the upstream answered something that is not `expected`
  * (not JSON, too deep, or of another shape). The channel's fault, so retryable on another
  * channel by default; `retryable: false` where a retry could repeat a side effect (a task the
  * upstream may have started). The one way provider code reports a malformed upstream answer.
  */
 export function invalidUpstreamAnswer(expected: string, options: { cause?: unknown; retryable?: boolean } = {}): GatewayError {
-  return new GatewayError(502, 'upstream_invalid_response', `the upstream answered with something that is not ${expected}`, {
-    cause: options.cause,
-    retryable: options.retryable ?? true,
-  });
+  return malformedUpstreamAnswer(`the upstream answered with something that is not ${expected}`, options);
 }

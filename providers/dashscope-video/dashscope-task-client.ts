@@ -1,4 +1,14 @@
-import { parseUpstreamJson, readBodyExcerpt, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  parseUpstreamJson,
+  prefixedUpstreamUrl,
+  readBodyExcerpt,
+  retryAfterHeader,
+  upstreamStatusError,
+  type OperationCall,
+  type ProviderHost,
+} from '../../core/index.js';
 import type { DashScopeVideoOptions } from './dashscope-video-options.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
 import { dashScopeCodeStatus, dashScopeSubmitError, describeDashScopeError, invalidDashScopeAnswer, readDashScopeErrorBody } from './dashscope-upstream-error.js';
@@ -7,27 +17,23 @@ import { dashScopeSubmitAnswerSchema } from './dashscope-task-schemas.js';
 /** The async video path under the channel's prefix, the same for every family (upstreams.md §4.2, §4.4). */
 export const dashScopeSynthesisPath = '/services/aigc/video-generation/video-synthesis';
 
-const retryAfterOf = (response: UpstreamResponse) => {
-  const seconds = Number(response.headers['retry-after']);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
-};
-
 /**
  * Submits a task: `POST {base_url}{path_prefix}/services/aigc/video-generation/video-synthesis`
  * with the channel's key as a Bearer token and `X-DashScope-Async: enable`, without which
  * DashScope refuses (upstreams.md §4.1). Returns the upstream's `output.task_id`.
  */
 export async function submitDashScopeTask(host: ProviderHost, call: OperationCall<unknown, DashScopeVideoOptions>, job: DashScopeVideoJob): Promise<string> {
-  const response = await host.http.request({
-    method: 'POST',
-    url: `${call.channel.baseUrl}${call.options.path_prefix}${dashScopeSynthesisPath}`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.channel.apiKey}`, 'x-dashscope-async': 'enable' },
-    body: JSON.stringify({ model: call.upstreamModel, input: job.input, parameters: job.parameters }),
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
+  const response = await callUpstream(
+    host,
+    call,
+    {
+      url: prefixedUpstreamUrl(call, dashScopeSynthesisPath),
+      headers: { ...bearerAuthorization(call), 'x-dashscope-async': 'enable' },
+      body: JSON.stringify({ model: call.upstreamModel, input: job.input, parameters: job.parameters }),
+    },
+    async (refusal) => dashScopeSubmitError(refusal.statusCode, await readBodyExcerpt(refusal), job, retryAfterHeader(refusal)),
+  );
   const text = await readBodyExcerpt(response);
-  if (response.statusCode < 200 || response.statusCode >= 300) throw dashScopeSubmitError(response.statusCode, text, job, retryAfterOf(response));
   let answer;
   try {
     answer = dashScopeSubmitAnswerSchema.parse(parseUpstreamJson(text));
@@ -44,19 +50,12 @@ export async function submitDashScopeTask(host: ProviderHost, call: OperationCal
 
 /** Asks about a task: `GET {base_url}{path_prefix}/tasks/{task_id}` with the key only (upstreams.md §4.1); returns the parsed JSON. */
 export async function fetchDashScopeTask(host: ProviderHost, call: OperationCall<unknown, DashScopeVideoOptions>, taskId: string): Promise<unknown> {
-  const response = await host.http.request({
-    method: 'GET',
-    url: `${call.channel.baseUrl}${call.options.path_prefix}/tasks/${encodeURIComponent(taskId)}`,
-    headers: { authorization: `Bearer ${call.channel.apiKey}` },
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw await upstreamStatusError(response, (text) => {
+  const response = await callUpstream(host, call, { method: 'GET', url: prefixedUpstreamUrl(call, `/tasks/${encodeURIComponent(taskId)}`), headers: bearerAuthorization(call) }, (refusal) =>
+    upstreamStatusError(refusal, (text) => {
       const error = readDashScopeErrorBody(text);
       return error === undefined ? undefined : describeDashScopeError(error);
-    });
-  }
+    }),
+  );
   try {
     return await response.body.json();
   } catch (error) {

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeUpstreamError, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer, readUpstreamJsonAs } from '../../core/index.js';
 import { dashScopeErrorBodySchema, type DashScopeErrorBody } from './dashscope-task-schemas.js';
 import { dashScopeUpstreamParam } from './dashscope-upstream-param.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
@@ -27,21 +27,12 @@ export function dashScopeCodeStatus(code: string): number {
 
 /** The error body in an upstream answer's text, if it is one. */
 export function readDashScopeErrorBody(text: string): DashScopeErrorBody | undefined {
-  try {
-    const parsed = dashScopeErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success && (parsed.data.code ?? parsed.data.message) ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = readUpstreamJsonAs(text, dashScopeErrorBodySchema);
+  return (body?.code ?? body?.message) ? body : undefined;
 }
 
 /** The upstream's own words for an error: `message (code)`. */
-export function describeDashScopeError(error: { code?: string | null; message?: string | null }): string | undefined {
-  const message = error.message ?? '';
-  const code = error.code ?? '';
-  if (message === '') return code === '' ? undefined : code;
-  return code === '' ? message : `${message} (${code})`;
-}
+export const describeDashScopeError = (error: { code?: string | null; message?: string | null }): string | undefined => describeUpstreamError(error.message, error.code);
 
 /**
  * The error for a non-2xx answer to a submit. A refusal of the request (400 and the other

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, type TaskProgress, type Usage } from '../../core/index.js';
+import { errorForUpstreamStatus, taskVanished, type TaskProgress, type Usage } from '../../core/index.js';
 import { dashScopeTaskAnswerSchema, type DashScopeTaskAnswer } from './dashscope-task-schemas.js';
 import { dashScopeCodeStatus, describeDashScopeError, invalidDashScopeAnswer, isDashScopeModerationCode } from './dashscope-upstream-error.js';
 import type { VideoTier } from './dashscope-video-job.js';
@@ -65,7 +65,7 @@ export function fromDashScopeTask(body: unknown, tiers: readonly VideoTier[]): T
     case 'CANCELED':
       return progress('failed', { error: { code: 499, message: 'the task was canceled upstream', type: 'Canceled' } });
     case 'UNKNOWN':
-      throw new GatewayError(404, 'task_vanished', 'DashScope answers UNKNOWN: it does not know the task, or the task is older than 24 hours');
+      throw taskVanished('DashScope answers UNKNOWN: it does not know the task, or the task is older than 24 hours');
     default:
       return progress('queued');
   }

@@ -1,11 +1,9 @@
-import type { SniffedImageType } from './sniff-image-type.js';
-
 /** What a media reference holds. */
 export type MediaKind = 'image' | 'audio' | 'video';
 
 /** The image types a family takes inline, read from the bytes, and their names for a refusal. */
 export interface InlineImageTypes {
-  types: readonly SniffedImageType[];
+  types: readonly string[];
   /** `JPEG, PNG or WebP`. */
   names: string;
 }

@@ -1,4 +1,4 @@
-import { GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, promptBlocked, readUpstreamJsonAs, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
 import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
 
 /**
@@ -11,33 +11,34 @@ export function isDsrSensitiveContent(code: string | null | undefined): boolean 
 }
 
 /** The upstream's message with its code: `The request failed because ... (InputTextSensitiveContentDetected)`. */
-export function describeDsrErrorDetail(error: DsrErrorDetail): string | undefined {
-  const code = error.code ?? undefined;
-  const message = error.message ?? undefined;
-  if (message === undefined || message === '') return code === undefined || code === '' ? undefined : code;
-  return code === undefined || code === '' ? message : `${message} (${code})`;
-}
+export const describeDsrErrorDetail = (error: DsrErrorDetail): string | undefined => describeUpstreamError(error.message, error.code);
 
 /** The error object of an Ark error body, if the text is one. */
-export function readDsrErrorBody(text: string): DsrErrorDetail | undefined {
-  try {
-    const parsed = dsrErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readDsrErrorBody = (text: string): DsrErrorDetail | undefined => readUpstreamJsonAs(text, dsrErrorBodySchema)?.error;
 
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
 export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
   const detail = describeDsrErrorDetail(error) ?? 'the content was flagged';
-  return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
+  return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
+}
+
+/**
+ * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
+ * becomes the gateway error for its status, with Ark's message.
+ */
+export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
+  const seen: { error?: DsrErrorDetail } = {};
+  const failure = await upstreamStatusError(response, (text) => {
+    seen.error = readDsrErrorBody(text);
+    return seen.error === undefined ? undefined : describeDsrErrorDetail(seen.error);
+  });
+  return seen.error !== undefined && isDsrSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
 }
 
 /** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */
 export function dsrEmptyResponse(detail?: string): GatewayError {
   const why = detail === undefined ? '' : `: ${detail}`;
-  return new GatewayError(502, 'empty_response', `the upstream returned no image${why}; retry once or twice`, { retryable: true });
+  return emptyUpstreamAnswer(`the upstream returned no image${why}; retry once or twice`);
 }
 
 /** 502 for a 2xx answer that is not an images response. */

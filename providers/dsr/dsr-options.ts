@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathPrefixOption } from '../../core/index.js';
 
 /** A dsr channel's `options`. */
 export const dsrOptionsSchema = z.strictObject({
@@ -7,10 +8,7 @@ export const dsrOptionsSchema = z.strictObject({
    * lives under `/api/v3` on both sites (reference/upstreams.md §3.1), so `base_url` is the
    * bare origin, e.g. `https://ark.cn-beijing.volces.com`.
    */
-  path_prefix: z
-    .string()
-    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'expected a path such as /api/v3, starting with a slash and without a trailing one' })
-    .default('/api/v3'),
+  path_prefix: pathPrefixOption('/api/v3'),
 });
 
 export type DsrOptions = z.output<typeof dsrOptionsSchema>;

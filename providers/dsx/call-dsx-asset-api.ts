@@ -1,4 +1,15 @@
-import { parseUpstreamJson, errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type OperationCall, type ProviderHost } from '../../core/index.js';
+import {
+  errorForUpstreamStatus,
+  GatewayError,
+  isSuccessStatus,
+  malformedUpstreamAnswer,
+  parseUpstreamJson,
+  readBodyExcerpt,
+  redactSecrets,
+  sendUpstream,
+  type OperationCall,
+  type ProviderHost,
+} from '../../core/index.js';
 import { volcEnvelopeSchema } from './dsx-asset-schemas.js';
 import type { DsxOptions } from './dsx-options.js';
 import { signVolcRequest } from './sign-volc-request.js';
@@ -40,7 +51,7 @@ export async function callDsxAssetAction(
     { accessKeyId: assets.access_key_id, secretAccessKey: assets.secret_access_key, region: assets.region, service: 'ark' },
     new Date(host.now()),
   );
-  const response = await host.http.request({ method: 'POST', url, headers: { ...headers, accept: 'application/json' }, body, signal: call.signal, timeouts: call.channel.timeouts });
+  const response = await sendUpstream(host, call, { url, headers: { ...headers, accept: 'application/json' }, body });
   const text = await readBodyExcerpt(response);
   let envelope: ReturnType<typeof volcEnvelopeSchema.parse> | undefined;
   try {
@@ -50,10 +61,10 @@ export async function callDsxAssetAction(
     envelope = undefined;
   }
   const error = envelope?.ResponseMetadata?.Error ?? undefined;
-  const ok = response.statusCode >= 200 && response.statusCode < 300;
+  const ok = isSuccessStatus(response);
   if (!ok || (error !== undefined && (error.Code ?? '') !== '')) {
     throw failure(ok ? 400 : response.statusCode, error?.Code ?? '', error?.Message ?? `the asset API answered HTTP ${response.statusCode} to ${action}`);
   }
-  if (envelope === undefined) throw new GatewayError(502, 'upstream_invalid_response', `the asset API answered ${action} with something that is not its envelope`, { retryable: true });
+  if (envelope === undefined) throw malformedUpstreamAnswer(`the asset API answered ${action} with something that is not its envelope`);
   return envelope.Result ?? {};
 }

@@ -1,45 +1,36 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse, invalidUpstreamAnswer } from '../../core/index.js';
+import {
+  bearerAuthorization,
+  describeUpstreamError,
+  errorForUpstreamStatus,
+  GatewayError,
+  invalidUpstreamAnswer,
+  prefixedUpstreamUrl,
+  readBodyExcerpt,
+  readUpstreamJsonAs,
+  redactSecrets,
+  retryAfterHeader,
+  upstreamStatusError,
+  type OperationCall,
+  type UpstreamCall,
+  type UpstreamResponse,
+} from '../../core/index.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxErrorBodySchema, type DsxErrorDetail } from './dsx-schemas.js';
 
 /** The error object of an Ark error body, if the text is one. */
-export function readDsxErrorBody(text: string): DsxErrorDetail | undefined {
-  try {
-    const parsed = dsxErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readDsxErrorBody = (text: string): DsxErrorDetail | undefined => readUpstreamJsonAs(text, dsxErrorBodySchema)?.error;
 
 /** Ark's message with its code: `The parameter ... is not valid (InvalidParameter)`. */
-export function describeDsxError(error: DsxErrorDetail | undefined): string | undefined {
-  const code = error?.code ?? '';
-  const message = error?.message ?? '';
-  if (message === '') return code === '' ? undefined : code;
-  return code === '' ? message : `${message} (${code})`;
-}
+export const describeDsxError = (error: DsxErrorDetail | undefined): string | undefined => describeUpstreamError(error?.message, error?.code);
 
-/** Sends one request to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token (upstreams.md §3.1). */
-export function requestDsx(
-  host: ProviderHost,
-  call: OperationCall<unknown, DsxOptions>,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<UpstreamResponse> {
-  return host.http.request({
+/** A request to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token (upstreams.md §3.1), for `callUpstream`. */
+export function dsxCall(call: OperationCall<unknown, DsxOptions>, method: 'GET' | 'POST', path: string, body?: unknown): UpstreamCall {
+  return {
     method,
-    url: `${call.channel.baseUrl}${call.options.path_prefix}${path}`,
-    headers: {
-      authorization: `Bearer ${call.channel.apiKey}`,
-      accept: 'application/json',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
+    url: prefixedUpstreamUrl(call, path),
+    headers: { ...bearerAuthorization(call), accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
+  };
 }
 
 // The channel's trouble, not the request's: another channel may take the task.
@@ -56,8 +47,7 @@ export async function dsxSubmitError(response: UpstreamResponse): Promise<Gatewa
   const error = readDsxErrorBody(excerpt);
   const message = describeDsxError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
   if (channelStatuses.has(response.statusCode) || response.statusCode >= 500 || response.statusCode < 400) {
-    const retryAfter = Number(response.headers['retry-after']);
-    return errorForUpstreamStatus(response.statusCode, message, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+    return errorForUpstreamStatus(response.statusCode, message, retryAfterHeader(response));
   }
   const param = error?.param ?? '';
   return new GatewayError(502, error?.code ?? 'upstream_invalid_request', redactSecrets(error?.message ?? message), {

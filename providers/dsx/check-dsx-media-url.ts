@@ -1,6 +1,5 @@
-import { invalidRequest } from '../../core/index.js';
+import { invalidRequest, sniffImageType } from '../../core/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
-import { sniffDsxImageType } from './sniff-dsx-image-type.js';
 
 /** What a media reference is: an image, a video or an audio clip (`image_url`, `video_url`, `audio_url`). */
 export type DsxMediaKind = 'image' | 'video' | 'audio';
@@ -15,6 +14,10 @@ export interface CheckedDsxMedia {
 
 /** The largest inline image accepted, decoded (Ark's documented limit for reference images is 30 MB [L]). */
 export const maxDsxInlineImageBytes = 30 * 1024 * 1024;
+
+// The reference image formats Seedance takes (jpeg, png, webp, bmp, tiff, gif: Ark's
+// image-to-video docs as summarised publicly [L]).
+const dsxInlineImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/tiff', 'image/bmp'];
 
 const assetPattern = /^asset:\/\/([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
 const dataUriPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
@@ -32,7 +35,7 @@ function inlineImage(base64: string, param: string): string {
   if (data.length > maxDsxInlineImageBytes) {
     throw invalidRequest(`${param}: the image is ${data.length} bytes; inline images may be at most ${maxDsxInlineImageBytes} bytes, pass a URL instead`, { param });
   }
-  const type = sniffDsxImageType(data);
+  const type = sniffImageType(data, dsxInlineImageTypes);
   if (type === undefined) throw invalidRequest(`${param}: the data is not a jpeg, png, webp, bmp, tiff or gif image`, { param });
   return `data:${type};base64,${data.toString('base64')}`;
 }

@@ -1,6 +1,6 @@
 import {
   emptyUsage,
-  GatewayError,
+  malformedUpstreamAnswer,
   type AssetCreateRequest,
   type AssetGroupCreation,
   type AssetGroupQuery,
@@ -25,7 +25,7 @@ const answer = (body: unknown, key?: string): JsonResult => ({ kind: 'json', bod
 function read<Output>(schema: { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } }, value: unknown, what: string): Output {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new GatewayError(502, 'upstream_invalid_response', `the asset API answered without ${what}`, { retryable: false, cause: parsed.error });
+  throw malformedUpstreamAnswer(`the asset API answered without ${what}`, { retryable: false, cause: parsed.error });
 }
 
 /** The `assets.*` operations on the asset API of upstreams.md §3.5 (see `callDsxAssetAction`). */

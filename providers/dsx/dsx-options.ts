@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathPrefixOption } from '../../core/index.js';
 
 /** A dsx channel's `options`. */
 export const dsxOptionsSchema = z.strictObject({
@@ -7,10 +8,7 @@ export const dsxOptionsSchema = z.strictObject({
    * runtime API lives under `/api/v3` on both sites (reference/upstreams.md §3.1), so
    * `base_url` is the bare origin, e.g. `https://ark.cn-beijing.volces.com`.
    */
-  path_prefix: z
-    .string()
-    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'expected a path such as /api/v3, starting with a slash and without a trailing one' })
-    .default('/api/v3'),
+  path_prefix: pathPrefixOption('/api/v3'),
   /**
    * The asset library API (upstreams.md §3.5): a separate Volcengine / BytePlus OpenAPI host,
    * signed with an access key pair rather than the runtime key. Without it the channel offers

@@ -1,4 +1,4 @@
-import { emptyUsage, GatewayError, type OperationHandler, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { emptyUsage, GatewayError, isSuccessStatus, videoNotReady, type OperationHandler, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { dsxModerationRecord } from './dsx-moderation-record.js';
 import type { DsxOptions } from './dsx-options.js';
 import { fromDsxTask } from './from-dsx-task.js';
@@ -30,9 +30,9 @@ export const createDsxContentOperation =
   async (call) => {
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';
-    if (task.status !== 'succeeded' || url === '') throw new GatewayError(409, 'video_not_ready', `the upstream task is ${task.status} and has no video to download`);
+    if (task.status !== 'succeeded' || url === '') throw videoNotReady(`the upstream task is ${task.status} and has no video to download`);
     const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
-    if (response.statusCode < 200 || response.statusCode >= 300) {
+    if (!isSuccessStatus(response)) {
       await response.body.dump();
       throw new GatewayError(502, 'upstream_error', `the video's storage answered HTTP ${response.statusCode}; its link may have expired (links last about 24 hours)`);
     }

@@ -1,4 +1,4 @@
-import { GatewayError, type AssetRecord, type AssetStatus, type AssetType } from '../../core/index.js';
+import { malformedUpstreamAnswer, type AssetRecord, type AssetStatus, type AssetType } from '../../core/index.js';
 import { volcAssetSchema } from './dsx-asset-schemas.js';
 
 const assetTypes: Record<string, AssetType> = { Image: 'image', Video: 'video', Audio: 'audio' };
@@ -14,7 +14,7 @@ export const volcAssetType = (type: AssetType): string => ({ image: 'Image', vid
  */
 export function fromVolcAsset(result: unknown, fallback: Partial<AssetRecord> = {}): AssetRecord {
   const parsed = volcAssetSchema.safeParse(result);
-  if (!parsed.success) throw new GatewayError(502, 'upstream_invalid_response', 'the asset API answered without an asset id', { retryable: false, cause: parsed.error });
+  if (!parsed.success) throw malformedUpstreamAnswer('the asset API answered without an asset id', { retryable: false, cause: parsed.error });
   const asset = parsed.data;
   const name = asset.Name ?? fallback.name;
   return {

@@ -1,5 +1,5 @@
-import type { OperationCall, ProviderHost, VideoTaskQuery } from '../../core/index.js';
-import { dsxTaskQueryError, invalidDsxResponse, requestDsx } from './call-dsx.js';
+import { callUpstream, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { dsxCall, dsxTaskQueryError, invalidDsxResponse } from './call-dsx.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxTaskSchema, type DsxTask } from './dsx-schemas.js';
 
@@ -10,8 +10,7 @@ import { dsxTaskSchema, type DsxTask } from './dsx-schemas.js';
  */
 export async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuery, DsxOptions>): Promise<DsxTask> {
   // The handle is Ark's task id, `cgt-...`.
-  const response = await requestDsx(host, call, 'GET', `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`);
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await dsxTaskQueryError(response);
+  const response = await callUpstream(host, call, dsxCall(call, 'GET', `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`), dsxTaskQueryError);
   let json: unknown;
   try {
     json = await response.body.json();

@@ -1,5 +1,5 @@
-import type { OperationHandler, ProviderHost } from '../../core/index.js';
-import { dsxSubmitError, invalidDsxResponse, requestDsx } from './call-dsx.js';
+import { callUpstream, type OperationHandler, type ProviderHost } from '../../core/index.js';
+import { dsxCall, dsxSubmitError, invalidDsxResponse } from './call-dsx.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxCreatedTaskSchema } from './dsx-schemas.js';
 import type { DsxSubmission } from './dsx-submission.js';
@@ -36,8 +36,7 @@ export const createDsxSubmitOperation =
       // The kinds of this channel's assets retype the references: a read only this channel can make.
       submission = parseDsxSubmission(call.request.request, await lookUpDsxAssets(host, call, submission.assets));
     }
-    const response = await requestDsx(host, call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel));
-    if (response.statusCode < 200 || response.statusCode >= 300) throw await dsxSubmitError(response);
+    const response = await callUpstream(host, call, dsxCall(call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel)), dsxSubmitError);
     let json: unknown;
     try {
       json = await response.body.json();

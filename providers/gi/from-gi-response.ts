@@ -1,6 +1,6 @@
-import { parseUpstreamJson, type Usage } from '../../core/index.js';
+import { parseUpstreamJson, readOpenAiError, type Usage } from '../../core/index.js';
 import { convertGiUsage } from './convert-gi-usage.js';
-import { emptyGiResponse, giInBandError, invalidGiResponse, readGiError } from './gi-error.js';
+import { emptyGiResponse, giInBandError, invalidGiResponse } from './gi-error.js';
 import { giImagesResponseSchema } from './gi-schemas.js';
 
 /** The client's answer and what it cost. */
@@ -26,7 +26,7 @@ export function fromGiResponse(text: string): GiAnswer {
   } catch (error) {
     throw invalidGiResponse(error);
   }
-  const upstreamError = readGiError(json);
+  const upstreamError = readOpenAiError(json);
   if (upstreamError !== undefined) throw giInBandError(upstreamError);
   const parsed = giImagesResponseSchema.safeParse(json);
   if (!parsed.success) throw invalidGiResponse(parsed.error);

@@ -1,7 +1,6 @@
-import { GatewayError, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callGi, jsonBody, multipartBody } from './call-gi.js';
+import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
-import { invalidGiResponse } from './gi-error.js';
+import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { GiOptions } from './gi-options.js';
 import type { GiImageFiles, PreparedGiRequest } from './prepare-gi-request.js';
 import { resolveGiImage, type GiImageFile } from './resolve-gi-images.js';
@@ -31,8 +30,8 @@ export function createGiImagesOperation(host: ProviderHost) {
 
     const response =
       references.length === 0
-        ? await callGi(host, call, '/images/generations', jsonBody(toGiGenerationBody(fields, call.upstreamModel)))
-        : await callGi(host, call, '/images/edits', await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)));
+        ? await callOpenAiCompatible(host, call, '/images/generations', { body: jsonBody(toGiGenerationBody(fields, call.upstreamModel)) }, giStatusError)
+        : await callOpenAiCompatible(host, call, '/images/edits', { body: await multipartBody(toGiEditForm(fields, call.upstreamModel, references, mask)) }, giStatusError);
     let text: string;
     try {
       text = await response.body.text();

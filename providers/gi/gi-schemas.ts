@@ -21,16 +21,3 @@ export const giImagesResponseSchema = z.looseObject({
   data: z.array(z.looseObject({ b64_json: z.string().nullish(), url: z.string().nullish() }).nullable()).nullish(),
   usage: giUsageSchema.nullish(),
 });
-
-/** The `error` object of an OpenAI error body (upstreams.md §2.1). */
-export const giErrorDetailSchema = z.looseObject({
-  message: z.string().nullish(),
-  type: z.string().nullish(),
-  param: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-});
-
-export type GiErrorDetail = z.output<typeof giErrorDetailSchema>;
-
-/** An error body: `{"error": {...}}`. */
-export const giErrorBodySchema = z.looseObject({ error: giErrorDetailSchema });

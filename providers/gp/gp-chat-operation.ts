@@ -1,9 +1,7 @@
-import { parseUpstreamJson, emptyUsage, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callGp } from './call-gp.js';
+import { callOpenAiCompatible, emptyUsage, invalidUpstreamAnswer, parseUpstreamJson, rejectOpenAiError, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
-import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
 import { gpCompletionSchema } from './gp-schemas.js';
 import { toGpRequest } from './to-gp-request.js';
@@ -13,7 +11,7 @@ export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
-    const response = await callGp(host, call, '/chat/completions', body);
+    const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
@@ -24,12 +22,11 @@ export function createGpChatOperation(host: ProviderHost) {
       text = await response.body.text();
       json = parseUpstreamJson(text);
     } catch (error) {
-      throw invalidGpResponse(error);
+      throw invalidUpstreamAnswer('a chat completion', { cause: error });
     }
-    const upstreamError = readGpError(json);
-    if (upstreamError !== undefined) throw gpErrorToGatewayError(upstreamError);
+    rejectOpenAiError(json);
     const parsed = gpCompletionSchema.safeParse(json);
-    if (!parsed.success) throw invalidGpResponse(parsed.error);
+    if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
     const usage = parsed.data.usage;
     // The body goes out byte for byte, so the client sees exactly what the upstream said.
     // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.

@@ -1,6 +1,5 @@
-import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpUsage } from './convert-gp-usage.js';
-import { gpErrorToGatewayError, invalidGpResponse, readGpError, truncatedGpStream } from './gp-error.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -57,17 +56,10 @@ function carriesContent(chunk: GpChunk): boolean {
  * without `[DONE]` and without any finish reason broke off and is an error too.
  */
 export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamDecoder {
-  let failed = false;
   let finished = false;
 
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
-
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const data = frame.data.trim();
       if (data === '') return [];
       if (data === '[DONE]') {
@@ -78,12 +70,12 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       try {
         json = parseUpstreamJson(data);
       } catch (cause) {
-        return fail(invalidGpResponse(cause));
+        return fail(invalidUpstreamAnswer('a chat completion', { cause }));
       }
-      const upstreamError = readGpError(json);
-      if (upstreamError !== undefined) return fail(gpErrorToGatewayError(upstreamError));
+      const upstreamError = readOpenAiError(json);
+      if (upstreamError !== undefined) return fail(openAiErrorToGatewayError(upstreamError));
       const parsed = readGpChunk(json);
-      if (!parsed.success) return fail(invalidGpResponse(parsed.error));
+      if (!parsed.success) return fail(invalidUpstreamAnswer('a chat completion', { cause: parsed.error }));
       const chunk = parsed.data;
 
       const outputs: StreamOutput[] = [];
@@ -96,9 +88,8 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
     },
 
     end(): StreamOutput[] {
-      if (failed) return [];
-      if (!finished) return fail(truncatedGpStream());
+      if (!finished) return fail(upstreamStreamTruncated());
       return [done];
     },
-  };
+  });
 }

@@ -1,8 +1,17 @@
-import { parseUpstreamJson, emptyUsage, type OperationCall, type OperationResult, type ProviderHost, type ResponsesRequest } from '../../core/index.js';
-import { callGp } from './call-gp.js';
+import {
+  callOpenAiCompatible,
+  emptyUsage,
+  invalidUpstreamAnswer,
+  openAiErrorToGatewayError,
+  parseUpstreamJson,
+  rejectOpenAiError,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type ResponsesRequest,
+} from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { gpErrorToGatewayError, invalidGpResponse, readGpError } from './gp-error.js';
 import type { GpOptions } from './gp-options.js';
 import { createGpResponsesStreamDecoder } from './gp-responses-stream-decoder.js';
 import { gpResponseObjectSchema } from './gp-schemas.js';
@@ -15,7 +24,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
   return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
-    const response = await callGp(host, call, '/responses', body);
+    const response = await callOpenAiCompatible(host, call, '/responses', { body });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
     let text: string;
@@ -24,15 +33,14 @@ export function createGpResponsesOperation(host: ProviderHost) {
       text = await response.body.text();
       json = parseUpstreamJson(text);
     } catch (error) {
-      throw invalidGpResponse(error, 'a response');
+      throw invalidUpstreamAnswer('a response', { cause: error });
     }
     const parsed = gpResponseObjectSchema.safeParse(json);
-    if (!parsed.success) throw invalidGpResponse(parsed.error, 'a response');
+    if (!parsed.success) throw invalidUpstreamAnswer('a response', { cause: parsed.error });
     const object = parsed.data;
     // A 200 body may still be a failure: a response whose status is failed, or an error body.
-    if (object.status === 'failed') throw gpErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
-    const upstreamError = readGpError(json);
-    if (upstreamError !== undefined) throw gpErrorToGatewayError(upstreamError);
+    if (object.status === 'failed') throw openAiErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
+    rejectOpenAiError(json);
     // The body goes out byte for byte; without usage, zeros flagged estimated make the runner bill its own estimate.
     return {
       kind: 'json',

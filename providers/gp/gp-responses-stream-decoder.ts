@@ -1,6 +1,5 @@
-import { parseUpstreamJson, type GatewayError, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import { gpErrorToGatewayError, invalidGpResponse, truncatedGpStream } from './gp-error.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
@@ -41,17 +40,10 @@ function deltaCharacters(data: string): number {
  * event broke off.
  */
 export function createGpResponsesStreamDecoder(): StreamDecoder {
-  let failed = false;
   let finished = false;
 
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
-
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const data = frame.data.trim();
       if (data === '') return [];
       if (data === '[DONE]') return [];
@@ -63,16 +55,16 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
       try {
         json = parseUpstreamJson(data);
       } catch (cause) {
-        return fail(invalidGpResponse(cause, 'a Responses event'));
+        return fail(invalidUpstreamAnswer('a Responses event', { cause }));
       }
       const parsed = gpResponsesEventSchema.safeParse(json);
-      if (!parsed.success) return fail(invalidGpResponse(parsed.error, 'a Responses event'));
+      if (!parsed.success) return fail(invalidUpstreamAnswer('a Responses event', { cause: parsed.error }));
       const event = parsed.data;
       if (event.type === 'error') {
-        return fail(gpErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));
+        return fail(openAiErrorToGatewayError(event.error ?? { code: event.code, message: event.message }));
       }
       if (event.type === 'response.failed') {
-        return fail(gpErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
+        return fail(openAiErrorToGatewayError(event.response?.error ?? { message: 'the upstream reported the response as failed' }));
       }
 
       // Only deltas count as output: `.done` and `output_item` events repeat what the deltas carried.
@@ -87,8 +79,8 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (failed || finished) return [];
-      return fail(truncatedGpStream());
+      if (finished) return [];
+      return fail(upstreamStreamTruncated());
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openAiErrorDetailSchema } from '../../core/index.js';
 
 // Loose on purpose: the chat format is passed through, so only the fields the gateway reads
 // are checked, and everything else travels untouched.
@@ -15,19 +16,6 @@ export const gpUsageSchema = z.looseObject({
 });
 
 export type GpUsage = z.output<typeof gpUsageSchema>;
-
-/** The `error` object of an error body or an in-band error frame (upstreams.md §2.1). */
-export const gpErrorDetailSchema = z.looseObject({
-  message: z.string().nullish(),
-  type: z.string().nullish(),
-  param: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-});
-
-export type GpErrorDetail = z.output<typeof gpErrorDetailSchema>;
-
-/** An error body: `{"error": {...}}`. */
-export const gpErrorBodySchema = z.looseObject({ error: gpErrorDetailSchema });
 
 const delta = z.looseObject({
   content: z.string().nullish(),
@@ -62,7 +50,7 @@ export type GpResponsesUsage = z.output<typeof gpResponsesUsageSchema>;
 export const gpResponseObjectSchema = z.looseObject({
   id: z.string().nullish(),
   status: z.string().nullish(),
-  error: gpErrorDetailSchema.nullish(),
+  error: openAiErrorDetailSchema.nullish(),
   usage: gpResponsesUsageSchema.nullish(),
 });
 
@@ -72,7 +60,7 @@ export type GpResponseObject = z.output<typeof gpResponseObjectSchema>;
 export const gpResponsesEventSchema = z.looseObject({
   type: z.string(),
   response: gpResponseObjectSchema.nullish(),
-  error: gpErrorDetailSchema.nullish(),
+  error: openAiErrorDetailSchema.nullish(),
   // Some servers put the error's fields on the `error` event itself instead of under `error`.
   code: z.union([z.string(), z.number()]).nullish(),
   message: z.string().nullish(),

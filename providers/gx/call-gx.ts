@@ -1,5 +1,4 @@
-import { upstreamStatusError, type OperationCall, type UpstreamResponse } from '../../core/index.js';
-import type { ProviderHost } from '../../core/index.js';
+import { callUpstream, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { describeGxError, gxRetryAfterInBody, gxStatusInBody } from './gx-error.js';
 import type { GxOptions } from './gx-options.js';
 
@@ -9,24 +8,19 @@ export type GxMethod = 'generateContent' | 'streamGenerateContent' | 'embedConte
 /**
  * POSTs a native request to `{base_url}/{api_version}/models/{model}:{method}` with the
  * channel's key in `x-gx-api-key` (reference/upstreams.md §1.1, read with neutral names).
- * Streams always use `alt=sse`. A non-2xx answer becomes the gateway error for its status.
+ * Streams always use `alt=sse`. A non-2xx answer becomes the gateway error for its status,
+ * read with gx's error body (its message, `RetryInfo`, and a refused key told by its reason).
  */
-export async function callGx(
-  host: ProviderHost,
-  call: OperationCall<unknown, GxOptions>,
-  model: string,
-  method: GxMethod,
-  body: unknown,
-): Promise<UpstreamResponse> {
+export function callGx(host: ProviderHost, call: OperationCall<unknown, GxOptions>, model: string, method: GxMethod, body: unknown): Promise<UpstreamResponse> {
   const query = method === 'streamGenerateContent' ? '?alt=sse' : '';
-  const response = await host.http.request({
-    method: 'POST',
-    url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(model)}:${method}${query}`,
-    headers: { 'content-type': 'application/json', 'x-gx-api-key': call.channel.apiKey },
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeGxError, gxRetryAfterInBody, gxStatusInBody);
-  return response;
+  return callUpstream(
+    host,
+    call,
+    {
+      url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(model)}:${method}${query}`,
+      headers: { 'x-gx-api-key': call.channel.apiKey },
+      body: JSON.stringify(body),
+    },
+    (response) => upstreamStatusError(response, describeGxError, gxRetryAfterInBody, gxStatusInBody),
+  );
 }

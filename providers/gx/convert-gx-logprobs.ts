@@ -1,4 +1,4 @@
-import type { ChatCompletionLogprobs } from './chat-completion-shapes.js';
+import type { ChatCompletionLogprobs } from '../../core/index.js';
 import type { GxLogprobsResult } from './gx-schemas.js';
 
 const utf8Bytes = (token: string): number[] => [...Buffer.from(token, 'utf8')];

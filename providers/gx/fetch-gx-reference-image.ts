@@ -1,5 +1,4 @@
-import { GatewayError, invalidRequest, mediaErrorAboutField, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
-import { sniffGxImageType } from './sniff-gx-image-type.js';
+import { GatewayError, invalidRequest, isBase64Text, mediaErrorAboutField, sniffImageType, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
 
 /** A reference image as the upstream gets it: `inlineData` of a user part. */
 export interface GxInlineImage {
@@ -17,7 +16,6 @@ const acceptedNames = 'png, jpeg, webp, heic or heif';
 // refused before its body is read. Octet-stream is let through: the bytes decide then.
 const fetchableTypes: readonly string[] = [...gxReferenceImageTypes, 'image/jpg', 'application/octet-stream'];
 
-const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
 const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
 /** A media error with the field it is about in front, so the client knows which image to fix. */
@@ -41,7 +39,7 @@ function fetchRequest(source: string, param: string): { url: string; allowedMime
   if (named === 'data') return { url: trimmed };
   if (named !== undefined) throw invalidRequest(`${param}: ${named}: addresses are not fetched; send an https URL, a data: URI or base64 image data`, { param });
   const compact = trimmed.replace(/\s+/g, '');
-  if (!base64Text.test(compact) || compact.length % 4 === 1) {
+  if (!isBase64Text(compact)) {
     throw invalidRequest(`${param}: expected an https URL, a data: URI or base64 image data`, { param });
   }
   return { url: `data:application/octet-stream;base64,${compact}` };
@@ -61,7 +59,7 @@ export async function fetchGxReferenceImage(source: string, param: string, media
   } catch (error) {
     throw aboutField(error, param);
   }
-  const mimeType = sniffGxImageType(fetched.data);
+  const mimeType = sniffImageType(fetched.data);
   if (mimeType === undefined) throw invalidRequest(`${param}: the data is not a ${acceptedNames} image`, { param });
   if (!gxReferenceImageTypes.includes(mimeType)) {
     throw invalidRequest(`${param}: ${mimeType.slice('image/'.length)} images are not accepted as references; send ${acceptedNames}`, { param });

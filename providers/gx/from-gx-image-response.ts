@@ -1,4 +1,4 @@
-import { GatewayError, type Usage } from '../../core/index.js';
+import { emptyUpstreamAnswer, GatewayError, promptBlocked, type Usage } from '../../core/index.js';
 import { convertGxUsage } from './convert-gx-usage.js';
 import { gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
 import type { GxImagesDatum, GxImagesResponse, GxImagesUsage } from './gx-image-response-shapes.js';
@@ -61,12 +61,12 @@ function noImageError(candidates: readonly GxCandidate[], text: string): Gateway
   const withheld = candidates.find((candidate) => policyFinishReasons.has(candidate.finishReason ?? ''));
   if (withheld !== undefined) {
     const detail = present(withheld.finishMessage) ? `: ${withheld.finishMessage}` : '';
-    return new GatewayError(400, 'prompt_blocked', `the upstream withheld the image (${withheld.finishReason})${detail}; change the prompt or the reference images`);
+    return promptBlocked(`the upstream withheld the image (${withheld.finishReason})${detail}; change the prompt or the reference images`);
   }
   const reasons = [...new Set(candidates.map((candidate) => candidate.finishReason).filter(present))];
   const why = candidates.length === 0 ? 'without any candidate' : `without an image (finish reason ${reasons.join(', ') || 'none'})`;
   const said = text === '' ? '' : `; the model said: ${excerpt(text)}`;
-  return new GatewayError(502, 'empty_response', `the upstream answered ${why}${said}; retry the request`, { retryable: true });
+  return emptyUpstreamAnswer(`the upstream answered ${why}${said}; retry the request`);
 }
 
 /** The client `usage` for a core usage: text is whatever is not image, so the details add up. */
@@ -103,7 +103,7 @@ export function fromGxImageResponse(json: unknown, context: GxImageResponseConte
   if (present(blockReason)) {
     const message = response.promptFeedback?.blockReasonMessage;
     const detail = present(message) ? `: ${message}` : '';
-    throw new GatewayError(400, 'prompt_blocked', `the upstream blocked the request (${blockReason})${detail}; change the prompt or the reference images`);
+    throw promptBlocked(`the upstream blocked the request (${blockReason})${detail}; change the prompt or the reference images`);
   }
 
   const candidates = response.candidates ?? [];

@@ -1,5 +1,5 @@
 import { emptyUsage, type Usage } from '../../core/index.js';
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from './chat-completion-shapes.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from '../../core/index.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';

@@ -1,5 +1,16 @@
-import { GatewayError, type SseFrame, type StreamDecoder, type StreamOutput, type Usage } from '../../core/index.js';
-import type { ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta } from './chat-completion-shapes.js';
+import {
+  stopAfterFirstError,
+  streamFailure as fail,
+  upstreamStreamTruncated,
+  type ChatCompletionChunk,
+  type ChatCompletionChunkChoice,
+  type ChatCompletionDelta,
+  type ChatCompletionToolCallDelta,
+  type SseFrame,
+  type StreamDecoder,
+  type StreamOutput,
+  type Usage,
+} from '../../core/index.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from './gx-error.js';
@@ -56,15 +67,9 @@ const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
 export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamDecoder {
   const fallbackId = `chatcmpl-${options.requestId}`;
   let id: string | undefined;
-  let failed = false;
   let usage: Usage | undefined;
   const produced: GxProducedOutput = { images: 0, audio: false };
   const choices = new Map<number, ChoiceState>();
-
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
 
   // Every chunk of the stream is the same object around its one choice, so that text is
   // written once (when the id is known) and only the choice is serialized per chunk: the same
@@ -117,9 +122,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     return outputs;
   };
 
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const read = readGxStreamFrame(frame);
       if (read.kind === 'skip') return [];
       if (read.kind === 'error') return fail(read.error);
@@ -145,12 +149,11 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     },
 
     end(): StreamOutput[] {
-      if (failed) return [];
       if (choices.size === 0) return fail(emptyGxResponse());
       // The upstream puts finishReason on its last chunk (upstreams.md §1.4); without it the
       // stream broke off, which the client must not mistake for a complete answer.
       if ([...choices.values()].some((state) => !state.finished)) {
-        return fail(new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true }));
+        return fail(upstreamStreamTruncated());
       }
       const outputs: StreamOutput[] = [];
       if (options.includeUsage && usage !== undefined) {
@@ -167,5 +170,5 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       outputs.push(done);
       return outputs;
     },
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer, promptBlocked } from '../../core/index.js';
 import { gxErrorBodySchema, type GxErrorBody } from './gx-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -100,11 +100,11 @@ export function invalidGxResponse(cause?: unknown): GatewayError {
 
 /** 502 for an answer without any candidate and without a reason. */
 export function emptyGxResponse(): GatewayError {
-  return new GatewayError(502, 'empty_response', 'the upstream answered without any candidate', { retryable: true });
+  return emptyUpstreamAnswer('the upstream answered without any candidate');
 }
 
 /** 400 for a prompt the upstream refused to answer (`promptFeedback.blockReason`); the same prompt fails anywhere. */
 export function gxPromptBlocked(reason: string, detail: string | null | undefined): GatewayError {
   const explanation = detail === undefined || detail === null || detail === '' ? '' : `: ${detail}`;
-  return new GatewayError(400, 'prompt_blocked', `the upstream blocked the prompt (${reason})${explanation}; change the prompt`);
+  return promptBlocked(`the upstream blocked the prompt (${reason})${explanation}; change the prompt`);
 }

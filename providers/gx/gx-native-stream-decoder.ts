@@ -1,4 +1,4 @@
-import type { GatewayError, SseFrame, StreamDecoder, StreamOutput } from '../../core/index.js';
+import { stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
 import { emptyGxResponse } from './gx-error.js';
 import { readGxStreamFrame } from './read-gx-stream-frame.js';
@@ -22,18 +22,11 @@ function textCharacters(candidates: GxCandidate[]): number {
  * native format itself). No `[DONE]`: the native stream has none (upstreams.md §1.4).
  */
 export function createGxNativeStreamDecoder(): StreamDecoder {
-  let failed = false;
   let frames = 0;
   const produced: GxProducedOutput = { images: 0, audio: false };
 
-  const fail = (error: GatewayError): StreamOutput[] => {
-    failed = true;
-    return [{ type: 'error', error }];
-  };
-
-  return {
+  return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      if (failed) return [];
       const read = readGxStreamFrame(frame);
       if (read.kind === 'skip') return [];
       if (read.kind === 'error') return fail(read.error);
@@ -52,8 +45,8 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (failed || frames > 0) return [];
+      if (frames > 0) return [];
       return fail(emptyGxResponse());
     },
-  };
+  });
 }

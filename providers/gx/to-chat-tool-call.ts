@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatCompletionToolCall } from './chat-completion-shapes.js';
+import type { ChatCompletionToolCall } from '../../core/index.js';
 import type { GxPart } from './gx-schemas.js';
 
 /**

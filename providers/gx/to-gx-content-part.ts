@@ -1,6 +1,5 @@
-import { GatewayError, invalidRequest, type ChatMessage, type FetchedMedia } from '../../core/index.js';
+import { GatewayError, invalidRequest, readDataUriBase64, type ChatMessage, type FetchedMedia } from '../../core/index.js';
 import { gxAllowedMimeTypes, mimeTypeFromFileName, normalizeGxMimeType } from './gx-media-types.js';
-import { parseDataUri } from './parse-data-uri.js';
 import { splitMarkdownImages } from './split-markdown-images.js';
 
 /** One content part of a client message, as the chat schema types it. */
@@ -61,7 +60,7 @@ function inlineData(mimeType: string, base64: string, field: string): GxRequestP
 /** Inline data for a data URI (decoded here) or an http(s) URL (from the caller's fetched media). */
 export function resolveGxMedia(source: string, field: string, media: FetchedMediaMap): GxRequestPart {
   if (source.startsWith('data:')) {
-    const payload = parseDataUri(source);
+    const payload = readDataUriBase64(source);
     if (payload === undefined) throw invalidRequest(`${field}: not a valid data URI; expected data:<mime type>;base64,<data>`, { param: field });
     return inlineData(payload.mimeType, payload.base64, field);
   }

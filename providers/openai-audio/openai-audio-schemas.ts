@@ -26,16 +26,3 @@ export const transcriptSchema = z.looseObject({
   duration: number,
   usage: transcriptionUsageSchema.nullish(),
 });
-
-/** The `error` object of an OpenAI error body (upstreams.md §2.1). */
-export const openAiErrorDetailSchema = z.looseObject({
-  message: z.string().nullish(),
-  type: z.string().nullish(),
-  param: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-});
-
-export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
-
-/** An error body: `{"error": {...}}`. */
-export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });

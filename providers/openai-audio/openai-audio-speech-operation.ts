@@ -1,15 +1,17 @@
 import {
-  parseUpstreamJson,
+  callOpenAiCompatible,
   emptyUsage,
+  headerValue,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
   primeUpstreamBody,
+  rejectOpenAiError,
   speechContentTypes,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
   type SpeechRequest,
 } from '../../core/index.js';
-import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
-import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
 
 /**
@@ -21,10 +23,10 @@ import type { OpenAiAudioOptions } from './openai-audio-options.js';
 export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
   return async (call: OperationCall<SpeechRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
-    const response = await callOpenAiAudio(host, call, '/audio/speech', { contentType: 'application/json', body });
+    const response = await callOpenAiCompatible(host, call, '/audio/speech', { body });
     // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that
     // ignored the request's format. Reading it is cheap, and another channel may do better.
-    const upstreamType = headerOf(response, 'content-type') ?? '';
+    const upstreamType = headerValue(response, 'content-type') ?? '';
     if (/json|text\/event-stream/i.test(upstreamType)) {
       const text = await response.body.text().catch(() => '');
       let json: unknown;
@@ -33,13 +35,13 @@ export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
       } catch {
         json = undefined;
       }
-      const upstreamError = readOpenAiAudioError(json);
-      throw upstreamError === undefined ? invalidOpenAiAudioResponse('audio') : openAiAudioErrorToGatewayError(upstreamError);
+      rejectOpenAiError(json);
+      throw invalidUpstreamAnswer('audio');
     }
     // The first audio bytes are read before the answer is committed: a connection that breaks
     // or goes silent before them fails over to another channel and costs the client nothing.
     const audio = await primeUpstreamBody(response.body);
-    if (audio === undefined) throw invalidOpenAiAudioResponse('audio');
+    if (audio === undefined) throw invalidUpstreamAnswer('audio');
     return {
       kind: 'bytes',
       body: audio,

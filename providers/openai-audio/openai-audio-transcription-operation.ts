@@ -1,6 +1,14 @@
-import { parseUpstreamJson, type OperationCall, type OperationResult, type ProviderHost, type TranscriptionRequest } from '../../core/index.js';
-import { callOpenAiAudio, headerOf } from './call-openai-audio.js';
-import { invalidOpenAiAudioResponse, openAiAudioErrorToGatewayError, readOpenAiAudioError } from './openai-audio-error.js';
+import {
+  callOpenAiCompatible,
+  headerValue,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
+  rejectOpenAiError,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type TranscriptionRequest,
+} from '../../core/index.js';
 import type { OpenAiAudioOptions } from './openai-audio-options.js';
 import { transcriptSchema } from './openai-audio-schemas.js';
 import { isJsonTranscript, readTranscriptionUsage, transcriptContentType, type TranscriptFacts } from './read-transcription-usage.js';
@@ -16,12 +24,12 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
   return async (call: OperationCall<TranscriptionRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
-    const response = await callOpenAiAudio(host, call, path, form);
+    const response = await callOpenAiCompatible(host, call, path, { body: form });
     let text: string;
     try {
       text = await response.body.text();
     } catch (error) {
-      throw invalidOpenAiAudioResponse('a transcript', error);
+      throw invalidUpstreamAnswer('a transcript', { cause: error });
     }
     let facts: TranscriptFacts | undefined;
     if (isJsonTranscript(format)) {
@@ -29,18 +37,17 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
       try {
         json = parseUpstreamJson(text);
       } catch (error) {
-        throw invalidOpenAiAudioResponse('a JSON transcript', error);
+        throw invalidUpstreamAnswer('a JSON transcript', { cause: error });
       }
-      const upstreamError = readOpenAiAudioError(json);
-      if (upstreamError !== undefined) throw openAiAudioErrorToGatewayError(upstreamError);
+      rejectOpenAiError(json);
       const parsed = transcriptSchema.safeParse(json);
-      if (!parsed.success) throw invalidOpenAiAudioResponse('a JSON transcript', parsed.error);
+      if (!parsed.success) throw invalidUpstreamAnswer('a JSON transcript', { cause: parsed.error });
       facts = parsed.data;
     }
     return {
       kind: 'json',
       body: text,
-      contentType: transcriptContentType(format, headerOf(response, 'content-type')),
+      contentType: transcriptContentType(format, headerValue(response, 'content-type')),
       usage: readTranscriptionUsage(facts, call.request.file.durationSeconds),
     };
   };

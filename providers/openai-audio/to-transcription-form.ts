@@ -1,10 +1,4 @@
-import type { TranscriptionRequest } from '../../core/index.js';
-
-/** A multipart body ready to send. */
-export interface TranscriptionForm {
-  contentType: string;
-  body: Uint8Array;
-}
+import { multipartBody, type TranscriptionRequest, type UpstreamRequestBody } from '../../core/index.js';
 
 /**
  * The multipart form the upstream gets (upstreams.md §2.6): the file under its (possibly
@@ -13,7 +7,7 @@ export interface TranscriptionForm {
  * as its own `timestamp_granularities[]` field, as OpenAI's own clients send them. The
  * platform's `Response` writes the body and its boundary.
  */
-export async function toTranscriptionForm(request: TranscriptionRequest, upstreamModel: string): Promise<TranscriptionForm> {
+export async function toTranscriptionForm(request: TranscriptionRequest, upstreamModel: string): Promise<UpstreamRequestBody> {
   const form = new FormData();
   form.append('file', new Blob([request.file.data], { type: request.file.mimeType }), request.file.filename);
   form.append('model', upstreamModel);
@@ -22,6 +16,5 @@ export async function toTranscriptionForm(request: TranscriptionRequest, upstrea
   if (request.prompt !== undefined) form.append('prompt', request.prompt);
   if (request.temperature !== undefined) form.append('temperature', String(request.temperature));
   for (const granularity of request.timestamp_granularities ?? []) form.append('timestamp_granularities[]', granularity);
-  const encoded = new Response(form);
-  return { contentType: encoded.headers.get('content-type') ?? 'multipart/form-data', body: new Uint8Array(await encoded.arrayBuffer()) };
+  return multipartBody(form);
 }

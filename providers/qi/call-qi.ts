@@ -1,4 +1,4 @@
-import { readBodyExcerpt, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, readBodyExcerpt, retryAfterHeader, type OperationCall, type ProviderHost } from '../../core/index.js';
 import { invalidQiResponse, qiStatusError } from './qi-error.js';
 import type { QiOptions } from './qi-options.js';
 
@@ -12,19 +12,9 @@ export const qiGenerationPath = '/services/aigc/multimodal-generation/generation
  * answer becomes {@link qiStatusError}.
  */
 export async function callQi(host: ProviderHost, call: OperationCall<unknown, QiOptions>, body: string): Promise<unknown> {
-  const response = await host.http.request({
-    method: 'POST',
-    url: `${call.channel.baseUrl}${call.options.path_prefix}${qiGenerationPath}`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${call.channel.apiKey}` },
-    body,
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    const excerpt = await readBodyExcerpt(response);
-    const retryAfter = Number(response.headers['retry-after']);
-    throw qiStatusError(response.statusCode, excerpt, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
-  }
+  const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, qiGenerationPath), headers: bearerAuthorization(call), body }, async (refusal) =>
+    qiStatusError(refusal.statusCode, await readBodyExcerpt(refusal), retryAfterHeader(refusal)),
+  );
   try {
     return await response.body.json();
   } catch (error) {

@@ -1,5 +1,5 @@
 import { GatewayError, type ProviderHost } from '../../core/index.js';
-import { qiImageMimeTypes } from './sniff-qi-image-type.js';
+import { qiImageMimeTypes } from './qi-image-types.js';
 
 // The guard's own messages speak to a client about its URL; here the URL is the upstream's.
 const reasons: Record<string, string> = {

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeUpstreamError, emptyUpstreamAnswer, errorForUpstreamStatus, GatewayError, invalidUpstreamAnswer, promptBlocked, readUpstreamJsonAs } from '../../core/index.js';
 import { qiErrorBodySchema, type QiErrorBody } from './qi-schemas.js';
 
 /**
@@ -14,25 +14,16 @@ export const isQiBlockedCode = (code: string | null | undefined): boolean => typ
 
 /** The parsed error body in an upstream answer's text, if it is one. */
 export function readQiErrorBody(text: string): QiErrorBody | undefined {
-  try {
-    const parsed = qiErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success && (parsed.data.code ?? parsed.data.message) ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = readUpstreamJsonAs(text, qiErrorBodySchema);
+  return (body?.code ?? body?.message) ? body : undefined;
 }
 
 /** The upstream's own words for an error body: `message (code)`. */
-export function describeQiError(error: QiErrorBody): string | undefined {
-  const message = error.message ?? '';
-  const code = error.code ?? '';
-  if (message === '') return code === '' ? undefined : code;
-  return code === '' ? message : `${message} (${code})`;
-}
+export const describeQiError = (error: QiErrorBody): string | undefined => describeUpstreamError(error.message, error.code);
 
 /** 400 `prompt_blocked`: not retryable, another channel would refuse it too. */
-export function promptBlocked(error: QiErrorBody): GatewayError {
-  return new GatewayError(400, 'prompt_blocked', `the upstream's safety filter blocked the request: ${describeQiError(error) ?? 'no reason given'}; change the prompt or the image`);
+export function qiPromptBlocked(error: QiErrorBody): GatewayError {
+  return promptBlocked(`the upstream's safety filter blocked the request: ${describeQiError(error) ?? 'no reason given'}; change the prompt or the image`);
 }
 
 /**
@@ -43,7 +34,7 @@ export function promptBlocked(error: QiErrorBody): GatewayError {
  */
 export function qiStatusError(status: number, bodyText: string, retryAfterSeconds?: number): GatewayError {
   const error = readQiErrorBody(bodyText);
-  if (error !== undefined && isQiBlockedCode(error.code)) return promptBlocked(error);
+  if (error !== undefined && isQiBlockedCode(error.code)) return qiPromptBlocked(error);
   const detail = error === undefined ? undefined : describeQiError(error);
   return errorForUpstreamStatus(status, detail ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
 }
@@ -61,14 +52,14 @@ function statusOfCode(code: string): number {
 
 /** The gateway error for an error body the upstream sent with HTTP 200. */
 export function qiInBandError(error: QiErrorBody): GatewayError {
-  if (isQiBlockedCode(error.code)) return promptBlocked(error);
+  if (isQiBlockedCode(error.code)) return qiPromptBlocked(error);
   const status = statusOfCode(error.code ?? '');
   return errorForUpstreamStatus(status, describeQiError(error) ?? `the upstream reported error ${status}`);
 }
 
 /** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */
 export function emptyQiResponse(): GatewayError {
-  return new GatewayError(502, 'empty_response', 'the upstream returned no image; retry once or twice', { retryable: true });
+  return emptyUpstreamAnswer('the upstream returned no image; retry once or twice');
 }
 
 /** 502 for an answer that is not a DashScope image answer. */

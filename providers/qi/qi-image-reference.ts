@@ -1,5 +1,6 @@
+import { isBase64Text, sniffImageType } from '../../core/index.js';
 import { fieldError, type FieldPath } from './qi-field-error.js';
-import { sniffQiImageType } from './sniff-qi-image-type.js';
+import { qiImageMimeTypes } from './qi-image-types.js';
 
 /** An input image as the client gave it, with where it was given. */
 export interface QiImageInput {
@@ -10,7 +11,6 @@ export interface QiImageInput {
 /** What an input image is: a URL the upstream may fetch, or inline data as a data: URI. */
 export type QiImageReference = { kind: 'url'; url: string } | { kind: 'data'; uri: string };
 
-const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
 /** Enough base64 for the 12 bytes the magic numbers need. */
 const headCharacters = 16;
 
@@ -35,10 +35,10 @@ export function classifyQiImage(input: QiImageInput): QiImageReference {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value);
   if (scheme !== null) throw fieldError(input.path, `${scheme[1]}: URLs are not supported; send an http(s) URL, a data: URI or base64 image data`);
   const base64 = value.replace(/\s+/g, '');
-  if (!base64Text.test(base64) || base64.length % 4 === 1) {
+  if (!isBase64Text(base64)) {
     throw fieldError(input.path, 'expected an http(s) URL, a data: URI or base64 image data');
   }
-  const mimeType = sniffQiImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'));
+  const mimeType = sniffImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'), qiImageMimeTypes);
   if (mimeType === undefined) throw fieldError(input.path, 'is neither an http(s) URL nor a data: URI, and as base64 it is not a PNG, JPEG or WebP image');
   return { kind: 'data', uri: `data:${mimeType};base64,${base64}` };
 }

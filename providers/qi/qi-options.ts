@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathPrefixOption } from '../../core/index.js';
 
 /** A qi channel's `options`. */
 export const qiOptionsSchema = z.strictObject({
@@ -6,10 +7,7 @@ export const qiOptionsSchema = z.strictObject({
    * The path between the channel's `base_url` (the DashScope origin, e.g.
    * `https://dashscope-intl.aliyuncs.com`) and `/services/aigc/...` (upstreams.md §4.1).
    */
-  path_prefix: z
-    .string()
-    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: 'expected a path such as /api/v1, starting with a slash and without a trailing one' })
-    .default('/api/v1'),
+  path_prefix: pathPrefixOption('/api/v1'),
   /**
    * Client model names (exact, or with `*`) that edit images: they take 1 to 3 input images
    * and make 1 to 6 images. Every other model of the channel is text-to-image.

@@ -1,8 +1,8 @@
-import type { ImageUpload } from '../../core/index.js';
+import { sniffImageType, type ImageUpload } from '../../core/index.js';
 import { fieldError } from './qi-field-error.js';
 import type { QiImageJob } from './qi-image-job.js';
 import { readQiFlatBody } from './read-qi-flat-body.js';
-import { sniffQiImageType } from './sniff-qi-image-type.js';
+import { qiImageMimeTypes } from './qi-image-types.js';
 
 const imageFields = new Set(['image', 'image[]']);
 const booleanFields = ['prompt_extend', 'watermark'];
@@ -22,7 +22,7 @@ export function readQiForm(fields: Record<string, unknown>, uploads: readonly Im
   const job = readQiFlatBody(converted);
   const images = uploads.map((upload, index) => {
     if (!imageFields.has(upload.field)) throw fieldError([upload.field], 'unknown file field; send the images as image or image[]');
-    const mimeType = sniffQiImageType(upload.data);
+    const mimeType = sniffImageType(upload.data, qiImageMimeTypes);
     if (mimeType === undefined) throw fieldError(['image', index], `the file "${upload.filename}" is not a PNG, JPEG or WebP image`);
     return { value: `data:${mimeType};base64,${upload.data.toString('base64')}`, path: ['image', index] };
   });

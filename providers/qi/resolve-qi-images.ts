@@ -1,7 +1,7 @@
 import { GatewayError, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
 import { fieldError, formatFieldPath } from './qi-field-error.js';
 import { classifyQiImage, type QiImageInput } from './qi-image-reference.js';
-import { qiImageMimeTypes } from './sniff-qi-image-type.js';
+import { qiImageMimeTypes } from './qi-image-types.js';
 
 /** How input images are prepared for the upstream. */
 export interface ResolveQiImagesOptions {

@@ -1,4 +1,4 @@
-import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, isBase64Text, type VideoSubmitRequest } from '../../core/index.js';
 import { sniffSrImageType } from './sr-image-types.js';
 
 /** A file of a multipart submission. */
@@ -13,7 +13,6 @@ export type SrReferenceSource = { kind: 'upload'; upload: SrUpload; mimeType: st
 
 const param = 'input_reference';
 const accepted = 'a png, jpeg or webp image';
-const base64Body = /^[A-Za-z0-9+/]*={0,2}$/;
 const whitespace = /[\t\n\f\r ]+/g;
 
 /** The type the first bytes of base64 data show: 32 characters decode to 24 bytes, more than a signature needs. */
@@ -28,7 +27,7 @@ const anyForm = `expected an http(s) URL, a data: URI or base64 of ${accepted}`;
 /** Inline base64 as a `data:` URI of the type its first bytes show; `what` names it in refusals, `invalid` is the refusal of bad base64. */
 function inlineBase64(base64: string, what: string, invalid: string): string {
   const compact = base64.replace(whitespace, '');
-  if (compact === '' || !base64Body.test(compact) || compact.length % 4 === 1) refuse(invalid);
+  if (!isBase64Text(compact)) refuse(invalid);
   const mimeType = sniffBase64(compact);
   if (mimeType === undefined) refuse(`the ${what} does not hold ${accepted}; send one of those`);
   return `data:${mimeType};base64,${compact}`;

@@ -1,6 +1,13 @@
-import { emptyUsage, upstreamStatusError, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
-import { callSr, isSuccess, srVideoPath } from './call-sr.js';
-import { describeSrError } from './sr-error.js';
+import {
+  callOpenAiCompatible,
+  emptyUsage,
+  headerValue,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type VideoTaskQuery,
+} from '../../core/index.js';
+import { srVideoPath } from './sr-video-path.js';
 import type { SrOptions } from './sr-options.js';
 
 /**
@@ -10,10 +17,8 @@ import type { SrOptions } from './sr-options.js';
  */
 export function createSrContentOperation(host: ProviderHost) {
   return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
-    const response = await callSr(host, call, 'GET', srVideoPath(call.request.handle, '/content'));
-    if (!isSuccess(response)) throw await upstreamStatusError(response, describeSrError);
-    const declared = response.headers['content-type'];
-    const contentType = (Array.isArray(declared) ? declared[0] : declared) ?? 'video/mp4';
+    const response = await callOpenAiCompatible(host, call, srVideoPath(call.request.handle, '/content'), { method: 'GET' });
+    const contentType = headerValue(response, 'content-type') ?? 'video/mp4';
     return { kind: 'bytes', body: response.body, contentType, usage: emptyUsage('upstream') };
   };
 }

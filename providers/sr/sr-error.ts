@@ -1,35 +1,20 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type UpstreamResponse, invalidUpstreamAnswer } from '../../core/index.js';
-import { srErrorBodySchema, type SrErrorDetail } from './sr-schemas.js';
-
-/** The upstream's error object in an error body, if the text is one. */
-export function readSrError(text: string): SrErrorDetail | undefined {
-  try {
-    const parsed = srErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The upstream's message with its type and code, for `upstreamStatusError(response, describeSrError)`. */
-export function describeSrError(text: string): string | undefined {
-  const error = readSrError(text);
-  if (error === undefined) return undefined;
-  const label = [error.type, error.code].filter((part) => part !== undefined && part !== null && part !== '').join(', ');
-  const message = error.message ?? '';
-  if (message === '') return label === '' ? undefined : label;
-  return label === '' ? message : `${message} (${label})`;
-}
+import {
+  describeOpenAiError,
+  errorForUpstreamStatus,
+  GatewayError,
+  invalidUpstreamAnswer,
+  readBodyExcerpt,
+  readOpenAiErrorText,
+  redactSecrets,
+  retryAfterHeader,
+  videoNotFound,
+  type UpstreamResponse,
+} from '../../core/index.js';
 
 // Statuses judged by what they say about the channel, not the request: the channel's key
 // (401, 403), a model or path it lacks (404), a timeout (408) and rate limits (429). They fail
 // over to another channel like 5xx do.
 const channelStatuses = new Set([401, 403, 404, 408, 429]);
-
-const retryAfterOf = (response: UpstreamResponse): number | undefined => {
-  const seconds = Number(response.headers['retry-after']);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
-};
 
 /**
  * The gateway error for the upstream's non-2xx answer to a submission. The upstream refusing
@@ -44,20 +29,17 @@ const retryAfterOf = (response: UpstreamResponse): number | undefined => {
 export async function srSubmitError(response: UpstreamResponse, remix: boolean): Promise<GatewayError> {
   const text = await readBodyExcerpt(response);
   const status = response.statusCode;
-  const error = readSrError(text);
+  const error = readOpenAiErrorText(text);
   if (remix && status === 404) {
     const detail = error?.message ?? `the upstream answered HTTP ${status}`;
-    return new GatewayError(404, 'video_not_found', `remix_from_video_id: the upstream no longer has this video: ${redactSecrets(detail)}`, {
-      param: 'remix_from_video_id',
-      retryable: false,
-    });
+    return videoNotFound(`remix_from_video_id: the upstream no longer has this video: ${redactSecrets(detail)}`, 'remix_from_video_id');
   }
   if (status >= 400 && status < 500 && !channelStatuses.has(status)) {
     const code = (typeof error?.code === 'string' && error.code !== '' ? error.code : undefined) ?? (error?.type ?? undefined) ?? 'upstream_invalid_request';
     const message = error?.message ?? `the upstream refused the video (HTTP ${status})`;
     return new GatewayError(502, code, redactSecrets(message), { param: error?.param ?? undefined, retryable: false });
   }
-  return errorForUpstreamStatus(status, describeSrError(text) ?? `the upstream answered HTTP ${status}`, retryAfterOf(response));
+  return errorForUpstreamStatus(status, describeOpenAiError(error) ?? `the upstream answered HTTP ${status}`, retryAfterHeader(response));
 }
 
 /** 502 for an answer that is not the video object the gateway asked for; `retryable` only where asking elsewhere is safe. */

@@ -22,16 +22,3 @@ export const srVideoSchema = z.looseObject({
 });
 
 export type SrVideo = z.output<typeof srVideoSchema>;
-
-/** The `error` object of an OpenAI error body (upstreams.md §2.1). */
-export const srErrorDetailSchema = z.looseObject({
-  message: z.string().nullish(),
-  type: z.string().nullish(),
-  param: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-});
-
-export type SrErrorDetail = z.output<typeof srErrorDetailSchema>;
-
-/** An error body: `{"error": {...}}`. */
-export const srErrorBodySchema = z.looseObject({ error: srErrorDetailSchema });

@@ -1,8 +1,7 @@
-import { upstreamStatusError, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
-import { callSr, isSuccess, srVideoPath } from './call-sr.js';
+import { callOpenAiCompatible, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { readSrVideo, toSrTaskProgress } from './from-sr-video.js';
-import { describeSrError } from './sr-error.js';
 import type { SrOptions } from './sr-options.js';
+import { srVideoPath } from './sr-video-path.js';
 
 /**
  * `video.status`: `GET /videos/{id}` (upstreams.md §2.9) as core's task progress (see
@@ -11,8 +10,7 @@ import type { SrOptions } from './sr-options.js';
  */
 export function createSrStatusOperation(host: ProviderHost) {
   return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
-    const response = await callSr(host, call, 'GET', srVideoPath(call.request.handle));
-    if (!isSuccess(response)) throw await upstreamStatusError(response, describeSrError);
+    const response = await callOpenAiCompatible(host, call, srVideoPath(call.request.handle), { method: 'GET' });
     return toSrTaskProgress(readSrVideo(await response.body.text(), true));
   };
 }

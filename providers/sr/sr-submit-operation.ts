@@ -1,23 +1,31 @@
-import type { OperationCall, OperationResult, ProviderHost } from '../../core/index.js';
-import { callSr, isSuccess, srJsonBody, srMultipartBody, srVideoPath, type SrRequestBody } from './call-sr.js';
+import {
+  callOpenAiCompatible,
+  jsonBody,
+  multipartBody,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type UpstreamRequestBody,
+} from '../../core/index.js';
 import { readSrVideo, srSecondsOf } from './from-sr-video.js';
 import type { PreparedSrRequest } from './prepare-sr-request.js';
 import { resolveSrReference } from './resolve-sr-reference.js';
 import { srSubmitError, unreadAcceptance } from './sr-error.js';
 import type { SrOptions } from './sr-options.js';
 import { srUsage } from './sr-usage.js';
+import { srVideoPath } from './sr-video-path.js';
 import { toSrCreateFields, toSrCreateForm, toSrRemixBody } from './to-sr-request.js';
 
 /** Where the submission goes and its body: a remix, a text-to-video JSON body, or an image-to-video form. */
-async function requestOf(host: ProviderHost, call: OperationCall<PreparedSrRequest, SrOptions>): Promise<{ path: string; body: SrRequestBody }> {
+async function requestOf(host: ProviderHost, call: OperationCall<PreparedSrRequest, SrOptions>): Promise<{ path: string; body: UpstreamRequestBody }> {
   const plan = call.request;
-  if (plan.remixFromVideoId !== undefined) return { path: srVideoPath(plan.remixFromVideoId, '/remix'), body: srJsonBody(toSrRemixBody(plan)) };
+  if (plan.remixFromVideoId !== undefined) return { path: srVideoPath(plan.remixFromVideoId, '/remix'), body: jsonBody(toSrRemixBody(plan)) };
   const fields = toSrCreateFields(plan, call.upstreamModel);
   const source = plan.reference;
-  if (source === undefined) return { path: '/videos', body: srJsonBody(fields) };
+  if (source === undefined) return { path: '/videos', body: jsonBody(fields) };
   // A failover to another sr channel reuses the image the first attempt fetched.
   const reference = await plan.referenceFile.get(() => resolveSrReference(host, source, call.signal));
-  return { path: '/videos', body: await srMultipartBody(toSrCreateForm(fields, reference)) };
+  return { path: '/videos', body: await multipartBody(toSrCreateForm(fields, reference)) };
 }
 
 /**
@@ -33,8 +41,8 @@ export function createSrSubmitOperation(host: ProviderHost) {
   return async (call: OperationCall<PreparedSrRequest, SrOptions>): Promise<OperationResult> => {
     const plan = call.request;
     const { path, body } = await requestOf(host, call);
-    const response = await callSr(host, call, 'POST', path, body);
-    if (!isSuccess(response)) throw await srSubmitError(response, plan.remixFromVideoId !== undefined);
+    const remix = plan.remixFromVideoId !== undefined;
+    const response = await callOpenAiCompatible(host, call, path, { body }, (refusal) => srSubmitError(refusal, remix));
     // Once the upstream said yes, asking another channel would start a second video.
     const text = await response.body.text().catch((error: unknown) => {
       throw unreadAcceptance(error);

@@ -1,4 +1,4 @@
-import { GatewayError, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { callUpstream, GatewayError, malformedUpstreamAnswer, taskVanished, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { invalidVoOperation } from './from-vo-operation.js';
 import { describeVoError, voSubmitError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -26,24 +26,17 @@ async function readJson(response: UpstreamResponse): Promise<unknown> {
  * @throws GatewayError 502 (not retried: the task may have started) for an answer without a name.
  */
 export async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, VoOptions>, body: VoUpstreamRequest): Promise<string> {
-  const response = await host.http.request({
-    method: 'POST',
-    url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`,
-    headers: { 'content-type': 'application/json', [voKeyHeader]: call.channel.apiKey },
-    body: JSON.stringify(body),
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await voSubmitError(response);
+  const url = `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`;
+  const response = await callUpstream(host, call, { url, headers: { [voKeyHeader]: call.channel.apiKey }, body: JSON.stringify(body) }, voSubmitError);
   let json: unknown;
   try {
     json = await response.body.json();
   } catch (error) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'the upstream accepted the task with an answer that is not JSON', { cause: error });
+    throw malformedUpstreamAnswer('the upstream accepted the task with an answer that is not JSON', { cause: error, retryable: false });
   }
   const name = (json as { name?: unknown } | null)?.name;
   if (typeof name !== 'string' || !operationName.test(name) || name.split('/').includes('..')) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'the upstream accepted the task without an operation name');
+    throw malformedUpstreamAnswer('the upstream accepted the task without an operation name', { retryable: false });
   }
   return name;
 }
@@ -54,15 +47,11 @@ export async function submitVoTask(host: ProviderHost, call: OperationCall<unkno
  */
 export async function getVoOperation(host: ProviderHost, call: OperationCall<unknown, VoOptions>, name: string): Promise<unknown> {
   if (!operationName.test(name) || name.split('/').includes('..')) {
-    throw new GatewayError(404, 'task_vanished', `"${name}" is not an operation name this channel can ask about`);
+    throw taskVanished(`"${name}" is not an operation name this channel can ask about`);
   }
-  const response = await host.http.request({
-    method: 'GET',
-    url: `${call.channel.baseUrl}/${call.options.api_version}/${name}`,
-    headers: { [voKeyHeader]: call.channel.apiKey },
-    signal: call.signal,
-    timeouts: call.channel.timeouts,
-  });
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeVoError);
+  const url = `${call.channel.baseUrl}/${call.options.api_version}/${name}`;
+  const response = await callUpstream(host, call, { method: 'GET', url, headers: { [voKeyHeader]: call.channel.apiKey } }, (refusal) =>
+    upstreamStatusError(refusal, describeVoError),
+  );
   return readJson(response);
 }

@@ -1,4 +1,4 @@
-import { GatewayError, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
 import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
@@ -22,30 +22,29 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
   const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
   let response: UpstreamResponse;
   if (originOf(uri) === new URL(call.channel.baseUrl).origin) {
-    response = await host.http.request({ method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey }, signal: call.signal, timeouts: call.channel.timeouts });
+    response = await sendUpstream(host, call, { method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey } });
     if (redirectStatuses.has(response.statusCode)) response = await guarded(await redirectTarget(response, uri));
   } else {
     response = await guarded(uri);
   }
   if (response.statusCode === 404 || response.statusCode === 410) {
     await response.body.dump();
-    throw new GatewayError(404, 'video_not_found', 'the upstream no longer has this video; it keeps generated videos about 2 days');
+    throw videoNotFound('the upstream no longer has this video; it keeps generated videos about 2 days');
   }
-  if (response.statusCode < 200 || response.statusCode >= 300) throw await upstreamStatusError(response, describeVoError);
+  if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeVoError);
   return response;
 }
 
 /** Where a redirect of the channel's download leads, resolved against the address that answered it. */
 async function redirectTarget(response: UpstreamResponse, address: string): Promise<string> {
-  const location = response.headers.location;
+  const text = headerValue(response, 'location');
   await response.body.dump();
-  const text = Array.isArray(location) ? location[0] : location;
   if (text === undefined || text === '') {
-    throw new GatewayError(502, 'upstream_invalid_response', `the video address answered HTTP ${response.statusCode} without a Location`, { retryable: true });
+    throw malformedUpstreamAnswer(`the video address answered HTTP ${response.statusCode} without a Location`);
   }
   try {
     return new URL(text, address).href;
   } catch (error) {
-    throw new GatewayError(502, 'upstream_invalid_response', 'the video address redirected to a Location that is not a URL', { cause: error, retryable: true });
+    throw malformedUpstreamAnswer('the video address redirected to a Location that is not a URL', { cause: error });
   }
 }

@@ -1,7 +1,7 @@
 import { GatewayError, invalidRequest, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
 import { assertVoFrameBytes, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
-import { voFrameTypes } from './sniff-vo-image-type.js';
 import type { VoInlineImage } from './to-vo-request.js';
+import { voFrameTypes } from './vo-frame-types.js';
 
 // Passed to the media fetcher so a URL whose Content-Type already names another format is
 // refused before its body is read. Octet-stream is let through: the bytes decide then.

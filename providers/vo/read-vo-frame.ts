@@ -1,5 +1,5 @@
-import { invalidRequest } from '../../core/index.js';
-import { sniffVoImageType, voFrameTypes, voSniffBytes } from './sniff-vo-image-type.js';
+import { invalidRequest, isBase64Text, sniffImageType } from '../../core/index.js';
+import { voFrameTypes, voSniffBytes, voSniffedTypes } from './vo-frame-types.js';
 
 /** The client fields that carry a frame. */
 export type VoFrameField = 'image' | 'lastFrame';
@@ -15,13 +15,12 @@ export type VoFrameSource =
   | { field: VoFrameField; kind: 'upload'; data: Buffer };
 
 const acceptedNames = 'png, jpeg or webp';
-const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
 const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const base64DataUri = /^data:[^,]*;base64,/i;
 
 /** 400 unless `bytes` start like a png, jpeg or webp image. */
 export function assertVoFrameBytes(bytes: Uint8Array, field: VoFrameField): string {
-  const mimeType = sniffVoImageType(bytes);
+  const mimeType = sniffImageType(bytes, voSniffedTypes);
   if (mimeType === undefined) throw invalidRequest(`${field}: the data is not a ${acceptedNames} image`, { param: field });
   if (!voFrameTypes.includes(mimeType)) {
     throw invalidRequest(`${field}: ${mimeType.slice('image/'.length)} images are not accepted as frames; send ${acceptedNames}`, { param: field });
@@ -49,7 +48,7 @@ export function readVoFrameText(value: string, field: VoFrameField): VoFrameSour
   }
   if (named !== undefined) throw invalidRequest(`${field}: ${named}: addresses are not fetched; send an https URL, a data: URI or base64 image data`, { param: field });
   const compact = trimmed.replace(/\s+/g, '');
-  if (!base64Text.test(compact) || compact.length % 4 === 1) {
+  if (!isBase64Text(compact)) {
     throw invalidRequest(`${field}: expected an https URL, a data: URI or base64 image data`, { param: field });
   }
   assertVoFrameBytes(headOf(compact), field);

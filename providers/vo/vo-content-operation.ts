@@ -1,10 +1,9 @@
-import { emptyUsage, GatewayError, type BytesResult, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { emptyUsage, headerValue, videoNotReady, type BytesResult, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { getVoOperation } from './call-vo.js';
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation } from './from-vo-operation.js';
 import type { VoOptions } from './vo-options.js';
 
-const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
  * `video.content`: the finished task's first video, streamed from the upstream. The operation
@@ -17,10 +16,10 @@ export function createVoContentOperation(host: ProviderHost) {
     const { progress, videoUris } = readVoOperation(await getVoOperation(host, call, call.request.handle));
     const uri = videoUris[0];
     if (uri === undefined) {
-      throw new GatewayError(409, 'video_not_ready', `the upstream has no video for this task (it is ${progress.status})`);
+      throw videoNotReady(`the upstream has no video for this task (it is ${progress.status})`);
     }
     const response = await downloadVoVideo(host, call, uri);
-    const contentType = headerText(response.headers['content-type'])?.split(';', 1)[0]?.trim();
+    const contentType = headerValue(response, 'content-type')?.split(';', 1)[0]?.trim();
     return { kind: 'bytes', body: response.body, contentType: contentType === undefined || contentType === '' ? 'video/mp4' : contentType, usage: emptyUsage('upstream') };
   };
 }

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, GatewayError, readBodyExcerpt, redactSecrets, type UpstreamResponse } from '../../core/index.js';
+import { describeUpstreamError, errorForUpstreamStatus, GatewayError, readUpstreamJsonAs, retryAfterHeader, readBodyExcerpt, redactSecrets, type UpstreamResponse } from '../../core/index.js';
 import { voErrorBodySchema, type VoErrorBody } from './vo-schemas.js';
 
 /** The `error` object of an upstream error body. */
@@ -32,22 +32,12 @@ export function describeRpcCode(code: number | null | undefined, status: string 
 }
 
 /** The upstream error object in an error body's text, if it is one. */
-export function readVoError(text: string): VoErrorDetail | undefined {
-  try {
-    const parsed = voErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readVoError = (text: string): VoErrorDetail | undefined => readUpstreamJsonAs(text, voErrorBodySchema)?.error;
 
 /** The upstream's own message in an error body, for `upstreamStatusError(response, describeVoError)`. */
 export function describeVoError(text: string): string | undefined {
   const error = readVoError(text);
-  if (error === undefined) return undefined;
-  const { message, status } = error;
-  if (message === undefined || message === null || message === '') return status ?? undefined;
-  return status === undefined || status === null ? message : `${message} (${status})`;
+  return error === undefined ? undefined : describeUpstreamError(error.message, error.status);
 }
 
 const detailsOf = (error: VoErrorDetail): Record<string, unknown>[] =>
@@ -108,8 +98,7 @@ export async function voSubmitError(response: UpstreamResponse): Promise<Gateway
   const error = readVoError(excerpt);
   const message = error?.message ?? error?.status ?? `the upstream answered HTTP ${status}`;
   if (status < 400 || status >= 500 || channelStatuses.has(status)) {
-    const header = Number(response.headers['retry-after']);
-    const retryAfter = (error === undefined ? undefined : retryAfterSeconds(error)) ?? (Number.isFinite(header) && header >= 0 ? header : undefined);
+    const retryAfter = (error === undefined ? undefined : retryAfterSeconds(error)) ?? retryAfterHeader(response);
     return errorForUpstreamStatus(status, message, retryAfter);
   }
   if (error !== undefined && isKeyRefusal(error)) return errorForUpstreamStatus(401, message);

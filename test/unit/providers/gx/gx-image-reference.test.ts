@@ -1,9 +1,8 @@
 import t, { type Test } from 'tap';
-import type { FetchedMedia, MediaFetchOptions, MediaFetcher } from '../../../../core/index.js';
+import { sniffImageType, type FetchedMedia, type MediaFetchOptions, type MediaFetcher } from '../../../../core/index.js';
 import { GuardedMediaFetcher } from '../../../../core/http/media-fetcher.js';
 import { tinyPngBase64 } from '../../../fakes/gx/fake-gx-upstream.js';
 import { fetchGxReferenceImage } from '../../../../providers/gx/fetch-gx-reference-image.js';
-import { sniffGxImageType } from '../../../../providers/gx/sniff-gx-image-type.js';
 
 const png = Buffer.from(tinyPngBase64, 'base64');
 const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');
@@ -47,17 +46,17 @@ function stubFetcher(answer: FetchedMedia): MediaFetcher & { calls: Array<{ url:
 }
 
 t.test('magic numbers tell the accepted formats and the refused ones apart', async (t) => {
-  t.equal(sniffGxImageType(png), 'image/png');
-  t.equal(sniffGxImageType(jpeg), 'image/jpeg');
-  t.equal(sniffGxImageType(webp), 'image/webp');
-  t.equal(sniffGxImageType(heic), 'image/heic');
-  t.equal(sniffGxImageType(heif), 'image/heif');
-  t.equal(sniffGxImageType(avif), 'image/avif', 'an AVIF is not taken for HEIF although it lists mif1');
-  t.equal(sniffGxImageType(gif), 'image/gif');
-  t.equal(sniffGxImageType(bmp), 'image/bmp');
-  t.equal(sniffGxImageType(tiff), 'image/tiff');
-  t.equal(sniffGxImageType(Buffer.from('hello world')), undefined);
-  t.equal(sniffGxImageType(ftyp('isom', 'mp42')), undefined, 'an MP4 is not an image');
+  t.equal(sniffImageType(png), 'image/png');
+  t.equal(sniffImageType(jpeg), 'image/jpeg');
+  t.equal(sniffImageType(webp), 'image/webp');
+  t.equal(sniffImageType(heic), 'image/heic');
+  t.equal(sniffImageType(heif), 'image/heif');
+  t.equal(sniffImageType(avif), 'image/avif', 'an AVIF is not taken for HEIF although it lists mif1');
+  t.equal(sniffImageType(gif), 'image/gif');
+  t.equal(sniffImageType(bmp), 'image/bmp');
+  t.equal(sniffImageType(tiff), 'image/tiff');
+  t.equal(sniffImageType(Buffer.from('hello world')), undefined);
+  t.equal(sniffImageType(ftyp('isom', 'mp42')), undefined, 'an MP4 is not an image');
 });
 
 t.test('raw base64 is decoded and typed by its bytes', async (t) => {

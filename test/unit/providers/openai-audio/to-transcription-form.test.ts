@@ -5,7 +5,7 @@ import { toTranscriptionForm } from '../../../../providers/openai-audio/to-trans
 const audio = Buffer.from([0x52, 0x49, 0x46, 0x46, 0x00, 0xff, 0x10, 0x80]);
 
 /** Reads a built body back the way a server does. */
-async function readBack(contentType: string, body: Uint8Array): Promise<FormData> {
+async function readBack(contentType: string, body: string | Uint8Array): Promise<FormData> {
   return new Request('http://upstream.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
 }
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { classifyQiImage } from '../../../../providers/qi/qi-image-reference.js';
-import { sniffQiImageType } from '../../../../providers/qi/sniff-qi-image-type.js';
+import { sniffImageType } from '../../../../core/index.js';
+import { qiImageMimeTypes } from '../../../../providers/qi/qi-image-types.js';
 
 const path = ['input', 'messages', 0, 'content', 1, 'image'];
 const classify = (value: string) => classifyQiImage({ value, path });
@@ -47,8 +48,9 @@ t.test('anything else is a 400 that names the field and says what to send', asyn
   refusal('javascript:alert(1)');
 });
 
-t.test('sniffQiImageType knows PNG, JPEG and WebP only', async (t) => {
-  t.equal(sniffQiImageType(Buffer.from(pngBase64, 'base64')), 'image/png');
-  t.equal(sniffQiImageType(Buffer.from(gifBase64, 'base64')), undefined);
-  t.equal(sniffQiImageType(new Uint8Array()), undefined);
+t.test('among the Q-style types the sniffer knows PNG, JPEG and WebP only', async (t) => {
+  t.equal(sniffImageType(Buffer.from(pngBase64, 'base64'), qiImageMimeTypes), 'image/png');
+  t.equal(sniffImageType(Buffer.from(gifBase64, 'base64'), qiImageMimeTypes), undefined);
+  t.equal(sniffImageType(Buffer.from(gifBase64, 'base64')), 'image/gif', 'without a list the gif is told');
+  t.equal(sniffImageType(new Uint8Array(), qiImageMimeTypes), undefined);
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { describeSrError, srSubmitError } from '../../../../providers/sr/sr-error.js';
+import { srSubmitError } from '../../../../providers/sr/sr-error.js';
 import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
 const answer = upstreamAnswer;
@@ -32,9 +32,4 @@ t.test('5xx, 429 and the channel’s own failures move on to the next channel', 
 t.test('a remix of a video the upstream no longer has is 404 video_not_found on remix_from_video_id, not retried', async (t) => {
   const error = await srSubmitError(answer(404, openAiError("Video 'video_1' not found.", 'invalid_request_error', 'not_found')), true);
   t.match(error, { statusCode: 404, code: 'video_not_found', param: 'remix_from_video_id', retryable: false, message: /^remix_from_video_id: the upstream no longer has this video: Video 'video_1' not found/ });
-});
-
-t.test('the description of an error body names its type and code', async (t) => {
-  t.equal(describeSrError(openAiError('Video is not ready yet.', 'invalid_request_error', null)), 'Video is not ready yet. (invalid_request_error)');
-  t.equal(describeSrError('<html>'), undefined);
 });

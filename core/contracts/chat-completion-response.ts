@@ -1,5 +1,5 @@
-// The client-facing chat completion format (spec part 1, "Chat completion object"), typed
-// here because core/index.ts exports the request type only.
+// The client-facing chat completion format (spec part 1, "Chat completion object"): what a
+// provider that translates another dialect into chat completions answers.
 
 /** Why a choice stopped. */
 export type ChatFinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';

@@ -1,7 +1,4 @@
-const ascii = (text: string): number[] => [...text].map((character) => character.charCodeAt(0));
-
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
-  bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte);
+import { ascii, startsWith } from './byte-signatures.js';
 
 const readBrand = (bytes: Uint8Array, offset: number): string => String.fromCharCode(...bytes.subarray(offset, offset + 4));
 
@@ -20,17 +17,13 @@ function ftypBrands(bytes: Uint8Array): string[] {
   return brands;
 }
 
-/**
- * The image type the first bytes of `bytes` show: the formats the gx image models accept
- * (png, jpeg, webp, heic, heif) and the common ones they refuse (gif, bmp, tiff, avif), so
- * a refusal can name what it saw. Undefined for anything else.
- */
-export function sniffGxImageType(bytes: Uint8Array): string | undefined {
+function imageTypeOf(bytes: Uint8Array): string | undefined {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
   if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'image/tiff';
+  // A BMP file header alone is 14 bytes; two letters are too weak a sign on a shorter text.
   if (startsWith(bytes, ascii('BM')) && bytes.length >= 14) return 'image/bmp';
   const brands = ftypBrands(bytes);
   // AVIF files list mif1 among their compatible brands too, so the major brand decides first.
@@ -38,4 +31,17 @@ export function sniffGxImageType(bytes: Uint8Array): string | undefined {
   if (brands.some((brand) => heicBrands.has(brand))) return 'image/heic';
   if (brands.some((brand) => heifBrands.has(brand))) return 'image/heif';
   return undefined;
+}
+
+/**
+ * The image type the first bytes of `bytes` show, from their magic numbers: png, jpeg, webp,
+ * gif, tiff, bmp, avif, heic or heif. With `among`, only a type in that list is answered, so
+ * a provider names the formats its upstream takes and gets undefined for any other. The bytes
+ * decide, never a declared type: clients send `application/octet-stream`, and a data: URI may
+ * say `image/png` over JPEG bytes. Sixteen bytes tell every type but heic and heif, whose
+ * brands may sit further into the `ftyp` box.
+ */
+export function sniffImageType(bytes: Uint8Array, among?: readonly string[]): string | undefined {
+  const type = imageTypeOf(bytes);
+  return type === undefined || among === undefined || among.includes(type) ? type : undefined;
 }

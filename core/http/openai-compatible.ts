@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
+import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
+import { readUpstreamJsonAs } from './upstream-json.js';
+
+// The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
+// upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,
+// and error bodies `{"error": {message, type, param, code}}`.
+
+/** The `error` object of an OpenAI-style error body; loose, as every upstream body is read. */
+export const openAiErrorDetailSchema = z.looseObject({
+  message: z.string().nullish(),
+  type: z.string().nullish(),
+  param: z.string().nullish(),
+  code: z.union([z.string(), z.number()]).nullish(),
+});
+
+/** The `error` object of an OpenAI-style error body. */
+export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
+
+/** An OpenAI-style error body: `{"error": {...}}`. */
+export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
+
+/** The upstream's message with its type and code: `Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)`. */
+export function describeOpenAiError(error: OpenAiErrorDetail | undefined): string | undefined {
+  if (error === undefined) return undefined;
+  return describeUpstreamError(error.message, [error.type, error.code].filter((part) => part !== undefined && part !== null && part !== '').join(', '));
+}
+
+/** The error object of an OpenAI-style error body, if the text is one. */
+export const readOpenAiErrorText = (text: string): OpenAiErrorDetail | undefined => readUpstreamJsonAs(text, openAiErrorBodySchema)?.error;
+
+/** The upstream's own message in an error body, for `upstreamStatusError(response, describeOpenAiErrorText)`. */
+export const describeOpenAiErrorText = (text: string): string | undefined => describeOpenAiError(readOpenAiErrorText(text));
+
+/**
+ * The error object in a parsed JSON answer, when the answer is an error (`{"error": ...}`):
+ * an object as it is, a bare message as `{message}`. Undefined for any other answer.
+ */
+export function readOpenAiError(json: unknown): OpenAiErrorDetail | undefined {
+  if (typeof json !== 'object' || json === null || !('error' in json)) return undefined;
+  const error = (json as { error: unknown }).error;
+  if (error === null || error === undefined) return undefined;
+  const parsed = openAiErrorBodySchema.safeParse(json);
+  if (parsed.success) return parsed.data.error;
+  return { message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' };
+}
+
+// An in-band error carries no HTTP status, so its type and code say how to judge it.
+function statusOf(error: OpenAiErrorDetail): number {
+  if (typeof error.code === 'number' && error.code >= 400 && error.code <= 599) return error.code;
+  const names = [error.type, typeof error.code === 'string' ? error.code : undefined];
+  if (names.some((name) => name === 'rate_limit_exceeded' || name === 'insufficient_quota' || name === 'requests' || name === 'tokens')) return 429;
+  if (names.some((name) => name === 'invalid_api_key' || name === 'authentication_error')) return 401;
+  if (names.some((name) => name === 'model_not_found')) return 404;
+  if (names.some((name) => name === 'invalid_request_error')) return 400;
+  return 500;
+}
+
+/**
+ * The gateway error for an error object that arrived with HTTP 200 (a stream frame or a
+ * whole body). It carries no status, so its type and code decide: rate limits and quota are
+ * 429, a bad key 401, an unknown model 404, an invalid request 400, anything else a server
+ * error (see `errorForUpstreamStatus`).
+ */
+export function openAiErrorToGatewayError(error: OpenAiErrorDetail): GatewayError {
+  const status = statusOf(error);
+  return errorForUpstreamStatus(status, describeOpenAiError(error) ?? `the upstream reported error ${status}`);
+}
+
+/**
+ * Throws the gateway error for an OpenAI-style error body that came with a 2xx status
+ * (see {@link openAiErrorToGatewayError}); returns for any other answer.
+ */
+export function rejectOpenAiError(json: unknown): void {
+  const error = readOpenAiError(json);
+  if (error !== undefined) throw openAiErrorToGatewayError(error);
+}
+
+/** The gateway error for an OpenAI-style upstream's non-2xx answer, judged by its status with the upstream's own message. */
+export const openAiStatusError: UpstreamStatusMapper = (response) => upstreamStatusError(response, describeOpenAiErrorText);
+
+/**
+ * Calls `{base_url}{path_prefix}{path}` of an OpenAI-style upstream with the channel's key as
+ * a Bearer token (POST unless said otherwise), and answers a 2xx response; any other status
+ * is thrown as `statusError` makes it, by default {@link openAiStatusError}.
+ */
+export function callOpenAiCompatible(
+  host: ProviderHost,
+  call: Pick<OperationCall<unknown, { path_prefix: string }>, 'channel' | 'options' | 'signal'>,
+  path: string,
+  request: { method?: UpstreamCall['method']; body?: string | UpstreamRequestBody } = {},
+  statusError: UpstreamStatusMapper = openAiStatusError,
+): Promise<UpstreamResponse> {
+  return callUpstream(host, call, { ...request, url: prefixedUpstreamUrl(call, path), headers: bearerAuthorization(call) }, statusError);
+}

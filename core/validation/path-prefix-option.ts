@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * The `path_prefix` channel option: the path between the channel's `base_url` and the
+ * upstream's own paths (`/v1` before `/chat/completions`), `defaultPrefix` when the channel
+ * names none. One or more `/segment`s without a trailing slash, or empty. Use it in a
+ * provider's options schema and build addresses with `prefixedUpstreamUrl`.
+ */
+export const pathPrefixOption = (defaultPrefix: string) =>
+  z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: `expected a path such as ${defaultPrefix}, starting with a slash and without a trailing one` })
+    .default(defaultPrefix);
