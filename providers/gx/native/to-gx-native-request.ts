@@ -1,6 +1,6 @@
-import type { NativeGenerateRequest } from '../../core/index.js';
-import { parseGxThinkingSuffix } from './gx-thinking.js';
-import type { GxRequest } from './to-gx-request.js';
+import type { NativeGenerateRequest } from '../../../core/index.js';
+import type { GxRequest } from '../call-gx.js';
+import { parseGxThinkingSuffix } from '../gx-thinking.js';
 
 /**
  * The native generate request to forward for a native client request: the body as the

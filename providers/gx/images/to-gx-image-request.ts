@@ -1,5 +1,5 @@
 import type { GxInlineImage } from './fetch-gx-reference-image.js';
-import type { GxImagePlan } from './gx-image-request.js';
+import type { GxImagePlan } from './read-gx-image-request.js';
 
 type GxRequestPart = { text: string } | { inlineData: GxInlineImage };
 

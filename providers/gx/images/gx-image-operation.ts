@@ -1,11 +1,11 @@
-import type { OperationCall, OperationResult, ProviderHost } from '../../core/index.js';
-import { callGx } from './call-gx.js';
+import type { OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import { callGx } from '../call-gx.js';
 import { estimateGxImagePlanUsage } from './estimate-gx-image-usage.js';
 import { fetchGxReferenceImage } from './fetch-gx-reference-image.js';
 import { fromGxImageResponse } from './from-gx-image-response.js';
-import { invalidGxResponse } from './gx-error.js';
-import type { GxImagePlan } from './gx-image-request.js';
-import type { GxOptions } from './gx-options.js';
+import { invalidGxResponse } from '../gx-error.js';
+import type { GxImagePlan } from './read-gx-image-request.js';
+import type { GxOptions } from '../gx-options.js';
 import { toGxImageRequest } from './to-gx-image-request.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Usage } from '../../core/index.js';
-import type { GxImagePlan } from './gx-image-request.js';
+import type { Usage } from '../../../core/index.js';
+import type { GxImagePlan } from './read-gx-image-request.js';
 
 // Token counts of the family's images, for estimates only (the upstream reports the real
 // ones): an output image is 1290 tokens on the 2.5 model and 1120 (1K, 2K) or 2000 (4K) on

@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, readDataUriBase64, type ChatMessage, type FetchedMedia } from '../../core/index.js';
+import { GatewayError, invalidRequest, readDataUriBase64, type ChatMessage, type FetchedMedia } from '../../../core/index.js';
 import { gxAllowedMimeTypes, mimeTypeFromFileName, normalizeGxMimeType } from './gx-media-types.js';
 import { splitMarkdownImages } from './split-markdown-images.js';
 

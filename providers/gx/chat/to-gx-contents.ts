@@ -1,4 +1,4 @@
-import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../core/index.js';
+import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
 import { textToGxParts, toGxContentParts, type FetchedMediaMap, type GxRequestPart } from './to-gx-content-part.js';
 
 /** One native `contents` entry. */

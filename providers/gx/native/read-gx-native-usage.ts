@@ -1,6 +1,6 @@
-import { emptyUsage, type Usage } from '../../core/index.js';
-import { convertGxUsage, tallyGxProducedOutput } from './convert-gx-usage.js';
-import { gxGenerateContentResponseSchema } from './gx-schemas.js';
+import { emptyUsage, type Usage } from '../../../core/index.js';
+import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
+import { gxGenerateContentResponseSchema } from '../gx-schemas.js';
 
 /**
  * The usage of a native `generateContent` answer that is forwarded to the client as it is:

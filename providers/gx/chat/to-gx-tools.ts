@@ -1,4 +1,4 @@
-import { invalidRequest, type ChatCompletionRequest } from '../../core/index.js';
+import { invalidRequest, type ChatCompletionRequest } from '../../../core/index.js';
 import { cleanGxSchema, isEmptyObjectSchema } from './clean-gx-schema.js';
 
 /** Function names that switch on a native tool instead of declaring a function (spec part 1). */

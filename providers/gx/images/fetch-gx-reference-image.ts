@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, isBase64Text, mediaErrorAboutField, sniffImageType, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
+import { GatewayError, invalidRequest, isBase64Text, mediaErrorAboutField, sniffImageType, type FetchedMedia, type MediaFetcher } from '../../../core/index.js';
 
 /** A reference image as the upstream gets it: `inlineData` of a user part. */
 export interface GxInlineImage {

@@ -8,12 +8,12 @@ import {
   type OperationResult,
   type ProviderHost,
   type Usage,
-} from '../../core/index.js';
-import { callGx } from './call-gx.js';
-import { checkGxFileUris } from './check-gx-file-uris.js';
-import { invalidGxResponse } from './gx-error.js';
+} from '../../../core/index.js';
+import { callGx } from '../call-gx.js';
+import { checkGxFileUris } from '../check-gx-file-uris.js';
+import { invalidGxResponse } from '../gx-error.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
-import type { GxOptions } from './gx-options.js';
+import type { GxOptions } from '../gx-options.js';
 import { readGxNativeUsage } from './read-gx-native-usage.js';
 import { toGxNativeRequest } from './to-gx-native-request.js';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '../../core/index.js';
+import type { ChatCompletionRequest } from '../../../core/index.js';
 import { cleanGxSchema } from './clean-gx-schema.js';
 
 /** The upstream takes at most this many stop sequences (spec part 1, "Limits"). */

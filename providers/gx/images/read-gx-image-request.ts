@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidRequest, type ImageRequest } from '../../core/index.js';
+import { invalidRequest, type ImageRequest } from '../../../core/index.js';
 import { gxAspectRatioOf, gxImageSizeOf, gxQualityValues, gxTierOfImageSize, gxTierOfQuality, type GxImageSize } from './gx-image-config.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatCompletionToolCall } from '../../core/index.js';
-import type { GxPart } from './gx-schemas.js';
+import type { ChatCompletionToolCall } from '../../../core/index.js';
+import type { GxPart } from '../gx-schemas.js';
 
 /**
  * A `functionCall` part as a chat tool call: `args` serialized as the JSON string clients

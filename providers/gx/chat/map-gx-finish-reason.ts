@@ -1,4 +1,4 @@
-import type { ChatFinishReason } from '../../core/index.js';
+import type { ChatFinishReason } from '../../../core/index.js';
 
 /**
  * The chat finish reason for an upstream `finishReason` (spec part 1, reference-gateway.md

@@ -1,9 +1,9 @@
-import { stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
-import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { emptyGxResponse } from './gx-error.js';
-import { readGxStreamFrame } from './read-gx-stream-frame.js';
-import type { GxCandidate } from './gx-schemas.js';
-import { readGxResponse } from './read-gx-response.js';
+import { stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse } from '../gx-error.js';
+import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import type { GxCandidate } from '../gx-schemas.js';
+import { readGxResponse } from '../read-gx-response.js';
 
 /** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
 function textCharacters(candidates: GxCandidate[]): number {

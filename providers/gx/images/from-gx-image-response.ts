@@ -1,9 +1,9 @@
-import { emptyUpstreamAnswer, GatewayError, promptBlocked, type Usage } from '../../core/index.js';
-import { convertGxUsage } from './convert-gx-usage.js';
-import { gxErrorToGatewayError, invalidGxResponse, readGxError } from './gx-error.js';
+import { emptyUpstreamAnswer, GatewayError, promptBlocked, type Usage } from '../../../core/index.js';
+import { convertGxUsage } from '../convert-gx-usage.js';
+import { gxErrorToGatewayError, invalidGxResponse, readGxError } from '../gx-error.js';
 import type { GxImagesDatum, GxImagesResponse, GxImagesUsage } from './gx-image-response-shapes.js';
-import { gxGenerateContentResponseSchema, type GxCandidate } from './gx-schemas.js';
-import { isGxImagePart } from './render-gx-part.js';
+import { gxGenerateContentResponseSchema, type GxCandidate } from '../gx-schemas.js';
+import { isGxImagePart } from '../render-gx-part.js';
 
 /** What the answer needs besides the upstream body. */
 export interface GxImageResponseContext {

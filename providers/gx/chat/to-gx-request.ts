@@ -1,5 +1,6 @@
-import type { ChatCompletionRequest, FetchedMedia } from '../../core/index.js';
-import { parseGxThinkingSuffix, readGxThinkingConfig, thinkingConfigForEffort, type GxThinkingConfig } from './gx-thinking.js';
+import type { ChatCompletionRequest, FetchedMedia } from '../../../core/index.js';
+import type { GxRequest } from '../call-gx.js';
+import { parseGxThinkingSuffix, readGxThinkingConfig, thinkingConfigForEffort, type GxThinkingConfig } from '../gx-thinking.js';
 import { mergeGxPassthrough } from './merge-gx-passthrough.js';
 import { splitMarkdownImages } from './split-markdown-images.js';
 import { isRemoteMedia, mediaSourceOfPart, type MediaSource } from './to-gx-content-part.js';
@@ -13,14 +14,6 @@ export interface GxRequestOptions {
   upstreamModel: string;
   /** Every URL {@link collectMediaReferences} listed, fetched, by URL. */
   media: ReadonlyMap<string, FetchedMedia>;
-}
-
-/** A native generate request, ready to send. */
-export interface GxRequest {
-  /** The upstream model, thinking suffix removed: the `{model}` of the native path. */
-  model: string;
-  /** The `generateContent` / `streamGenerateContent` body. */
-  body: Record<string, unknown>;
 }
 
 /**

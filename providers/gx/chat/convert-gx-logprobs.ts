@@ -1,5 +1,5 @@
-import type { ChatCompletionLogprobs } from '../../core/index.js';
-import type { GxLogprobsResult } from './gx-schemas.js';
+import type { ChatCompletionLogprobs } from '../../../core/index.js';
+import type { GxLogprobsResult } from '../gx-schemas.js';
 
 const utf8Bytes = (token: string): number[] => [...Buffer.from(token, 'utf8')];
 

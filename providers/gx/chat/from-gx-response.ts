@@ -1,12 +1,12 @@
-import { emptyUsage, type Usage } from '../../core/index.js';
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from '../../core/index.js';
+import { emptyUsage, type Usage } from '../../../core/index.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from '../../../core/index.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
-import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from './gx-error.js';
-import type { GxCandidate } from './gx-schemas.js';
-import { readGxResponse } from './read-gx-response.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from '../gx-error.js';
+import type { GxCandidate } from '../gx-schemas.js';
+import { readGxResponse } from '../read-gx-response.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
-import { renderGxPart } from './render-gx-part.js';
+import { renderGxPart } from '../render-gx-part.js';
 import { toChatToolCall } from './to-chat-tool-call.js';
 import { toChatCompletionUsage } from './to-chat-completion-usage.js';
 

@@ -1,5 +1,5 @@
-import type { Usage } from '../../core/index.js';
-import type { ChatCompletionUsage } from '../../core/index.js';
+import type { Usage } from '../../../core/index.js';
+import type { ChatCompletionUsage } from '../../../core/index.js';
 
 /**
  * The chat `usage` object for a core usage (spec part 1): every detail field present, 0 when

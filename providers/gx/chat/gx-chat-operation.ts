@@ -1,11 +1,11 @@
-import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callGx } from './call-gx.js';
-import { checkGxFileUris } from './check-gx-file-uris.js';
-import { invalidGxResponse } from './gx-error.js';
+import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../../core/index.js';
+import { callGx } from '../call-gx.js';
+import { checkGxFileUris } from '../check-gx-file-uris.js';
+import { invalidGxResponse } from '../gx-error.js';
 import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
 import { fromGxResponse } from './from-gx-response.js';
 import { gxAllowedMimeTypes } from './gx-media-types.js';
-import type { GxOptions } from './gx-options.js';
+import type { GxOptions } from '../gx-options.js';
 import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
 
 /** `chat`: a chat completion translated to the native generate call and back. */

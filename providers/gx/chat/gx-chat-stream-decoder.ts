@@ -10,15 +10,15 @@ import {
   type StreamDecoder,
   type StreamOutput,
   type Usage,
-} from '../../core/index.js';
+} from '../../../core/index.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
-import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from './convert-gx-usage.js';
-import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from './gx-error.js';
-import { readGxStreamFrame } from './read-gx-stream-frame.js';
-import type { GxCandidate } from './gx-schemas.js';
-import { readGxResponse } from './read-gx-response.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
+import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import type { GxCandidate } from '../gx-schemas.js';
+import { readGxResponse } from '../read-gx-response.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
-import { renderGxPart } from './render-gx-part.js';
+import { renderGxPart } from '../render-gx-part.js';
 import { toChatCompletionUsage } from './to-chat-completion-usage.js';
 import { toChatToolCall } from './to-chat-tool-call.js';
 
