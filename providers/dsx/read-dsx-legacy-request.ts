@@ -18,7 +18,7 @@ import { checkDsxCallbackUrl } from './check-dsx-callback-url.js';
  * Ark's top-level fields: `resolution` (720p) and, without `--dur` or `--frames`,
  * `duration` (5), so the video made is the video billed.
  */
-export function parseDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxModelProfile): DsxSubmission {
+export function readDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxModelProfile): DsxSubmission {
   const { uploads, ...fields } = request;
   if (uploads !== undefined) throw invalidRequest('Seedance-style models take a JSON body; give images as URLs or base64 in metadata.content', { param: uploads[0]?.field ?? 'model' });
   const body = parseDsxShape(dsxLegacyRequestSchema, fields, 'Seedance-style 1.x models');

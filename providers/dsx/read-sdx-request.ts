@@ -56,7 +56,7 @@ function withUrl(item: MediaItem, url: string): MediaItem {
  * `assetKinds`, once the provider has looked the `asset://` references up, retypes each one
  * by its asset's kind before the rules run; without it, items keep the type the client gave.
  */
-export function parseSdxRequest(request: VideoSubmitRequest, profile: DsxModelProfile, assetKinds?: ReadonlyMap<string, DsxMediaKind>): DsxSubmission {
+export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelProfile, assetKinds?: ReadonlyMap<string, DsxMediaKind>): DsxSubmission {
   const { uploads, ...fields } = request;
   if (uploads !== undefined) throw invalidRequest(`${profile.id} takes a JSON body; give images as URLs or base64, videos and audio as URLs or asset:// references`, { param: uploads[0]?.field ?? 'model' });
   const body = parseDsxShape(sdxRequestSchema, fields, 'Seedance-style 2.0 models');

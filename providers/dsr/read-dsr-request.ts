@@ -42,7 +42,7 @@ function describeIssue(issue: z.core.$ZodIssue, fields: Record<string, unknown>)
  * Checks the fields of a Seedream-style request against the family's strict schema. The
  * first problem is a 400 `invalid_request` naming the field and what to send instead.
  */
-export function parseDsrRequest(fields: Record<string, unknown>): DsrRequest {
+export function readDsrRequest(fields: Record<string, unknown>): DsrRequest {
   const result = dsrRequestSchema.safeParse(fields);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
