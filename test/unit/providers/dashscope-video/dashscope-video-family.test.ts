@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { ProviderHost, VideoSubmitRequest } from '../../../../core/index.js';
+import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/dashscope-video/dashscope-video-family.js';
+import { prepareVideoRequest } from '../../../../providers/dashscope-video/dashscope-video-operations.js';
 import plugin from '../../../../providers/dashscope-video/index.js';
-import { prepareVideoRequest } from '../../../../providers/dashscope-video/prepare-video-request.js';
-import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/dashscope-video/video-family-of-model.js';
 import { refusalOf } from '../wn/wn-test-helpers.js';
 
 t.test('the family of a client model id is the one whose name the id starts with', async (t) => {

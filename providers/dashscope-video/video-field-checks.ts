@@ -1,5 +1,5 @@
+import { z } from 'zod';
 import { invalidRequest, type GatewayError } from '../../core/index.js';
-import type { z } from 'zod';
 
 /** 400 `invalid_request` whose message starts with the field's path: `metadata.parameters.duration: expected 2 to 15`. */
 export function fieldError(path: string, problem: string): GatewayError {
@@ -32,3 +32,14 @@ export function parseVideoFields<Schema extends z.ZodType>(schema: Schema, value
   if (issue.code === 'unrecognized_keys') throw fieldError(joinFieldPath(path, [issue.keys[0] ?? '']), `unknown field; ${unknownHint(path)}`);
   throw fieldError(path, valueAt(value, issue.path) === undefined ? 'required' : issue.message);
 }
+
+const maxSeed = 2_147_483_647;
+
+/** A yes or no setting of the client's body. */
+export const booleanField = z.boolean({ error: 'expected true or false' });
+
+/** A seed the upstream takes (spec part 2: a whole number from 0 to 2147483647). */
+export const seedField = z
+  .int({ error: `expected a whole number from 0 to ${maxSeed}` })
+  .min(0, { error: `expected a whole number from 0 to ${maxSeed}` })
+  .max(maxSeed, { error: `expected a whole number from 0 to ${maxSeed}` });
