@@ -1,3 +1,5 @@
+import type { Usage } from '../../core/index.js';
+
 /** The pricing tiers a video is billed at: the keys of `resolution_multipliers`. */
 export type VideoTier = '480p' | '720p' | '1080p';
 
@@ -18,4 +20,9 @@ export interface DashScopeVideoJob {
   details: Record<string, string | number | boolean>;
   /** The client's name for a field of the upstream body (`parameters.size` → `size`), for the `param` of an upstream refusal. */
   clientField(upstreamPath: string): string;
+}
+
+/** What a job will cost: its seconds at its tier (the `resolution_multipliers` key: `480p`, `720p` or `1080p`). */
+export function videoJobUsage(job: DashScopeVideoJob): Usage {
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: job.seconds, resolution: job.tier, source: 'estimated' };
 }

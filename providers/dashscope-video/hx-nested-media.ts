@@ -1,7 +1,7 @@
-import { hxImageFormat } from './hx-image-format.js';
-import type { HxMode } from './hx-model-mode.js';
+import type { HxMode } from './hx-family.js';
+import { hxImageFormat } from './media-formats.js';
 import { checkMediaReference } from './media-reference.js';
-import { fieldError } from './video-field-error.js';
+import { fieldError } from './video-field-checks.js';
 
 /** Reference images an hx-1.0-r2v request takes (spec part 2, Limits). */
 const maxReferenceImages = 9;

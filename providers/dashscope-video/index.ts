@@ -1,8 +1,7 @@
 import { defineProvider } from '../../core/index.js';
+import { videoJobUsage } from './dashscope-video-job.js';
+import { createDashScopeVideoStatus, createDashScopeVideoSubmit, prepareVideoRequest, type PreparedVideoRequest } from './dashscope-video-operations.js';
 import { dashScopeVideoOptionsSchema, type DashScopeVideoOptions } from './dashscope-video-options.js';
-import { createDashScopeVideoStatus, createDashScopeVideoSubmit } from './dashscope-video-operations.js';
-import { prepareVideoRequest, type PreparedVideoRequest } from './prepare-video-request.js';
-import { videoJobUsage } from './video-job-usage.js';
 
 /**
  * The dashscope-video plugin: the wn (wn2.5 flat fields, wn2.7 nested metadata) and hx

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
 import type { NestedVideoBody } from './nested-video-body-schema.js';
-import { fieldError, parseVideoFields } from './video-field-error.js';
+import { fieldError, parseVideoFields } from './video-field-checks.js';
 
 /** What a nested-body model makes its video from: text, a first frame (or clip), or references. */
 export type NestedVideoMode = 't2v' | 'i2v' | 'r2v';

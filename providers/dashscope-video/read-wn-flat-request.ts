@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
+import { wnMediaFormats } from './media-formats.js';
 import { checkMediaReference, uploadedImage } from './media-reference.js';
-import { fieldError, parseVideoFields } from './video-field-error.js';
-import { booleanField, seedField } from './video-field-schemas.js';
-import { wnMediaFormats } from './wn-media-formats.js';
+import { booleanField, fieldError, parseVideoFields, seedField } from './video-field-checks.js';
 
 const flatFieldList = 'prompt, image, duration, resolution, size, smart_rewrite, generate_audio, audio_url and seed';
 

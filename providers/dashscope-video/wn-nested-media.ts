@@ -1,7 +1,6 @@
-import type { MediaKind } from './media-format.js';
+import { wnMediaFormats, type MediaKind } from './media-formats.js';
 import { checkMediaReference } from './media-reference.js';
-import { fieldError } from './video-field-error.js';
-import { wnMediaFormats } from './wn-media-formats.js';
+import { fieldError } from './video-field-checks.js';
 
 /** One `metadata.input.media[]` item as the client sent it. */
 export interface WnMediaItem {

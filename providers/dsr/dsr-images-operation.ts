@@ -8,7 +8,7 @@ import type { DsrOptions } from './dsr-options.js';
 import { fetchDsrReferences } from './fetch-dsr-references.js';
 import { fromDsrResponse } from './from-dsr-response.js';
 import { normalizeDsrForm } from './normalize-dsr-form.js';
-import { parseDsrRequest } from './parse-dsr-request.js';
+import { readDsrRequest } from './read-dsr-request.js';
 import { toDsrRequest } from './to-dsr-request.js';
 
 /**
@@ -20,7 +20,7 @@ import { toDsrRequest } from './to-dsr-request.js';
 export function createDsrImagesOperation(host: ProviderHost, operation: Extract<OperationName, 'images.generate' | 'images.edit'>) {
   return async (call: OperationCall<ImageRequest, DsrOptions>): Promise<OperationResult> => {
     const { fields, uploads } = normalizeDsrForm(call.request);
-    const request = parseDsrRequest(fields);
+    const request = readDsrRequest(fields);
     const profile = dsrModelProfile(call.model, call.upstreamModel);
     const inputs = collectDsrInputs(request, uploads);
     const prompt = checkDsrModelRules(request, inputs, profile, call.model, operation);

@@ -1,6 +1,6 @@
 import { findUrlFields, type VendorFetchedUrl, type VideoSubmitRequest } from '../../core/index.js';
 import type { DsxSubmission } from './dsx-submission.js';
-import { parseDsxSubmission } from './parse-dsx-submission.js';
+import { readDsxSubmission } from './read-dsx-submission.js';
 
 // The client's fields that hold a URL Ark fetches or calls: the first frame `image`, the
 // `{image,video,audio}_url.url` of content items, and `metadata.callback_url`.
@@ -20,9 +20,9 @@ export interface PreparedDsxSubmission {
 
 /**
  * The plugin's `prepare` of `video.submit`: the submission checked by its model's form
- * (see {@link parseDsxSubmission}), once, before any quota is touched.
+ * (see {@link readDsxSubmission}), once, before any quota is touched.
  * @throws GatewayError 400 `invalid_request` naming the first wrong field.
  */
 export function prepareDsxSubmission(request: VideoSubmitRequest): PreparedDsxSubmission {
-  return { submission: parseDsxSubmission(request), vendorFetchedUrls: findUrlFields(request, (key) => mediaUrlKeys.has(key)), request };
+  return { submission: readDsxSubmission(request), vendorFetchedUrls: findUrlFields(request, (key) => mediaUrlKeys.has(key)), request };
 }

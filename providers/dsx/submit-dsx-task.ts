@@ -5,7 +5,7 @@ import { dsxCreatedTaskSchema } from './dsx-schemas.js';
 import type { DsxSubmission } from './dsx-submission.js';
 import { estimateDsxUsage } from './estimate-dsx-usage.js';
 import { lookUpDsxAssets } from './look-up-dsx-assets.js';
-import { parseDsxSubmission } from './parse-dsx-submission.js';
+import { readDsxSubmission } from './read-dsx-submission.js';
 import type { PreparedDsxSubmission } from './prepare-dsx-submission.js';
 import { toDsxTaskRequest } from './to-dsx-task-request.js';
 
@@ -34,7 +34,7 @@ export const createDsxSubmitOperation =
     await host.media.checkVendorFetchedUrls(call.request.vendorFetchedUrls, call.signal);
     if (submission.assets.length > 0 && call.options.assets !== undefined) {
       // The kinds of this channel's assets retype the references: a read only this channel can make.
-      submission = parseDsxSubmission(call.request.request, await lookUpDsxAssets(host, call, submission.assets));
+      submission = readDsxSubmission(call.request.request, await lookUpDsxAssets(host, call, submission.assets));
     }
     const response = await callUpstream(host, call, dsxCall(call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel)), dsxSubmitError);
     let json: unknown;

@@ -2,6 +2,14 @@ import { callUpstream, upstreamStatusError, type OperationCall, type ProviderHos
 import { describeGxError, gxRetryAfterInBody, gxStatusInBody } from './gx-error.js';
 import type { GxOptions } from './gx-options.js';
 
+/** A native generate request, ready to send. */
+export interface GxRequest {
+  /** The upstream model, thinking suffix removed: the `{model}` of the native path. */
+  model: string;
+  /** The `generateContent` / `streamGenerateContent` body. */
+  body: Record<string, unknown>;
+}
+
 /** The native methods the gateway calls. */
 export type GxMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
 

@@ -1,10 +1,10 @@
 import { defineProvider } from '../../core/index.js';
-import { estimateGxImageUsage } from './estimate-gx-image-usage.js';
-import { createGxChatOperation } from './gx-chat-operation.js';
-import { createGxImageOperation } from './gx-image-operation.js';
-import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOperation } from './gx-native-operations.js';
-import { readGxImageRequest, type GxImagePlan } from './gx-image-request.js';
+import { createGxChatOperation } from './chat/gx-chat-operation.js';
 import { gxOptionsSchema, type GxOptions } from './gx-options.js';
+import { estimateGxImageUsage } from './images/estimate-gx-image-usage.js';
+import { createGxImageOperation } from './images/gx-image-operation.js';
+import { readGxImageRequest, type GxImagePlan } from './images/read-gx-image-request.js';
+import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOperation } from './native/gx-native-operations.js';
 
 /**
  * The gx family: chat completions translated to the native API, the native endpoints

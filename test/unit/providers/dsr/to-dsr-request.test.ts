@@ -1,11 +1,11 @@
 import t from 'tap';
 import { dsrModelProfile } from '../../../../providers/dsr/dsr-model-profiles.js';
-import { parseDsrRequest } from '../../../../providers/dsr/parse-dsr-request.js';
+import { readDsrRequest } from '../../../../providers/dsr/read-dsr-request.js';
 import { toDsrRequest } from '../../../../providers/dsr/to-dsr-request.js';
 
 const profile = (model: string) => dsrModelProfile(model, model);
 const body = (fields: Record<string, unknown>, images: string[] = []) => {
-  const request = parseDsrRequest(fields);
+  const request = readDsrRequest(fields);
   return toDsrRequest(request, { upstreamModel: `upstream-${request.model}`, prompt: 'the prompt', images, profile: profile(request.model) });
 };
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseDsxSubmission } from '../../../../providers/dsx/parse-dsx-submission.js';
+import { readDsxSubmission } from '../../../../providers/dsx/read-dsx-submission.js';
 import { toDsxTaskRequest } from '../../../../providers/dsx/to-dsx-task-request.js';
 import { dsxFixture, thrown } from './fixtures/read-dsx-fixtures.js';
 
@@ -16,13 +16,13 @@ const pro10 = 'dsx-1-0-pro-250528';
 
 /** The 400 a body gets: its param and message. */
 function refusal(request: Record<string, unknown>) {
-  const error = thrown(() => parseDsxSubmission(request as never));
+  const error = thrown(() => readDsxSubmission(request as never));
   return { status: error.statusCode, code: error.code, param: error.param, message: error.message };
 }
 
 t.test('the recorded marker prompt goes upstream untouched and is billed by its markers', async (t) => {
   const recorded = createBodies.legacy_text_markers;
-  const submission = parseDsxSubmission(body(liteT2v, recorded.content) as never);
+  const submission = readDsxSubmission(body(liteT2v, recorded.content) as never);
   const upstream = toDsxTaskRequest(submission, 'doubao-seedance-1-0-lite-t2v-250428');
   t.strictSame(upstream.content, recorded.content, 'the text with its markers, as recorded');
   t.equal(upstream.model, 'doubao-seedance-1-0-lite-t2v-250428');
@@ -34,20 +34,20 @@ t.test('the recorded example sends --cf to 1.5 pro, which the spec keeps for the
   const recorded = createBodies.legacy_text_markers;
   t.match(refusal(body(pro15, recorded.content)), { status: 400, param: 'metadata.content[0].text --cf' });
   const withoutCf = [text(recorded.content[0].text.replace(' --cf false', ''))];
-  const upstream = toDsxTaskRequest(parseDsxSubmission(body(pro15, withoutCf) as never), recorded.model);
+  const upstream = toDsxTaskRequest(readDsxSubmission(body(pro15, withoutCf) as never), recorded.model);
   t.strictSame(upstream, { model: 'seedance-1-5-pro-251215', content: withoutCf, generate_audio: true }, '1.5 pro makes sound');
 });
 
 t.test('what billing depends on and the client left out goes as top-level fields', async (t) => {
-  const upstream = toDsxTaskRequest(parseDsxSubmission(body(pro10, [text('a fox')]) as never), 'doubao-seedance-1-0-pro-250528');
+  const upstream = toDsxTaskRequest(readDsxSubmission(body(pro10, [text('a fox')]) as never), 'doubao-seedance-1-0-pro-250528');
   t.strictSame(upstream, { model: 'doubao-seedance-1-0-pro-250528', content: [text('a fox')], resolution: '720p', duration: 5 });
-  const silent = toDsxTaskRequest(parseDsxSubmission(body('dsx-1-5-pro-251215-noAudio', [text('a fox --dur 8')]) as never), 'seedance-1-5-pro-251215');
+  const silent = toDsxTaskRequest(readDsxSubmission(body('dsx-1-5-pro-251215-noAudio', [text('a fox --dur 8')]) as never), 'seedance-1-5-pro-251215');
   t.equal(silent.generate_audio, false, 'the noAudio id asks for a silent video');
   t.notOk('duration' in silent);
 });
 
 t.test('the flat prompt becomes the first text item and may carry markers', async (t) => {
-  const submission = parseDsxSubmission({ model: liteI2v, prompt: 'the cat turns --rs 480p --dur 10', metadata: { content: [image('https://img.example/cat.png')] } } as never);
+  const submission = readDsxSubmission({ model: liteI2v, prompt: 'the cat turns --rs 480p --dur 10', metadata: { content: [image('https://img.example/cat.png')] } } as never);
   t.strictSame(submission.content, [text('the cat turns --rs 480p --dur 10'), image('https://img.example/cat.png')]);
   t.match(submission, { seconds: 10, resolution: '480p' });
   t.match(refusal({ model: pro15, prompt: 'a --rs 1080p' }), { status: 400, param: 'prompt --rs' });
@@ -90,25 +90,25 @@ t.test('every marker is checked against the model, and a wrong one names the tex
 });
 
 t.test('valid markers are read in every spelling, frames billed as frames / 24 seconds', async (t) => {
-  const submission = parseDsxSubmission(body(pro15, [text('a cat -- yawning --rs 480p --rt 9:16 --frames 121 --dur 5 --fps 24 --seed -1 --wm false')]) as never);
+  const submission = readDsxSubmission(body(pro15, [text('a cat -- yawning --rs 480p --rt 9:16 --frames 121 --dur 5 --fps 24 --seed -1 --wm false')]) as never);
   t.match(submission, { resolution: '480p', ratio: '9:16', frames: 121, seconds: 121 / 24 });
-  const lite = parseDsxSubmission(body(liteT2v, [text('a cat --cf true --seed 4294967295 --rs 1080p --duration 12')]) as never);
+  const lite = readDsxSubmission(body(liteT2v, [text('a cat --cf true --seed 4294967295 --rs 1080p --duration 12')]) as never);
   t.match(lite, { resolution: '1080p', seconds: 12 });
-  t.match(parseDsxSubmission(body(liteI2v, [image('https://img.example/a.png')], {}) as never), { resolution: '720p', seconds: 5 }, 'the spec defaults');
+  t.match(readDsxSubmission(body(liteI2v, [image('https://img.example/a.png')], {}) as never), { resolution: '720p', seconds: 5 }, 'the spec defaults');
 });
 
 t.test('text-to-video models take no images and need a prompt', async (t) => {
   t.match(refusal(body(liteT2v, [text('a'), image('https://img.example/a.png')])), { param: 'metadata.content[1].image_url.url', message: /takes no images/ });
   t.match(refusal(body(liteT2v, [text('--rs 720p')])), { param: 'metadata.content[0].text', message: /needs a prompt/ });
   t.match(refusal({ model: pro15 }), { param: 'prompt', message: /needs a prompt/ });
-  t.match(parseDsxSubmission({ model: liteT2v, prompt: 'a fox' } as never), { seconds: 5 });
+  t.match(readDsxSubmission({ model: liteT2v, prompt: 'a fox' } as never), { seconds: 5 });
 });
 
 t.test('the 1.0 lite image model takes first, first+last and up to four reference images, and needs one', async (t) => {
   const url = (name: string) => `https://img.example/${name}.png`;
-  t.ok(parseDsxSubmission(body(liteI2v, [image(url('a'))]) as never), 'one image without a role is the first frame');
-  t.ok(parseDsxSubmission(body(liteI2v, [image(url('a'), 'first_frame'), image(url('b'), 'last_frame')]) as never));
-  t.ok(parseDsxSubmission(body(liteI2v, [text('x'), ...['a', 'b', 'c', 'd'].map((name) => image(url(name), 'reference_image'))]) as never));
+  t.ok(readDsxSubmission(body(liteI2v, [image(url('a'))]) as never), 'one image without a role is the first frame');
+  t.ok(readDsxSubmission(body(liteI2v, [image(url('a'), 'first_frame'), image(url('b'), 'last_frame')]) as never));
+  t.ok(readDsxSubmission(body(liteI2v, [text('x'), ...['a', 'b', 'c', 'd'].map((name) => image(url(name), 'reference_image'))]) as never));
   t.match(refusal(body(liteI2v, [text('a fox')])), { param: 'metadata.content', message: /needs an image/ });
   t.match(refusal(body(liteI2v, ['a', 'b', 'c', 'd', 'e'].map((name) => image(url(name), 'reference_image')))), { param: 'metadata.content[4].role', message: /at most 4/ });
   t.match(refusal(body(liteI2v, [image(url('a')), image(url('b'))])), { param: 'metadata.content[0].role', message: /give each one a role/ });
@@ -120,15 +120,15 @@ t.test('the 1.0 lite image model takes first, first+last and up to four referenc
 t.test('the 1.5 and 1.0 pro models take first and first+last frames, no reference images', async (t) => {
   const url = 'https://img.example/a.png';
   for (const model of [pro15, 'dsx-1-5-pro-251215-noAudio', pro10]) {
-    t.ok(parseDsxSubmission(body(model, [image(url, 'first_frame'), image(url, 'last_frame')]) as never), `${model}: first and last`);
+    t.ok(readDsxSubmission(body(model, [image(url, 'first_frame'), image(url, 'last_frame')]) as never), `${model}: first and last`);
     t.match(refusal(body(model, [image(url, 'reference_image')])), { param: 'metadata.content[0].role', message: /takes no reference images/ }, model);
   }
 });
 
 t.test('images are URLs, data URIs or raw base64 of an image type; asset references are for 2.0', async (t) => {
-  const inline = parseDsxSubmission(body(liteI2v, [image(jpegBase64)]) as never);
+  const inline = readDsxSubmission(body(liteI2v, [image(jpegBase64)]) as never);
   t.strictSame(inline.content[0], image(`data:image/jpeg;base64,${jpegBase64}`), 'raw base64 goes as a data URI of its real type');
-  const relabelled = parseDsxSubmission(body(liteI2v, [image(`data:image/png;base64,${jpegBase64}`)]) as never);
+  const relabelled = readDsxSubmission(body(liteI2v, [image(`data:image/png;base64,${jpegBase64}`)]) as never);
   t.strictSame(relabelled.content[0], image(`data:image/jpeg;base64,${jpegBase64}`), 'the type the bytes show');
   const cases: Array<[string, RegExp]> = [
     ['ftp://img.example/a.png', /http\(s\) URL/],
@@ -141,7 +141,7 @@ t.test('images are URLs, data URIs or raw base64 of an image type; asset referen
 });
 
 t.test('return_last_frame is for 1.5 pro; callback_url must be https', async (t) => {
-  const submission = parseDsxSubmission(body(pro15, [text('a')], { return_last_frame: true, callback_url: 'https://hooks.example/done' }) as never);
+  const submission = readDsxSubmission(body(pro15, [text('a')], { return_last_frame: true, callback_url: 'https://hooks.example/done' }) as never);
   t.match(submission.fields, { return_last_frame: true, callback_url: 'https://hooks.example/done' });
   t.match(refusal(body(pro10, [text('a')], { return_last_frame: true })), { param: 'metadata.return_last_frame', message: /only the 1.5 pro/ });
   t.match(refusal(body(pro15, [text('a')], { return_last_frame: 'yes' })), { param: 'metadata.return_last_frame', message: /true or false/ });
@@ -161,6 +161,6 @@ t.test('the body shape is strict: unknown fields, item types and roles name thei
 });
 
 t.test('another id tells its model by name', async (t) => {
-  t.match(parseDsxSubmission({ model: 'doubao-seedance-1-5-pro-251215', prompt: 'a --rs 480p' } as never).profile, { id: pro15 });
-  t.match(parseDsxSubmission({ model: 'my-seedance-1-5-pro-noaudio', prompt: 'a' } as never).profile, { id: 'dsx-1-5-pro-251215-noAudio' });
+  t.match(readDsxSubmission({ model: 'doubao-seedance-1-5-pro-251215', prompt: 'a --rs 480p' } as never).profile, { id: pro15 });
+  t.match(readDsxSubmission({ model: 'my-seedance-1-5-pro-noaudio', prompt: 'a' } as never).profile, { id: 'dsx-1-5-pro-251215-noAudio' });
 });

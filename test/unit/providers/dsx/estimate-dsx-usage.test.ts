@@ -1,6 +1,6 @@
 import t from 'tap';
 import { estimateDsxTokens, estimateDsxUsage } from '../../../../providers/dsx/estimate-dsx-usage.js';
-import { parseDsxSubmission } from '../../../../providers/dsx/parse-dsx-submission.js';
+import { readDsxSubmission } from '../../../../providers/dsx/read-dsx-submission.js';
 import { dsxFixture } from './fixtures/read-dsx-fixtures.js';
 
 const recorded = dsxFixture('ark-seedance-task-succeeded.json');
@@ -11,7 +11,7 @@ t.test('the token estimate matches the recorded task: 720p 16:9 for 5 s', async 
 });
 
 t.test('the usage bills the seconds at the resolution, and the tokens Ark will report', async (t) => {
-  t.strictSame(estimateDsxUsage(parseDsxSubmission({ model: 'dsx-1-0-pro-250528', prompt: 'a --rs 1080p --dur 10' } as never)), {
+  t.strictSame(estimateDsxUsage(readDsxSubmission({ model: 'dsx-1-0-pro-250528', prompt: 'a --rs 1080p --dur 10' } as never)), {
     inputTokens: 0,
     cachedInputTokens: 0,
     outputTokens: estimateDsxTokens('1080p', 10),
@@ -21,6 +21,6 @@ t.test('the usage bills the seconds at the resolution, and the tokens Ark will r
     resolution: '1080p',
     source: 'estimated',
   });
-  t.match(estimateDsxUsage(parseDsxSubmission({ model: 'dsx-1-5-pro-251215', prompt: 'a --frames 29' } as never)), { seconds: 29 / 24, resolution: '720p' });
-  t.match(estimateDsxUsage(parseDsxSubmission({ model: 'sdx-2-0', prompt: 'a' } as never)), { seconds: 5, resolution: '720p' }, 'the spec defaults');
+  t.match(estimateDsxUsage(readDsxSubmission({ model: 'dsx-1-5-pro-251215', prompt: 'a --frames 29' } as never)), { seconds: 29 / 24, resolution: '720p' });
+  t.match(estimateDsxUsage(readDsxSubmission({ model: 'sdx-2-0', prompt: 'a' } as never)), { seconds: 5, resolution: '720p' }, 'the spec defaults');
 });

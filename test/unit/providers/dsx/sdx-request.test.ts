@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseDsxSubmission } from '../../../../providers/dsx/parse-dsx-submission.js';
+import { readDsxSubmission } from '../../../../providers/dsx/read-dsx-submission.js';
 import { toDsxTaskRequest } from '../../../../providers/dsx/to-dsx-task-request.js';
 import { dsxFixture, thrown } from './fixtures/read-dsx-fixtures.js';
 
@@ -12,13 +12,13 @@ const audio = (url: string) => ({ type: 'audio_url', audio_url: { url } });
 const sdx = (fields: Record<string, unknown>) => ({ model: 'sdx-2-0', ...fields });
 
 function refusal(request: Record<string, unknown>) {
-  const error = thrown(() => parseDsxSubmission(request as never));
+  const error = thrown(() => readDsxSubmission(request as never));
   return { status: error.statusCode, param: error.param, message: error.message };
 }
 
 t.test('the recorded first+last-frame body is what a 2.0 submission with metadata.content sends', async (t) => {
   const recorded = createBodies.first_last_frame_2_5;
-  const submission = parseDsxSubmission(sdx({ aspect_ratio: 'adaptive', duration: 5, metadata: { content: recorded.content, generate_audio: true } }) as never);
+  const submission = readDsxSubmission(sdx({ aspect_ratio: 'adaptive', duration: 5, metadata: { content: recorded.content, generate_audio: true } }) as never);
   const upstream = toDsxTaskRequest(submission, 'dreamina-seedance-2-0-260128');
   t.strictSame(upstream.content, recorded.content, 'text, first frame, last frame, as recorded');
   t.strictSame(upstream, { model: 'dreamina-seedance-2-0-260128', content: recorded.content, resolution: '720p', duration: 5, ratio: 'adaptive', generate_audio: true });
@@ -26,7 +26,7 @@ t.test('the recorded first+last-frame body is what a 2.0 submission with metadat
 });
 
 t.test('the flat fields: prompt and image become the text and first frame; resolution and duration always go', async (t) => {
-  const submission = parseDsxSubmission(sdx({ prompt: 'a fox', image: 'https://img.example/fox.png', resolution: '1080p', duration: 10, aspect_ratio: '21:9' }) as never);
+  const submission = readDsxSubmission(sdx({ prompt: 'a fox', image: 'https://img.example/fox.png', resolution: '1080p', duration: 10, aspect_ratio: '21:9' }) as never);
   t.strictSame(toDsxTaskRequest(submission, 'm'), {
     model: 'm',
     content: [{ type: 'text', text: 'a fox' }, image('https://img.example/fox.png', 'first_frame')],
@@ -35,7 +35,7 @@ t.test('the flat fields: prompt and image become the text and first frame; resol
     ratio: '21:9',
   });
   t.match(submission, { seconds: 10, resolution: '1080p' });
-  const inline = parseDsxSubmission(sdx({ image: jpegBase64 }) as never);
+  const inline = readDsxSubmission(sdx({ image: jpegBase64 }) as never);
   t.strictSame(inline.content[0], image(`data:image/jpeg;base64,${jpegBase64}`, 'first_frame'), 'base64 goes as a data URI');
 });
 
@@ -47,7 +47,7 @@ t.test('resolution, duration and aspect_ratio are checked per model', async (t) 
   t.match(refusal(sdx({ prompt: 'a', duration: 5.5 })), { param: 'duration', message: /whole seconds/ });
   t.match(refusal(sdx({ prompt: 'a', duration: '5' })), { param: 'duration', message: /whole seconds/ });
   t.match(refusal(sdx({ prompt: 'a', aspect_ratio: '2:1' })), { param: 'aspect_ratio', message: /adaptive/ });
-  t.ok(parseDsxSubmission({ model: 'sdx-2-0-fast', prompt: 'a', resolution: '480p' } as never));
+  t.ok(readDsxSubmission({ model: 'sdx-2-0-fast', prompt: 'a', resolution: '480p' } as never));
 });
 
 t.test('multi-modal references: images, videos and audio in the roles Seedance 2.0 allows', async (t) => {
@@ -57,7 +57,7 @@ t.test('multi-modal references: images, videos and audio in the roles Seedance 2
     video('asset://asset-20260924140015-hczmn'),
     audio('https://audio.example/a.mp3'),
   ];
-  const submission = parseDsxSubmission(sdx({ metadata: { content } }) as never);
+  const submission = readDsxSubmission(sdx({ metadata: { content } }) as never);
   t.strictSame(submission.content, [
     content[0],
     content[1],
@@ -65,7 +65,7 @@ t.test('multi-modal references: images, videos and audio in the roles Seedance 2
     { ...audio('https://audio.example/a.mp3'), role: 'reference_audio' },
   ], 'video and audio get their roles');
   t.strictSame(submission.assets, [{ id: 'asset-20260924140015-hczmn', param: 'metadata.content[2].video_url.url', type: 'video_url', index: 2 }]);
-  const roleless = parseDsxSubmission(sdx({ prompt: 'x', metadata: { content: [image('https://img.example/a.png'), video('https://v.example/a.mp4')] } }) as never);
+  const roleless = readDsxSubmission(sdx({ prompt: 'x', metadata: { content: [image('https://img.example/a.png'), video('https://v.example/a.mp4')] } }) as never);
   t.equal((roleless.content[1] as { role?: string }).role, 'reference_image', 'an image beside video references is a reference');
 });
 
@@ -81,7 +81,7 @@ t.test('reference limits and mode mixing are refused with the item named', async
 });
 
 t.test('asset:// is only for image_url, video_url and audio_url URLs; videos and audio are never inline', async (t) => {
-  t.match(parseDsxSubmission(sdx({ image: 'asset://asset-1' }) as never).assets, [{ id: 'asset-1', param: 'image', type: 'image_url', index: 0 }]);
+  t.match(readDsxSubmission(sdx({ image: 'asset://asset-1' }) as never).assets, [{ id: 'asset-1', param: 'image', type: 'image_url', index: 0 }]);
   t.match(refusal(sdx({ prompt: 'x', metadata: { content: [{ type: 'draft_task', draft_task: { id: 'cgt-1' } }] } })), { param: 'metadata.content[0]', message: /image_url, video_url or audio_url/ });
   t.match(refusal(sdx({ prompt: 'x', metadata: { content: [video(`data:video/mp4;base64,${Buffer.from('mp4').toString('base64')}`)] } })), {
     param: 'metadata.content[0].video_url.url',
@@ -99,8 +99,8 @@ t.test('markers in a 2.0 prompt are refused: the fields carry those options', as
 t.test('text-to-video needs a prompt; metadata options are checked', async (t) => {
   t.match(refusal(sdx({})), { param: 'prompt', message: /needs a prompt/ });
   t.match(refusal(sdx({ prompt: '  ' })), { param: 'prompt' });
-  t.ok(parseDsxSubmission(sdx({ metadata: { content: [video('asset://asset-2')] } }) as never), 'a reference alone needs no prompt');
-  const fields = parseDsxSubmission(sdx({ prompt: 'a', metadata: { seed: -1, watermark: false, generate_audio: false, return_last_frame: true, callback_url: 'https://h.example/cb' } }) as never).fields;
+  t.ok(readDsxSubmission(sdx({ metadata: { content: [video('asset://asset-2')] } }) as never), 'a reference alone needs no prompt');
+  const fields = readDsxSubmission(sdx({ prompt: 'a', metadata: { seed: -1, watermark: false, generate_audio: false, return_last_frame: true, callback_url: 'https://h.example/cb' } }) as never).fields;
   t.match(fields, { seed: -1, watermark: false, generate_audio: false, return_last_frame: true, callback_url: 'https://h.example/cb' });
   t.match(refusal(sdx({ prompt: 'a', metadata: { seed: 2 ** 32 } })), { param: 'metadata.seed' });
   t.match(refusal(sdx({ prompt: 'a', metadata: { callback_url: 'ftp://h.example' } })), { param: 'metadata.callback_url' });

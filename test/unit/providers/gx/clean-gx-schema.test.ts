@@ -1,5 +1,5 @@
 import t from 'tap';
-import { cleanGxSchema, isEmptyObjectSchema } from '../../../../providers/gx/clean-gx-schema.js';
+import { cleanGxSchema, isEmptyObjectSchema } from '../../../../providers/gx/chat/clean-gx-schema.js';
 
 t.test('local $refs are inlined, with siblings of the $ref refining the definition', async (t) => {
   const schema = {

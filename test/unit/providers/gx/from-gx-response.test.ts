@@ -1,6 +1,6 @@
 import t from 'tap';
 import { GatewayError } from '../../../../core/index.js';
-import { fromGxResponse } from '../../../../providers/gx/from-gx-response.js';
+import { fromGxResponse } from '../../../../providers/gx/chat/from-gx-response.js';
 import { assembleResponse, fixtureJson, recordedChunks, sseFixtureChunks } from './fixtures/read-gx-fixtures.js';
 
 type JsonObject = Record<string, unknown>;

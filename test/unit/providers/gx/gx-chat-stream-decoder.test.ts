@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { StreamOutput } from '../../../../core/index.js';
-import { createGxChatStreamDecoder } from '../../../../providers/gx/gx-chat-stream-decoder.js';
+import { createGxChatStreamDecoder } from '../../../../providers/gx/chat/gx-chat-stream-decoder.js';
 import { decodeAll, eventData, fixtureJson, framesOf, recordedChunks, sseFixtureChunks, sseFixtureFrames } from './fixtures/read-gx-fixtures.js';
 
 type JsonObject = Record<string, unknown>;

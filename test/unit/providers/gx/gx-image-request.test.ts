@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ImageRequest } from '../../../../core/index.js';
-import { readGxImageRequest } from '../../../../providers/gx/gx-image-request.js';
+import { readGxImageRequest } from '../../../../providers/gx/images/read-gx-image-request.js';
 
 const request = (fields: Record<string, unknown> = {}): ImageRequest => ({ model: 'gx-2.5-flash-image', prompt: 'a red fox', ...fields }) as ImageRequest;
 const plan = (fields: Record<string, unknown> = {}) => readGxImageRequest(request(fields));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { emptyUsage, type Usage } from '../../../../core/index.js';
-import { fromGxImageResponse, toGxImagesUsage } from '../../../../providers/gx/from-gx-image-response.js';
+import { fromGxImageResponse, toGxImagesUsage } from '../../../../providers/gx/images/from-gx-image-response.js';
 import { assembleResponse, fixtureJson, recordedChunks } from './fixtures/read-gx-fixtures.js';
 
 type JsonObject = Record<string, any>;

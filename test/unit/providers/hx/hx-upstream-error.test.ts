@@ -1,7 +1,6 @@
 import t from 'tap';
-import { dashScopeSubmitError } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
-import { dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-param.js';
-import { readHxVideoRequest } from '../../../../providers/dashscope-video/read-hx-video-request.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
+import { readHxVideoRequest } from '../../../../providers/dashscope-video/hx-family.js';
 import { clientBodyOf, hxLifecycleFixture, hxRequestFixture, videoRequest } from './hx-test-helpers.js';
 
 const job = readHxVideoRequest(videoRequest(clientBodyOf(hxRequestFixture('r2v'))));

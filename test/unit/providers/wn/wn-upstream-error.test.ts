@@ -1,7 +1,6 @@
 import t from 'tap';
-import { dashScopeSubmitError } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
-import { dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-param.js';
-import { readWnVideoRequest } from '../../../../providers/dashscope-video/read-wn-video-request.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
+import { readWnVideoRequest } from '../../../../providers/dashscope-video/wn-family.js';
 import { videoRequest, wnLifecycleFixture } from './wn-test-helpers.js';
 
 const flatJob = readWnVideoRequest(videoRequest({ model: 'wn2.5-t2v-preview', prompt: 'a cat', seed: 7 }));

@@ -1,0 +1,44 @@
+import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../../core/index.js';
+import { callGx } from '../call-gx.js';
+import { checkGxFileUris } from '../check-gx-file-uris.js';
+import { invalidGxResponse } from '../gx-error.js';
+import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
+import { fromGxResponse } from './from-gx-response.js';
+import { gxAllowedMimeTypes } from './gx-media-types.js';
+import type { GxOptions } from '../gx-options.js';
+import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
+
+/** `chat`: a chat completion translated to the native generate call and back. */
+export function createGxChatOperation(host: ProviderHost) {
+  return async (call: OperationCall<ChatCompletionRequest, GxOptions>): Promise<OperationResult> => {
+    const media = new Map<string, FetchedMedia>();
+    for (const { source, field } of collectMediaReferences(call.request)) {
+      try {
+        media.set(source, await host.media.fetch(source, { allowedMimeTypes: gxAllowedMimeTypes, signal: call.signal }));
+      } catch (error) {
+        throw mediaErrorAboutField(error, field);
+      }
+    }
+    await checkGxFileUris(host, call.request.extra_body?.gx, 'extra_body.gx', call.signal);
+    const { model, body } = toGxRequest(call.request, { upstreamModel: call.upstreamModel, media });
+    const created = Math.floor(host.now() / 1000);
+    const response = await callGx(host, call, model, call.stream ? 'streamGenerateContent' : 'generateContent', body);
+    if (call.stream) {
+      const includeUsage = call.request.stream_options?.include_usage === true;
+      return {
+        kind: 'stream',
+        body: response.body,
+        decoder: createGxChatStreamDecoder({ model: call.model, requestId: call.requestId, created, includeUsage }),
+        framing: 'sse',
+      };
+    }
+    let json: unknown;
+    try {
+      json = await response.body.json();
+    } catch (error) {
+      throw invalidGxResponse(error);
+    }
+    const result = fromGxResponse(json, { model: call.model, requestId: call.requestId, created });
+    return { kind: 'json', body: result.body, usage: result.usage };
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  stopAfterFirstError,
+  streamFailure as fail,
+  upstreamStreamTruncated,
+  type ChatCompletionChunk,
+  type ChatCompletionChunkChoice,
+  type ChatCompletionDelta,
+  type ChatCompletionToolCallDelta,
+  type SseFrame,
+  type StreamDecoder,
+  type StreamOutput,
+  type Usage,
+} from '../../../core/index.js';
+import { convertGxLogprobs } from './convert-gx-logprobs.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
+import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import type { GxCandidate } from '../gx-schemas.js';
+import { readGxResponse } from '../read-gx-response.js';
+import { mapGxFinishReason } from './map-gx-finish-reason.js';
+import { renderGxPart } from '../render-gx-part.js';
+import { toChatCompletionUsage } from './to-chat-completion-usage.js';
+import { toChatToolCall } from './to-chat-tool-call.js';
+
+/** What the chat chunks need besides the upstream frames. */
+export interface GxChatStreamOptions {
+  /** The model id the chunks name. */
+  model: string;
+  /** The gateway's request id, for the fallback completion id. */
+  requestId: string;
+  /** Unix seconds, the same on every chunk. */
+  created: number;
+  /** `stream_options.include_usage`: `usage: null` on every chunk and a last usage chunk. */
+  includeUsage: boolean;
+}
+
+/** Per choice: what has been sent so far. */
+interface ChoiceState {
+  /** A chunk with `role` went out. */
+  started: boolean;
+  /** The finish chunk went out. */
+  finished: boolean;
+  /** Tool calls sent, which is also the next tool call's index. */
+  toolCalls: number;
+  /** The end of the content sent so far, for placing fenced blocks on their own lines. */
+  tail: string;
+}
+
+const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
+
+/**
+ * Translates the upstream's `streamGenerateContent?alt=sse` frames (each a whole
+ * GenerateContentResponse; usage cumulative on every one, upstreams.md §1.4) into
+ * `chat.completion.chunk` events:
+ * - one chunk per candidate per frame that carries text, thought text (`reasoning_content`),
+ *   rendered code or media, or function calls (complete, with running indexes); the first
+ *   chunk of a choice carries `role: assistant`; these are the events with `content: true`;
+ * - a chunk with an empty delta and the mapped `finish_reason` when a candidate finishes;
+ * - a `usage` output on every frame with `usageMetadata`, so an aborted stream bills what
+ *   it used;
+ * - at the end, a `choices: []` usage chunk when `includeUsage`, then `[DONE]`.
+ * The id is the upstream's `responseId` from the first frame, else `chatcmpl-<requestId>`.
+ * An `{error}` frame, a blocked prompt, an unreadable frame, a stream without any candidate
+ * or one that ends before every choice finished become an `error` output, and the decoder
+ * then stays silent. Unknown fields are ignored; `[DONE]` and blank frames are skipped.
+ */
+export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamDecoder {
+  const fallbackId = `chatcmpl-${options.requestId}`;
+  let id: string | undefined;
+  let usage: Usage | undefined;
+  const produced: GxProducedOutput = { images: 0, audio: false };
+  const choices = new Map<number, ChoiceState>();
+
+  // Every chunk of the stream is the same object around its one choice, so that text is
+  // written once (when the id is known) and only the choice is serialized per chunk: the same
+  // JSON as stringifying the whole `ChatCompletionChunk`, key for key.
+  let chunkHead: string | undefined;
+  const chunkTail = options.includeUsage ? '],"usage":null}' : ']}';
+  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
+    chunkHead ??= `{"id":${JSON.stringify(id ?? fallbackId)},"object":"chat.completion.chunk","created":${JSON.stringify(options.created)},"model":${JSON.stringify(options.model)},"choices":[`;
+    return { type: 'event', data: chunkHead + JSON.stringify(choice) + chunkTail, content, outputCharacters };
+  };
+
+  const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
+    const index = candidate.index ?? position;
+    let state = choices.get(index);
+    if (state === undefined) {
+      state = { started: false, finished: false, toolCalls: 0, tail: '' };
+      choices.set(index, state);
+    }
+    if (state.finished) return [];
+
+    let content = '';
+    let reasoning = '';
+    const toolCalls: ChatCompletionToolCallDelta[] = [];
+    for (const part of candidate.content?.parts ?? []) {
+      if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push({ index: state.toolCalls++, ...toChatToolCall(part) });
+      else if (part.thought === true) reasoning += typeof part.text === 'string' ? part.text : '';
+      else content += renderGxPart(part, content === '' ? state.tail : content);
+    }
+
+    const outputs: StreamOutput[] = [];
+    if (content !== '' || reasoning !== '' || toolCalls.length > 0) {
+      const delta: ChatCompletionDelta = state.started ? {} : { role: 'assistant' };
+      state.started = true;
+      if (content !== '') delta.content = content;
+      if (reasoning !== '') delta.reasoning_content = reasoning;
+      if (toolCalls.length > 0) delta.tool_calls = toolCalls;
+      if (content !== '') state.tail = content.slice(-1);
+      const callCharacters = toolCalls.reduce((sum, call) => sum + call.function.name.length + call.function.arguments.length, 0);
+      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, true, content.length + reasoning.length + callCharacters));
+    }
+    const finishReason = mapGxFinishReason(candidate.finishReason, false);
+    if (finishReason !== undefined) {
+      state.finished = true;
+      const delta: ChatCompletionDelta = state.started ? {} : { role: 'assistant' };
+      state.started = true;
+      // The upstream ends function-call turns with STOP (upstreams.md §1.3), so calls decide.
+      const reason = state.toolCalls > 0 ? 'tool_calls' : finishReason;
+      outputs.push(chunkEvent({ index, delta, logprobs: null, finish_reason: reason }, false));
+    }
+    return outputs;
+  };
+
+  return stopAfterFirstError({
+    push(frame: SseFrame): StreamOutput[] {
+      const read = readGxStreamFrame(frame);
+      if (read.kind === 'skip') return [];
+      if (read.kind === 'error') return fail(read.error);
+      const json = read.json;
+      const parsed = readGxResponse(json);
+      if (!parsed.success) return fail(invalidGxResponse(parsed.error));
+      const response = parsed.data;
+      if (id === undefined && response.responseId !== undefined && response.responseId !== null && response.responseId !== '') id = response.responseId;
+      id ??= fallbackId;
+
+      const candidates = response.candidates ?? [];
+      const outputs = candidates.flatMap(candidateOutputs);
+      tallyGxProducedOutput(candidates, produced);
+      if (response.usageMetadata !== undefined && response.usageMetadata !== null) {
+        usage = convertGxUsage(response.usageMetadata, produced);
+        outputs.push({ type: 'usage', usage });
+      }
+      const blockReason = response.promptFeedback?.blockReason;
+      if (candidates.length === 0 && blockReason !== undefined && blockReason !== null && blockReason !== '') {
+        outputs.push(...fail(gxPromptBlocked(blockReason, response.promptFeedback?.blockReasonMessage)));
+      }
+      return outputs;
+    },
+
+    end(): StreamOutput[] {
+      if (choices.size === 0) return fail(emptyGxResponse());
+      // The upstream puts finishReason on its last chunk (upstreams.md §1.4); without it the
+      // stream broke off, which the client must not mistake for a complete answer.
+      if ([...choices.values()].some((state) => !state.finished)) {
+        return fail(upstreamStreamTruncated());
+      }
+      const outputs: StreamOutput[] = [];
+      if (options.includeUsage && usage !== undefined) {
+        const chunk: ChatCompletionChunk = {
+          id: id ?? fallbackId,
+          object: 'chat.completion.chunk',
+          created: options.created,
+          model: options.model,
+          choices: [],
+          usage: toChatCompletionUsage(usage),
+        };
+        outputs.push({ type: 'event', data: JSON.stringify(chunk), content: false });
+      }
+      outputs.push(done);
+      return outputs;
+    },
+  });
+}

@@ -1,0 +1,131 @@
+import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
+import { textToGxParts, toGxContentParts, type FetchedMediaMap, type GxRequestPart } from './to-gx-content-part.js';
+
+/** One native `contents` entry. */
+export interface GxContent {
+  role: 'user' | 'model';
+  parts: GxRequestPart[];
+}
+
+/** The messages in native form. */
+export interface GxConversation {
+  contents: GxContent[];
+  /** System and developer messages, one text part each, in order. */
+  systemInstruction: { parts: { text: string }[] } | undefined;
+}
+
+// The documented stand-in for a signature the gateway never saw: 3-generation models answer
+// 400 to a replayed functionCall without one, and the chat format has no place to carry the
+// real one back (reference-gateway.md §4.4, upstreams.md §1.4 "thoughtSignature").
+const stubThoughtSignature = 'skip_thought_signature_validator';
+
+type ToolCall = NonNullable<ChatMessage['tool_calls']>[number];
+
+/** Text of a message whose parts may only be text (system, developer, tool). */
+function plainText(message: ChatMessage, field: string, role: string): string[] {
+  const content = message.content;
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return content === '' ? [] : [content];
+  return content.map((part, index) => {
+    if (part.type !== 'text' || part.text === undefined) {
+      throw invalidRequest(`${field}.content[${index}]: ${role} messages may carry only text parts`, { param: `${field}.content[${index}]` });
+    }
+    return part.text;
+  });
+}
+
+/** Parts of a user or assistant message's content. */
+function contentParts(message: ChatMessage, field: string, media: FetchedMediaMap, remoteImages: boolean): GxRequestPart[] {
+  const content = message.content;
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return textToGxParts(content, `${field}.content`, media, remoteImages);
+  return content.flatMap((part, index) => toGxContentParts(part, `${field}.content[${index}]`, media, remoteImages));
+}
+
+function functionCallPart(toolCall: ToolCall, field: string): GxRequestPart {
+  const text = toolCall.function.arguments.trim();
+  const param = `${field}.function.arguments`;
+  let args: unknown = {};
+  if (text !== '') {
+    const parsed = parseEmbeddedJson(text);
+    if (parsed.kind === 'invalid') throw invalidRequest(`${param}: invalid JSON in the arguments of function "${toolCall.function.name}"`, { param });
+    if (parsed.kind === 'too-deep') throw jsonTooDeep(maxEmbeddedJsonDepth, param);
+    args = parsed.value;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw invalidRequest(`${param}: expected a JSON object for function "${toolCall.function.name}"`, { param });
+  }
+  return { functionCall: { name: toolCall.function.name, args } };
+}
+
+/** A tool result as the native `functionResponse.response` object (reference-gateway.md §4.4). */
+function toolResponse(text: string): Record<string, unknown> {
+  // Text that is not JSON, or JSON nested too deeply to translate safely, is sent as text.
+  const parsed = parseEmbeddedJson(text);
+  if (parsed.kind === 'json' && Array.isArray(parsed.value)) return { result: parsed.value };
+  if (parsed.kind === 'json' && typeof parsed.value === 'object' && parsed.value !== null) return parsed.value as Record<string, unknown>;
+  return { content: text };
+}
+
+/**
+ * Turns chat messages into native `contents` and `systemInstruction` (spec part 1 mapping
+ * table, reference-gateway.md §4.3–§4.4):
+ * - system and developer messages become `systemInstruction`, one text part each;
+ * - assistant becomes `model`; its tool calls become `functionCall` parts after its text,
+ *   the first one carrying the stub thought signature;
+ * - tool and function messages become `functionResponse` parts, named by `name` or by the
+ *   assistant tool call their `tool_call_id` answers, appended to the previous content when
+ *   that is a user content, else opening one;
+ * - messages that end up without parts are left out; same-role neighbours are not merged.
+ * Markdown images with http(s) sources become inline images only in user messages:
+ * assistant text often links images on the web that nobody asked to download.
+ */
+export function toGxContents(messages: readonly ChatMessage[], media: FetchedMediaMap): GxConversation {
+  const contents: GxContent[] = [];
+  const system: { text: string }[] = [];
+  const toolNames = new Map<string, string>();
+
+  messages.forEach((message, index) => {
+    const field = `messages[${index}]`;
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        for (const text of plainText(message, field, message.role)) system.push({ text });
+        return;
+      case 'user': {
+        const parts = contentParts(message, field, media, true);
+        if (parts.length > 0) contents.push({ role: 'user', parts });
+        return;
+      }
+      case 'assistant': {
+        const parts = contentParts(message, field, media, false);
+        for (const part of parts) if ('inlineData' in part) part.thoughtSignature = stubThoughtSignature;
+        (message.tool_calls ?? []).forEach((toolCall, callIndex) => {
+          toolNames.set(toolCall.id, toolCall.function.name);
+          const part = functionCallPart(toolCall, `${field}.tool_calls[${callIndex}]`);
+          if (callIndex === 0) part.thoughtSignature = stubThoughtSignature;
+          parts.push(part);
+        });
+        if (parts.length > 0) contents.push({ role: 'model', parts });
+        return;
+      }
+      case 'tool':
+      case 'function': {
+        const name = message.name ?? (message.tool_call_id === undefined ? undefined : toolNames.get(message.tool_call_id));
+        if (name === undefined) {
+          throw invalidRequest(`${field}: set name, or a tool_call_id that an earlier assistant tool call used`, { param: `${field}.tool_call_id` });
+        }
+        const part = { functionResponse: { name, response: toolResponse(plainText(message, field, message.role).join('')) } };
+        const previous = contents.at(-1);
+        if (previous?.role === 'user') previous.parts.push(part);
+        else contents.push({ role: 'user', parts: [part] });
+        return;
+      }
+    }
+  });
+
+  if (contents.length === 0) {
+    throw invalidRequest('messages: expected at least one user, assistant or tool message besides system messages', { param: 'messages' });
+  }
+  return { contents, systemInstruction: system.length > 0 ? { parts: system } : undefined };
+}

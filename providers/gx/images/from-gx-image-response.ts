@@ -1,0 +1,127 @@
+import { emptyUpstreamAnswer, GatewayError, promptBlocked, type Usage } from '../../../core/index.js';
+import { convertGxUsage } from '../convert-gx-usage.js';
+import { gxErrorToGatewayError, invalidGxResponse, readGxError } from '../gx-error.js';
+import type { GxImagesDatum, GxImagesResponse, GxImagesUsage } from './gx-image-response-shapes.js';
+import { gxGenerateContentResponseSchema, type GxCandidate } from '../gx-schemas.js';
+import { isGxImagePart } from '../render-gx-part.js';
+
+/** What the answer needs besides the upstream body. */
+export interface GxImageResponseContext {
+  /** Unix seconds. */
+  created: number;
+  /** The client asked for `response_modalities: image-text`: the model's text goes into `revised_prompt` and `metadata.text`. */
+  withText: boolean;
+  /**
+   * Token counts to bill when the upstream reports none, for the images the answer holds.
+   * Without it such an answer would be billed by its size, and base64 images are large.
+   */
+  estimate: (images: number) => Usage;
+}
+
+/** The client answer and what it used. */
+export interface GxImageResult {
+  body: GxImagesResponse;
+  /** Tokens from `usageMetadata` (the context's estimate without it) and `images`, the images returned. */
+  usage: Usage;
+}
+
+// Finish reasons that mean a policy withheld the output (upstreams.md §1.3 lists them all):
+// the same request fails anywhere, so it is the client's to change. Every other reason
+// without an image (STOP, NO_IMAGE, IMAGE_OTHER, OTHER, MAX_TOKENS…) may go better on a retry.
+const policyFinishReasons = new Set([
+  'SAFETY',
+  'PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+  'RECITATION',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
+
+const excerptLength = 300;
+
+const excerpt = (text: string): string => (text.length > excerptLength ? `${text.slice(0, excerptLength)}…` : text);
+
+const present = (text: string | null | undefined): text is string => typeof text === 'string' && text !== '';
+
+/** The answer's images and text, every candidate in order; thought parts (interim drafts and thinking) left out. */
+function collectOutput(candidates: readonly GxCandidate[]): { images: string[]; text: string } {
+  const images: string[] = [];
+  let text = '';
+  for (const part of candidates.flatMap((candidate) => candidate.content?.parts ?? [])) {
+    if (isGxImagePart(part) && present(part.inlineData?.data)) images.push(part.inlineData.data);
+    else if (part.thought !== true && typeof part.text === 'string') text += part.text;
+  }
+  return { images, text: text.trim() };
+}
+
+/** Why there is no image: 400 `prompt_blocked` when a policy withheld it, else a retryable 502 `empty_response`. */
+function noImageError(candidates: readonly GxCandidate[], text: string): GatewayError {
+  const withheld = candidates.find((candidate) => policyFinishReasons.has(candidate.finishReason ?? ''));
+  if (withheld !== undefined) {
+    const detail = present(withheld.finishMessage) ? `: ${withheld.finishMessage}` : '';
+    return promptBlocked(`the upstream withheld the image (${withheld.finishReason})${detail}; change the prompt or the reference images`);
+  }
+  const reasons = [...new Set(candidates.map((candidate) => candidate.finishReason).filter(present))];
+  const why = candidates.length === 0 ? 'without any candidate' : `without an image (finish reason ${reasons.join(', ') || 'none'})`;
+  const said = text === '' ? '' : `; the model said: ${excerpt(text)}`;
+  return emptyUpstreamAnswer(`the upstream answered ${why}${said}; retry the request`);
+}
+
+/** The client `usage` for a core usage: text is whatever is not image, so the details add up. */
+export function toGxImagesUsage(usage: Usage): GxImagesUsage {
+  const input = usage.inputTokens;
+  const output = usage.outputTokens;
+  const inputImages = Math.min(usage.inputModalities?.image ?? 0, input);
+  const outputImages = Math.min(usage.outputModalities?.image ?? 0, output);
+  return {
+    total_tokens: input + output,
+    input_tokens: input,
+    output_tokens: output,
+    input_tokens_details: { text_tokens: input - inputImages, image_tokens: inputImages },
+    output_tokens_details: { image_tokens: outputImages, text_tokens: output - outputImages },
+  };
+}
+
+/**
+ * Translates a `generateContent` answer of an image model into the image endpoints' answer
+ * (spec part 2): one `data` entry per output image (`url` always `""`), the model's text as
+ * `data[0].revised_prompt` and `metadata.text` when `withText`, and token usage.
+ * @throws GatewayError 400 `prompt_blocked` when `promptFeedback.blockReason` is set or a
+ *   candidate finished for a policy reason without an image; 502 `empty_response`
+ *   (retryable) for any other answer without an image; 502 `upstream_invalid_response` for
+ *   a body of another shape; the mapped upstream error for an `{error}` body.
+ */
+export function fromGxImageResponse(json: unknown, context: GxImageResponseContext): GxImageResult {
+  const upstreamError = readGxError(json);
+  if (upstreamError !== undefined) throw gxErrorToGatewayError(upstreamError);
+  const parsed = gxGenerateContentResponseSchema.safeParse(json);
+  if (!parsed.success) throw invalidGxResponse(parsed.error);
+  const response = parsed.data;
+  const blockReason = response.promptFeedback?.blockReason;
+  if (present(blockReason)) {
+    const message = response.promptFeedback?.blockReasonMessage;
+    const detail = present(message) ? `: ${message}` : '';
+    throw promptBlocked(`the upstream blocked the request (${blockReason})${detail}; change the prompt or the reference images`);
+  }
+
+  const candidates = response.candidates ?? [];
+  const { images, text } = collectOutput(candidates);
+  if (images.length === 0) throw noImageError(candidates, text);
+
+  const usageMetadata = response.usageMetadata;
+  const usage = usageMetadata === undefined || usageMetadata === null ? context.estimate(images.length) : convertGxUsage(usageMetadata, { images: images.length, audio: false });
+  usage.images = images.length;
+
+  const revised = context.withText && text !== '' ? text : undefined;
+  const data = images.map((image, index): GxImagesDatum =>
+    index === 0 && revised !== undefined ? { b64_json: image, url: '', revised_prompt: revised } : { b64_json: image, url: '' },
+  );
+  // Keys in the order of the spec's table: created, data, metadata, usage.
+  const body: GxImagesResponse =
+    revised === undefined
+      ? { created: context.created, data, usage: toGxImagesUsage(usage) }
+      : { created: context.created, data, metadata: { text: revised }, usage: toGxImagesUsage(usage) };
+  return { body, usage };
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { invalidRequest, type ImageRequest } from '../../../core/index.js';
+import { gxAspectRatioOf, gxImageSizeOf, gxQualityValues, gxTierOfImageSize, gxTierOfQuality, type GxImageSize } from './gx-image-config.js';
+
+/**
+ * At most this many reference images per request. The spec recommends up to 4; 14 is the
+ * most the family's largest model takes (the rest refuse more upstream), and a bound keeps
+ * one request from fanning out into unbounded media fetches.
+ */
+export const maxGxReferenceImages = 14;
+
+const imageSource = z
+  .string({ error: 'expected an https URL, a data: URI or base64 image data' })
+  .refine((value) => value.trim() !== '', { error: 'must not be empty' });
+
+const contentPart = z
+  .strictObject({
+    text: z.string({ error: 'expected text as a string' }).refine((value) => value.trim() !== '', { error: 'must not be empty' }).optional(),
+    image: imageSource.optional(),
+  })
+  .refine((part) => (part.text === undefined) !== (part.image === undefined), { error: 'expected exactly one of {text} or {image}' });
+
+const content = z.strictObject({
+  role: z.literal('user', { error: 'expected "user": image models take one user turn' }).optional(),
+  parts: z.array(contentPart, { error: 'expected an array of {text} or {image} parts' }).min(1, { error: 'expected at least one part' }),
+});
+
+const caseInsensitive = (values: readonly string[]) => (value: string) => values.includes(value.trim().toLowerCase());
+
+/** The fields the vendor-G image models take on /v1/images/generations and /v1/images/edits (spec part 2). */
+const gxImageRequestSchema = z.strictObject({
+  model: z.string(),
+  prompt: z.string({ error: 'expected the prompt as a string' }).optional(),
+  // A single string is read as a list of one, so every entry is checked the same way.
+  image: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? [value] : value),
+      z
+        .array(imageSource, { error: 'expected an https URL, a data: URI or base64 image data, or an array of them' })
+        .min(1, { error: 'expected at least one image; leave image out for text-to-image' })
+        .max(maxGxReferenceImages, { error: `expected at most ${maxGxReferenceImages} images` }),
+    )
+    .optional(),
+  contents: z
+    .array(content, { error: 'expected an array of {role: "user", parts}' })
+    .min(1, { error: 'expected at least one item; or leave contents out and send prompt' })
+    .optional(),
+  size: z.string({ error: 'expected a pixel size such as 1024x1024 or a ratio such as 16:9' }).optional(),
+  quality: z
+    .string({ error: `expected one of ${gxQualityValues}` })
+    .refine((value) => gxTierOfQuality(value) !== undefined, { error: `expected one of ${gxQualityValues} (image_size 4K asks for 4K)` })
+    .optional(),
+  image_size: z
+    .string({ error: 'expected 1K, 2K or 4K' })
+    .refine((value) => gxTierOfImageSize(value) !== undefined, { error: 'expected 1K, 2K or 4K' })
+    .optional(),
+  mime_type: z.enum(['image/png', 'image/jpeg'], { error: 'expected image/png or image/jpeg' }).optional(),
+  response_modalities: z
+    .string({ error: 'expected image or image-text' })
+    .refine(caseInsensitive(['image', 'image-text']), { error: 'expected image or image-text' })
+    .optional(),
+  n: z.number().int().min(1).optional(),
+  response_format: z.enum(['b64_json', 'url']).optional(),
+  temperature: z.number({ error: 'expected a number' }).min(0, { error: 'expected 0 or more' }).optional(),
+  top_p: z.number({ error: 'expected a number from 0 to 1' }).min(0, { error: 'expected a number from 0 to 1' }).max(1, { error: 'expected a number from 0 to 1' }).optional(),
+  sample_count: z.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(1, { error: 'expected at least 1' }).optional(),
+  /** An OpenAI field clients send for abuse tracking; nothing upstream takes it. */
+  user: z.string({ error: 'expected a string' }).optional(),
+  stream: z.literal(false, { error: 'the image models do not stream; leave stream out' }).optional(),
+});
+
+type GxImageFields = z.output<typeof gxImageRequestSchema>;
+
+const fieldList = Object.keys(gxImageRequestSchema.shape).join(', ');
+
+/** One part of the prompt the upstream gets, in order. */
+export type GxImagePromptPart = { kind: 'text'; text: string } | { kind: 'image'; source: string; param: string };
+
+/** A validated vendor-G image request, in the terms of the upstream call. */
+export interface GxImagePlan {
+  /** Text and reference images in the order the user turn carries them. */
+  parts: GxImagePromptPart[];
+  /** `image-text` asked for the model's text next to the image. */
+  withText: boolean;
+  /** Undefined leaves the ratio to the model's default. */
+  aspectRatio: string | undefined;
+  imageSize: GxImageSize;
+  temperature: number | undefined;
+  topP: number | undefined;
+}
+
+/** `path` as a client reads it: `contents[0].parts[1].image`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text === '' ? String(segment) : `${text}.${String(segment)}`), '');
+}
+
+function parseFields(request: ImageRequest): GxImageFields {
+  const result = gxImageRequestSchema.safeParse(request);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const field = formatPath([...issue.path, issue.keys[0] ?? '']);
+    throw invalidRequest(`unknown field "${field}"; the gx image models take ${fieldList}`, { param: field });
+  }
+  // A single image string was checked as a list of one; its errors name the field itself.
+  const issuePath = typeof request.image === 'string' && issue.path[0] === 'image' ? ['image', ...issue.path.slice(2)] : issue.path;
+  const path = formatPath(issuePath);
+  if (path === '') throw invalidRequest(`the request is invalid: ${issue.message}`);
+  throw invalidRequest(`${path}: ${issue.message}`, { param: path });
+}
+
+/** Refusals that come before the field-by-field check, each with what to do instead. */
+function refuseUnsupportedShapes(request: ImageRequest): void {
+  if (request.uploads !== undefined) {
+    throw invalidRequest(
+      'the gx image models take a JSON body, not multipart/form-data: send application/json with the reference images in "image" (https URLs, data URIs or base64) and without a mask',
+    );
+  }
+  if (request.mask !== undefined) {
+    throw invalidRequest('mask is not supported by the gx image models; send JSON without a mask and describe the edit in the prompt', { param: 'mask' });
+  }
+  if (request.extra_body !== undefined) {
+    throw invalidRequest('extra_body is not accepted on the image endpoints; the gx image models take only the documented fields', { param: 'extra_body' });
+  }
+}
+
+/** The prompt parts: contents' parts in order, then the flat `image` entries, then the flat `prompt`. */
+function promptParts(request: ImageRequest, fields: GxImageFields): GxImagePromptPart[] {
+  const parts: GxImagePromptPart[] = [];
+  fields.contents?.forEach((item, itemIndex) =>
+    item.parts.forEach((part, partIndex) => {
+      if (part.image !== undefined) parts.push({ kind: 'image', source: part.image, param: `contents[${itemIndex}].parts[${partIndex}].image` });
+      else if (part.text !== undefined) parts.push({ kind: 'text', text: part.text });
+    }),
+  );
+  const single = typeof request.image === 'string';
+  fields.image?.forEach((source, index) => parts.push({ kind: 'image', source, param: single ? 'image' : `image[${index}]` }));
+  const prompt = fields.prompt?.trim() ?? '';
+  if (prompt !== '') parts.push({ kind: 'text', text: fields.prompt! });
+  if (fields.contents === undefined && prompt === '') {
+    throw invalidRequest(fields.prompt === undefined ? 'prompt: required (or send contents)' : 'prompt: must not be empty', { param: 'prompt' });
+  }
+  return parts;
+}
+
+/**
+ * Validates an image request for the vendor-G models (spec part 2) and plans the upstream
+ * call. Every field is checked strictly; a bad one is a 400 that names it.
+ * @throws GatewayError 400 `invalid_request` for multipart bodies, `mask`, `extra_body`,
+ *   unknown fields, bad values, and a request with neither prompt nor contents.
+ */
+export function readGxImageRequest(request: ImageRequest): GxImagePlan {
+  refuseUnsupportedShapes(request);
+  const fields = parseFields(request);
+  return {
+    parts: promptParts(request, fields),
+    withText: fields.response_modalities?.trim().toLowerCase() === 'image-text',
+    aspectRatio: gxAspectRatioOf(fields.size),
+    imageSize: gxImageSizeOf(fields.image_size, fields.quality),
+    temperature: fields.temperature,
+    topP: fields.top_p,
+  };
+}

@@ -1,0 +1,52 @@
+import { stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse } from '../gx-error.js';
+import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import type { GxCandidate } from '../gx-schemas.js';
+import { readGxResponse } from '../read-gx-response.js';
+
+/** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
+function textCharacters(candidates: GxCandidate[]): number {
+  let characters = 0;
+  for (const candidate of candidates) for (const part of candidate.content?.parts ?? []) characters += typeof part.text === 'string' ? part.text.length : 0;
+  return characters;
+}
+
+/**
+ * The decoder of the native passthrough (`:streamGenerateContent`): every upstream frame is
+ * re-emitted with its data text unchanged (reference-gateway.md §6), as content when a
+ * candidate in it has parts; each `usageMetadata` is reported as usage, with the inline
+ * images produced so far. An `{error}` frame or a frame that is not JSON becomes an `error`
+ * output, after which the decoder stays silent; a stream without any frame is a retryable
+ * `empty_response`. A frame of an unexpected shape is still forwarded (the client reads the
+ * native format itself). No `[DONE]`: the native stream has none (upstreams.md §1.4).
+ */
+export function createGxNativeStreamDecoder(): StreamDecoder {
+  let frames = 0;
+  const produced: GxProducedOutput = { images: 0, audio: false };
+
+  return stopAfterFirstError({
+    push(frame: SseFrame): StreamOutput[] {
+      const read = readGxStreamFrame(frame);
+      if (read.kind === 'skip') return [];
+      if (read.kind === 'error') return fail(read.error);
+      const json = read.json;
+      frames += 1;
+      const parsed = readGxResponse(json);
+      if (!parsed.success) return [{ type: 'event', data: frame.data, content: false }];
+
+      const candidates = parsed.data.candidates ?? [];
+      const content = candidates.some((candidate) => (candidate.content?.parts?.length ?? 0) > 0);
+      const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content, outputCharacters: textCharacters(candidates) }];
+      tallyGxProducedOutput(candidates, produced);
+      const usageMetadata = parsed.data.usageMetadata;
+      if (usageMetadata !== undefined && usageMetadata !== null) outputs.push({ type: 'usage', usage: convertGxUsage(usageMetadata, produced) });
+      return outputs;
+    },
+
+    end(): StreamOutput[] {
+      if (frames > 0) return [];
+      return fail(emptyGxResponse());
+    },
+  });
+}
