@@ -4,6 +4,7 @@ import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamResponse, U
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientClosedRequest } from './client-closed-request.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
+import type { AbortWatch } from './abort-flag.js';
 import { Deadline } from './deadline.js';
 import { MediaAddressPolicy, type HostResolver } from './media-address-policy.js';
 import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge, vendorFetchedUrlNotAllowed } from './media-errors.js';
@@ -36,7 +37,7 @@ function discard(body: UndiciBody): void {
 }
 
 /** Rejects when `signal` aborts; never resolves otherwise. */
-function aborted(signal: AbortSignal): Promise<never> {
+function aborted(signal: AbortWatch): Promise<never> {
   return new Promise((_resolve, reject) => {
     if (signal.aborted) reject(signal.reason);
     else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -164,7 +165,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
    * GETs `first` and follows its redirects by hand, each hop checked by the policy, and
    * answers the first response that is not a redirect, unread, with the URL that gave it.
    */
-  async #follow(first: URL, wording: RefusalWording, signal: AbortSignal, timeouts?: HopTimeouts): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
+  async #follow(first: URL, wording: RefusalWording, signal: AbortWatch, timeouts?: HopTimeouts): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     let url = first;
     for (let redirects = 0; ; redirects++) {
       const response = await this.#get(url, redirects > 0, wording, signal, timeouts);
@@ -184,7 +185,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
   }
 
   /** One hop: the address literal checked before, a host name's addresses at connect (the agent's lookup). */
-  async #get(url: URL, redirected: boolean, wording: RefusalWording, signal: AbortSignal, timeouts: HopTimeouts | undefined): Promise<Dispatcher.ResponseData> {
+  async #get(url: URL, redirected: boolean, wording: RefusalWording, signal: AbortWatch, timeouts: HopTimeouts | undefined): Promise<Dispatcher.ResponseData> {
     try {
       this.#policy.assertUrlAllowed(url);
       return await this.#agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal, ...timeouts });

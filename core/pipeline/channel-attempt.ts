@@ -1,3 +1,4 @@
+import type { AbortWatch } from '../http/abort-flag.js';
 import type { Channel } from '../routing/channel.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { InFlightRequests, InterruptibleStream } from './in-flight-requests.js';
@@ -12,13 +13,13 @@ export class ChannelAttempt implements Attempt {
   readonly startedAt = Date.now();
   /** Aborts the upstream call: the client left, the deadline passed, or a primed stream is abandoned. */
   readonly upstreamAbort = new AbortController();
-  readonly #clientSignal: AbortSignal;
+  readonly #clientSignal: AbortWatch;
   readonly #abortUpstream = (): void => this.upstreamAbort.abort();
   readonly #forgetDeadline: (() => void) | undefined;
   readonly #inFlight: InFlightRequests | undefined;
   #untrack: (() => void) | undefined;
 
-  constructor(planned: Attempt, clientSignal: AbortSignal, inFlight: InFlightRequests | undefined) {
+  constructor(planned: Attempt, clientSignal: AbortWatch, inFlight: InFlightRequests | undefined) {
     this.channel = planned.channel;
     this.group = planned.group;
     this.#clientSignal = clientSignal;

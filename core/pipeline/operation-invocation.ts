@@ -6,6 +6,7 @@ import type { RequestLine } from '../logging/request-line.js';
 import type { StreamEncoder } from '../streaming/stream-encoder.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
+import type { AbortWatch } from '../http/abort-flag.js';
 
 /** One client request to a model operation, as a route hands it to the pipeline. */
 export interface OperationInvocation {
@@ -17,7 +18,7 @@ export interface OperationInvocation {
   token: TokenView;
   requestId: string;
   /** Aborted when the client disconnects. */
-  clientSignal: AbortSignal;
+  clientSignal: AbortWatch;
   logger: ProviderLogger;
   /** The request's one log line; the runner writes it when the request is over. */
   line: RequestLine;

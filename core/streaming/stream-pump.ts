@@ -4,6 +4,7 @@ import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-
 import type { Usage } from '../contracts/usage.js';
 import { internalError } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { AbortWatch } from '../http/abort-flag.js';
 import type { InterruptibleStream } from '../pipeline/in-flight-requests.js';
 import type { StreamEncoder } from './stream-encoder.js';
 import { TurnCorkedReadable } from './turn-corked-readable.js';
@@ -39,7 +40,7 @@ export interface StreamPumpParts {
   /** Aborted to stop the upstream request (the client stopped reading, the stream is abandoned or interrupted). */
   upstreamAbort: AbortController;
   /** Aborted when the client has gone away. */
-  clientSignal: AbortSignal;
+  clientSignal: AbortWatch;
   /**
    * Hears how the stream ended, exactly once, whatever ended it. The pump knows nothing of
    * billing: the pipeline turns this report into its settle step.

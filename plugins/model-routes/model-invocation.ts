@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationInvocation } from '../../core/pipeline/operation-invocation.js';
-import { clientAbortSignal } from '../http/client-abort-signal.js';
+import { clientLeftWatch } from '../http/client-abort-signal.js';
 import { requestLineOf } from '../http/request-log-line.js';
 import { apiTokenOf } from '../auth/route-auth.js';
 
@@ -17,7 +17,7 @@ export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fi
     ...fields,
     token: apiTokenOf(request).token,
     requestId: request.id,
-    clientSignal: clientAbortSignal(reply),
+    clientSignal: clientLeftWatch(reply),
     logger: request.log,
     line: requestLineOf(request, reply),
   };
