@@ -187,6 +187,8 @@ export interface MediaFetchOptions {
   /** Defaults to the gateway's configured cap. */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** See {@link UpstreamUrlStreamOptions.channelBaseUrl}; only for a URL the upstream gave, never a client's. */
+  channelBaseUrl?: string;
 }
 
 /** A URL the client gave that the upstream, not the gateway, will fetch, and the field it came in. */
@@ -202,6 +204,13 @@ export interface UpstreamUrlStreamOptions {
   signal: AbortSignal;
   /** The channel's timeouts; first byte, idle and total bound the transfer, redirects included. */
   timeouts: ChannelTimeouts;
+  /**
+   * The channel's `base_url` (pass `call.channel.baseUrl`): a URL on the same host is fetched
+   * whatever its address, private or loopback included, since the gateway already trusts that
+   * host with the channel's key (an upstream the operator runs on a private network serves
+   * its results from there). A redirect to any other host is checked as usual.
+   */
+  channelBaseUrl?: string;
 }
 
 /**

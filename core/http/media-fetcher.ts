@@ -58,6 +58,12 @@ function parseMediaUrl(text: string, wording: RefusalWording): URL {
   return url;
 }
 
+/** The host name of a channel's `base_url`, lower case; undefined when there is none or it does not parse. */
+function trustedHostOf(channelBaseUrl: string | undefined): string | undefined {
+  if (channelBaseUrl === undefined || !URL.canParse(channelBaseUrl)) return undefined;
+  return new URL(channelBaseUrl).hostname.toLowerCase();
+}
+
 /** Per-request limits that replace the agent's media defaults (an upstream's URL runs on the channel's timeouts). */
 interface HopTimeouts {
   headersTimeout: number;
@@ -76,16 +82,21 @@ interface HopTimeouts {
  * Content-Length, or as soon as the stream passes the cap) and the whole fetch at
  * `timeout_ms`. Every refusal is a 400 that says what to change: the client chose the URL,
  * so even a slow or failing host is the client's to fix. An upstream's URL is streamed
- * unread on the channel's timeouts, and its refusals are 502s about the upstream.
+ * unread on the channel's timeouts, and its refusals are 502s about the upstream. A URL an
+ * upstream gave on its channel's own host (`channelBaseUrl`) is fetched without the address
+ * check, on an agent of its own: the operator configured that host and sends it the key.
  */
 export class GuardedMediaFetcher implements MediaFetcher {
   readonly #config: MediaSecurityConfig;
   readonly #policy: MediaAddressPolicy;
   readonly #agent: Agent;
+  /** For the channel's own host: the system's resolver, no address check (see `channelBaseUrl`). */
+  readonly #channelHostAgent: Agent;
 
   constructor(config: MediaSecurityConfig, options: GuardedMediaFetcherOptions = {}) {
     this.#config = config;
     this.#policy = new MediaAddressPolicy(config, options.resolveHost);
+    this.#channelHostAgent = new Agent({ pipelining: 1, connections: 64, keepAliveTimeout: 4_000, headersTimeout: config.timeout_ms, bodyTimeout: config.timeout_ms, connect: { timeout: config.timeout_ms } });
     this.#agent = new Agent({
       pipelining: 1,
       connections: 64,
@@ -108,7 +119,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
     if (options.signal?.aborted === true) throw clientClosedRequest(options.signal.reason);
     const deadline = new Deadline(this.#config.timeout_ms, options.signal);
     try {
-      const { response, url: answered } = await this.#follow(parseMediaUrl(trimmed, clientMediaWording), clientMediaWording, deadline.signal);
+      const { response, url: answered } = await this.#follow(parseMediaUrl(trimmed, clientMediaWording), clientMediaWording, deadline.signal, undefined, trustedHostOf(options.channelBaseUrl));
       return await this.#readMedia(response, answered, maxBytes, options.allowedMimeTypes);
     } catch (error) {
       throw this.#failure(error, deadline, options.signal);
@@ -127,7 +138,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
     let response: Dispatcher.ResponseData;
     try {
       const hop = { headersTimeout: timeouts.firstByteMilliseconds, bodyTimeout: timeouts.idleMilliseconds };
-      ({ response } = await this.#follow(parseMediaUrl(url.trim(), upstreamUrlWording), upstreamUrlWording, deadline.signal, hop));
+      ({ response } = await this.#follow(parseMediaUrl(url.trim(), upstreamUrlWording), upstreamUrlWording, deadline.signal, hop, trustedHostOf(options.channelBaseUrl)));
     } catch (error) {
       deadline.clear();
       throw mapUndiciError(error, { ...context, phase: 'response' });
@@ -158,17 +169,21 @@ export class GuardedMediaFetcher implements MediaFetcher {
 
   /** Closes the fetcher's connections once the fetches in flight have finished. */
   async close(): Promise<void> {
-    await this.#agent.close();
+    await Promise.all([this.#agent.close(), this.#channelHostAgent.close()]);
   }
 
   /**
-   * GETs `first` and follows its redirects by hand, each hop checked by the policy, and
-   * answers the first response that is not a redirect, unread, with the URL that gave it.
+   * GETs `first` and follows its redirects by hand, each hop checked by the policy (but a hop
+   * to `trustedHost`, the channel's own), and answers the first response that is not a
+   * redirect, unread, with the URL that gave it.
    */
-  async #follow(first: URL, wording: RefusalWording, signal: AbortWatch, timeouts?: HopTimeouts): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
+  async #follow(first: URL, wording: RefusalWording, signal: AbortWatch, timeouts?: HopTimeouts, trustedHost?: string): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
     let url = first;
     for (let redirects = 0; ; redirects++) {
-      const response = await this.#get(url, redirects > 0, wording, signal, timeouts);
+      const response =
+        trustedHost !== undefined && url.hostname.toLowerCase() === trustedHost
+          ? await this.#channelHostAgent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal, ...timeouts })
+          : await this.#get(url, redirects > 0, wording, signal, timeouts);
       if (!redirectStatuses.has(response.statusCode)) return { response, url };
       discard(response.body);
       const location = headerValue(response.headers.location);

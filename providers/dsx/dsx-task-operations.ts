@@ -31,7 +31,7 @@ export const createDsxContentOperation =
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';
     if (task.status !== 'succeeded' || url === '') throw videoNotReady(`the upstream task is ${task.status} and has no video to download`);
-    const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
+    const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts, channelBaseUrl: call.channel.baseUrl });
     if (!isSuccessStatus(response)) {
       await response.body.dump();
       throw new GatewayError(502, 'upstream_error', `the video's storage answered HTTP ${response.statusCode}; its link may have expired (links last about 24 hours)`);

@@ -19,7 +19,7 @@ export function createQiImageOperation(host: ProviderHost, operation: QiModelKin
     const images = await resolveQiImages(host, job.images, { fetchUrls: call.options.fetch_input_urls, signal: call.signal });
     const answer = await callQi(host, call, JSON.stringify(toQiRequest(job.prompt, images, job.parameters, call.upstreamModel)));
     const result = fromQiResponse(answer);
-    const data = job.responseFormat === 'b64_json' ? await downloadQiImages(host, result.urls, call.signal) : result.urls.map((url) => ({ url }));
+    const data = job.responseFormat === 'b64_json' ? await downloadQiImages(host, result.urls, call.signal, call.channel.baseUrl) : result.urls.map((url) => ({ url }));
     const body = { created: Math.floor(host.now() / 1000), data, ...(result.clientUsage === undefined ? {} : { usage: result.clientUsage }) };
     return { kind: 'json', body, usage: result.usage };
   };

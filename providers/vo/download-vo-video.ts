@@ -19,7 +19,7 @@ const originOf = (text: string): string | undefined => (URL.canParse(text) ? new
  *   the upstream no longer has the video, else the error for its status.
  */
 export async function downloadVoVideo(host: ProviderHost, call: OperationCall<unknown, VoOptions>, uri: string): Promise<UpstreamResponse> {
-  const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts });
+  const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts, channelBaseUrl: call.channel.baseUrl });
   let response: UpstreamResponse;
   if (originOf(uri) === new URL(call.channel.baseUrl).origin) {
     response = await sendUpstream(host, call, { method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey } });

@@ -311,9 +311,22 @@ t.test('an upstream 5xx fails over to the next channel, which alone is billed; a
   t.match(failed.json(), { error: { code: 'bad_response', type: 'server_error' } });
 });
 
-t.test('without allow_private_networks the media guard refuses to convert a private result URL', async (t) => {
+t.test("without allow_private_networks a result URL on the channel's own host is still converted: the gateway trusts that host", async (t) => {
   const fake = await startDashScope(t);
   const gateway = await qiGateway(t, [fake], { security: { encryption_key: testEncryptionKey } });
+  const token = await issueToken(t, gateway);
+
+  const response = await post(gateway, token, 'generations', { model: 'qi-plus', prompt: 'a cat', response_format: 'b64_json' });
+  t.equal(response.statusCode, 200);
+  t.strictSame(response.json().data, [{ b64_json: samplePngBase64 }]);
+  t.equal(fake.requests.filter((request) => request.method === 'GET').length, 1, 'the loopback result URL was fetched');
+});
+
+t.test('without allow_private_networks the media guard refuses to convert a result URL on another private host', async (t) => {
+  const fake = await startDashScope(t);
+  // The channel is configured as `localhost`; the fake names its results by 127.0.0.1, another host.
+  const providers = [qiChannel('qi-1', fake.url.replace('127.0.0.1', 'localhost'))];
+  const gateway = await scenarioGateway(t, { pricing, security: { encryption_key: testEncryptionKey }, providers });
   const token = await issueToken(t, gateway);
 
   let response!: LightMyRequestResponse;
@@ -322,7 +335,7 @@ t.test('without allow_private_networks the media guard refuses to convert a priv
   });
   t.equal(response.statusCode, 503);
   t.match(response.json(), {
-    error: { code: 'bad_response', type: 'server_error', message: /could not download it to return it as b64_json: .*non-public address.*security\.media.*response_format "url"/ },
+    error: { code: 'bad_response', type: 'server_error', message: /could not download it to return it as b64_json: .*non-public address on a host other than the channel's base_url.*security\.media\.allow_hosts.*response_format "url"/ },
   });
   t.equal(fake.requests.filter((request) => request.method === 'GET').length, 0, 'the private URL was never fetched');
   t.strictSame(lastAttempts(gateway), ['qi-1:refused'], 'not retried on another channel');

@@ -433,6 +433,20 @@ t.test('streamUpstreamUrl: a URL an upstream gave', async (t) => {
     t.match(await rejection(stream(fetcher, `${server.origin}/loop`)), { statusCode: 502, code: 'upstream_invalid_response', message: /redirected more than 3 times/ });
   });
 
+  t.test("a URL on the channel's own host is fetched whatever its address; a redirect off it is checked again", async (t) => {
+    const strict = startFetcher(t, {}, { resolveHost });
+    const own = { signal: new AbortController().signal, timeouts, channelBaseUrl: `${server.origin}/api/v1` };
+    const response = await strict.streamUpstreamUrl(`${server.origin}/hop`, own);
+    t.equal(response.statusCode, 200, "loopback, but the channel's host: fetched, redirect on the same host included");
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of response.body) chunks.push(chunk);
+    t.same(Buffer.concat(chunks), video);
+    t.match(await rejection(strict.streamUpstreamUrl(`${server.origin}/to-internal`, own)), { statusCode: 502, code: 'upstream_url_refused', message: /^the upstream redirected the gateway to internal\.test/ });
+    const other = { ...own, channelBaseUrl: 'http://upstream.example/api' };
+    t.match(await rejection(strict.streamUpstreamUrl(`${server.origin}/video.mp4`, other)), { statusCode: 502, code: 'upstream_url_refused' }, 'another channel host does not open loopback');
+    t.match(await rejection(strict.fetch(`${server.origin}/video.mp4`)), { statusCode: 400, code: 'media_url_not_allowed' }, 'a fetch without a channel host is guarded as before');
+  });
+
   t.test('URLs that are not plain http(s) are refused without a fetch', async (t) => {
     for (const url of ['file:///etc/passwd', 'gopher://example.com/', 'not a url', `http://user:pass@127.0.0.1:${server.port}/video.mp4`]) {
       t.match(await rejection(stream(fetcher, url)), { statusCode: 502, code: 'upstream_url_refused' }, url);
