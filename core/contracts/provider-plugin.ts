@@ -141,6 +141,14 @@ export interface Provider<Options = unknown, Prepared extends PreparedRequests =
    * family cannot accept; a version 2 plugin does that in `prepare`.
    */
   estimate?: { [Name in OperationName]?: (request: RequestOf<Prepared, Name>) => Usage };
+  /**
+   * Operations the family offers but this channel's options leave out, each with what the
+   * operator must set to enable it (`"options.assets (the asset API's address and keys)"`).
+   * A request that only such a channel could serve answers 501 naming the channel and this
+   * text, instead of "no channel serves the model", which would send the operator looking in
+   * the wrong place.
+   */
+  unavailable?: { [Name in OperationName]?: string };
   /** Called once when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -43,6 +43,17 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   });
 
+/**
+ * 501: the channel that serves the model could run the operation, but its config leaves it
+ * out (see `Provider.unavailable`); the message names the channel and the option to set.
+ */
+export const operationNotConfigured = (channel: string, model: string, operation: string, missing: string) =>
+  new GatewayError(
+    501,
+    'operation_not_configured',
+    `channel ${quoted(channel)} serves model ${quoted(model)} but is not set up for ${operation}: its config lacks ${missing}; the operator must add it to the channel in the gateway's config`,
+  );
+
 /** 503: a dependency the gateway needs (storage) is not answering. */
 export const unavailable = (message: string, cause?: unknown) =>
   new GatewayError(503, 'service_unavailable', message, { cause });

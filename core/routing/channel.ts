@@ -51,6 +51,11 @@ export class Channel {
   /** True when the channel lists the model (exactly, by pattern, or as a `model_map` key) and implements the operation. */
   serves(model: string, operation: OperationName): boolean {
     if (this.provider.operations[operation] === undefined) return false;
+    return this.lists(model);
+  }
+
+  /** True when the channel lists the model, exactly, by pattern, or as a `model_map` key, whatever the operation. */
+  lists(model: string): boolean {
     return this.#exactModels.has(model) || this.#patterns.some((pattern) => matchesModelPattern(pattern, model));
   }
 

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Channel } from './channel.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { quoted } from '../errors/client-text.js';
+import { operationNotConfigured } from '../errors/error-codes.js';
 
 /** One planned try: the channel and the group it is billed under. */
 export interface Attempt {
@@ -108,6 +109,15 @@ export function* planAttempts(
   }
   if (attempts > 0) return;
   if (!served) {
+    // A channel that lists the model and could run the operation with other options: say what to set.
+    const unconfigured = channels.find((channel) => request.groups.some((group) => channel.groups.has(group)) && channel.provider.unavailable?.[request.operation] !== undefined && channel.lists(request.model));
+    if (unconfigured !== undefined) {
+      throw operationNotConfigured(unconfigured.name, request.model, request.operation, unconfigured.provider.unavailable?.[request.operation] ?? '');
+    }
+    // A model that is served, but not for what this route does (a chat model on the images route).
+    if (channels.some((channel) => request.groups.some((group) => channel.groups.has(group)) && channel.lists(request.model))) {
+      throw new GatewayError(404, 'model_not_found', `model ${quoted(request.model)} is served here, but not for ${request.operation}: the family of its channels does not offer it; use a model made for this route`, { param: 'model' });
+    }
     throw new GatewayError(404, 'model_not_found', `no channel serves model ${quoted(request.model)} for this API key's group (${request.groups.join(', ') || 'none'})`, {
       param: 'model',
     });

@@ -28,6 +28,9 @@ function read<Output>(schema: { safeParse(value: unknown): { success: true; data
   throw malformedUpstreamAnswer(`the asset API answered without ${what}`, { retryable: false, cause: parsed.error });
 }
 
+/** The names of the `assets.*` operations below. */
+export const dsxAssetOperationNames = ['assets.createGroup', 'assets.deleteGroup', 'assets.create', 'assets.get', 'assets.delete', 'assets.createValidationSession', 'assets.getValidationResult'] as const;
+
 /** The `assets.*` operations on the asset API of upstreams.md §3.5 (see `callDsxAssetAction`). */
 export function createDsxAssetOperations(host: ProviderHost): {
   'assets.createGroup': Handler<AssetGroupCreation>;

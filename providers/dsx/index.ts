@@ -1,10 +1,15 @@
 import { defineProvider } from '../../core/index.js';
-import { createDsxAssetOperations } from './dsx-asset-operations.js';
+import { createDsxAssetOperations, dsxAssetOperationNames } from './dsx-asset-operations.js';
 import { dsxOptionsSchema, type DsxOptions } from './dsx-options.js';
 import { createDsxContentOperation, createDsxModerationOperation, createDsxStatusOperation } from './dsx-task-operations.js';
 import { estimateDsxUsage } from './estimate-dsx-usage.js';
 import { prepareDsxSubmission, type PreparedDsxSubmission } from './prepare-dsx-submission.js';
 import { createDsxSubmitOperation } from './submit-dsx-task.js';
+
+/** Without `options.assets` the asset routes say what to add, rather than that no channel serves the model. */
+const assetsUnavailable = Object.fromEntries(
+  dsxAssetOperationNames.map((operation) => [operation, "options.assets (the asset API's base_url, access_key_id and secret_access_key)"]),
+);
 
 /**
  * The dsx family: Seedance-style 1.x (`dsx-`) and 2.0 (`sdx-`) video tasks on an Ark-format
@@ -17,6 +22,7 @@ export default defineProvider<DsxOptions, { 'video.submit': PreparedDsxSubmissio
   prepare: { 'video.submit': prepareDsxSubmission },
   create: (options, host) => ({
     estimate: { 'video.submit': (request) => estimateDsxUsage(request.submission) },
+    unavailable: options.assets === undefined ? assetsUnavailable : {},
     operations: {
       'video.submit': createDsxSubmitOperation(host),
       'video.status': createDsxStatusOperation(host),

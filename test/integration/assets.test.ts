@@ -288,10 +288,13 @@ t.test('asset API failures: bad credentials, plan gating, outages', async (t) =>
   t.strictSame((await as(gateway, token)('GET', '/v1/asset-groups')).json().data, [], 'no group was recorded');
 });
 
-t.test('a channel without the asset API offers no asset routes, and passes asset:// through as typed', async (t) => {
+t.test('a channel without the asset API answers the asset routes with a 501 naming the channel and the option to add', async (t) => {
   const { fake, gateway, token } = await assetGateway(t, (fake) => dsxChannel(fake, { options: {} }));
   const response = await as(gateway, token)('POST', '/v1/asset-groups', { name: 'cast' });
-  t.equal(response.statusCode, 404, 'no channel serves the operation');
+  t.equal(response.statusCode, 501);
+  t.match(response.json(), {
+    error: { code: 'operation_not_configured', message: /^channel "[^"]+" serves model "sdx-2-0" but is not set up for assets\.createGroup: its config lacks options\.assets \(the asset API's base_url, access_key_id and secret_access_key\)/ },
+  });
   t.equal(fake.requests.length, 0);
 });
 

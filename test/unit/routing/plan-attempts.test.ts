@@ -87,6 +87,23 @@ t.test('no channel for the model is a 404 that names the model', async (t) => {
   });
 });
 
+t.test('a model served only for other operations is a 404 that says the route is the problem', async (t) => {
+  t.throws(() => names(planAttempts([channel('chat-only')], request({ operation: 'images.generate' }), breaker())), {
+    statusCode: 404,
+    code: 'model_not_found',
+    message: 'model "gx-2.5-pro" is served here, but not for images.generate: the family of its channels does not offer it; use a model made for this route',
+  });
+});
+
+t.test("a channel whose options leave the operation out is a 501 naming the channel and the option", async (t) => {
+  const withoutAssets: Provider = { ...chatOnly, unavailable: { 'assets.create': 'options.assets' } };
+  t.throws(() => names(planAttempts([channel('video-main', {}, withoutAssets)], request({ operation: 'assets.create' }), breaker())), {
+    statusCode: 501,
+    code: 'operation_not_configured',
+    message: /^channel "video-main" serves model "gx-2\.5-pro" but is not set up for assets\.create: its config lacks options\.assets;/,
+  });
+});
+
 t.test('when every channel for the model is cooling down the answer is 503 with Retry-After', async (t) => {
   const circuits = breaker();
   circuits.recordFailure('a');
