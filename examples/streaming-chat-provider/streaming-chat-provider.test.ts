@@ -1,0 +1,24 @@
+// What a plugin author writes: the conformance suite against the plugin and its recorded stream.
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { runConformance, startRecordedUpstream } from 'model-gateway/testing';
+
+const recordedStream = readFileSync(new URL('./fixtures/chat-stream.sse', import.meta.url), 'utf8');
+
+t.test('the streaming chat provider passes the conformance suite against its recorded stream', async (t) => {
+  const upstream = await startRecordedUpstream({
+    routes: [{ method: 'POST', path: '/v1/chat/completions', answer: { body: recordedStream, sse: true } }],
+    // OpenAI's error body (reference: upstreams.md §2.1).
+    errorAnswer: (status, message) => ({ status, body: { error: { message, type: status === 429 ? 'requests' : 'invalid_request_error', param: null, code: null } } }),
+  });
+  t.teardown(() => upstream.close());
+
+  const report = await runConformance({
+    plugin: new URL('./index.ts', import.meta.url),
+    invalidOptions: [{ path_prefix: '/v1/' }, { stream: true }],
+    upstream,
+    cases: { chat: { model: 'acme-stream', request: { model: 'acme-stream', stream: true, messages: [{ role: 'user', content: 'Invent a holiday.' }] } } },
+  });
+  for (const check of report.checks) t.ok(check.passed, check.name, { message: check.message });
+  t.match(upstream.requests[0]?.json, { model: 'acme-stream', stream: true, stream_options: { include_usage: true } }, 'the upstream is asked for a stream with usage');
+});
