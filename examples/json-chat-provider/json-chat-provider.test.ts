@@ -1,17 +1,11 @@
 // What a plugin author writes: the conformance suite of `model-gateway/testing` against the
 // plugin and the upstream answer it was recorded with. Any test runner will do; this one is tap.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { runConformance, startRecordedUpstream } from 'model-gateway/testing';
-
-const recorded = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+import { runConformance } from 'model-gateway/testing';
+import { startChatUpstream } from './recorded-upstream.js';
 
 t.test('the JSON chat provider passes the conformance suite against its recorded upstream', async (t) => {
-  const upstream = await startRecordedUpstream({
-    routes: [{ method: 'POST', path: '/v1/chat/completions', answer: { body: recorded('chat-completion.json') } }],
-    // OpenAI's error body (reference: upstreams.md §2.1).
-    errorAnswer: (status, message) => ({ status, body: { error: { message, type: status === 429 ? 'requests' : 'invalid_request_error', param: null, code: null } } }),
-  });
+  const upstream = await startChatUpstream();
   t.teardown(() => upstream.close());
 
   const report = await runConformance({

@@ -1,16 +1,10 @@
 // What a plugin author writes: the conformance suite against the plugin and its recorded stream.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { runConformance, startRecordedUpstream } from 'model-gateway/testing';
-
-const recordedStream = readFileSync(new URL('./fixtures/chat-stream.sse', import.meta.url), 'utf8');
+import { runConformance } from 'model-gateway/testing';
+import { startStreamingUpstream } from './recorded-upstream.js';
 
 t.test('the streaming chat provider passes the conformance suite against its recorded stream', async (t) => {
-  const upstream = await startRecordedUpstream({
-    routes: [{ method: 'POST', path: '/v1/chat/completions', answer: { body: recordedStream, sse: true } }],
-    // OpenAI's error body (reference: upstreams.md §2.1).
-    errorAnswer: (status, message) => ({ status, body: { error: { message, type: status === 429 ? 'requests' : 'invalid_request_error', param: null, code: null } } }),
-  });
+  const upstream = await startStreamingUpstream();
   t.teardown(() => upstream.close());
 
   const report = await runConformance({

@@ -1,21 +1,10 @@
 // What a plugin author writes: the conformance suite against the plugin and its recorded task lifecycle.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { runConformance, startRecordedUpstream } from 'model-gateway/testing';
-
-const lifecycle = JSON.parse(readFileSync(new URL('./fixtures/task-lifecycle.json', import.meta.url), 'utf8')) as Record<string, object>;
-
-/** DashScope's error codes by status (reference upstreams.md §4.1), in its recorded error body. */
-const errorCode = (status: number) => (status === 429 ? 'Throttling' : status >= 500 ? 'InternalError' : status === 401 ? 'InvalidApiKey' : 'InvalidParameter');
+import { runConformance } from 'model-gateway/testing';
+import { startTaskUpstream } from './recorded-upstream.js';
 
 t.test('the video task provider passes the conformance suite against its recorded task lifecycle', async (t) => {
-  const upstream = await startRecordedUpstream({
-    routes: [
-      { method: 'POST', path: '/api/v1/services/aigc/video-generation/video-synthesis', answer: { body: lifecycle.create_response! } },
-      { method: 'GET', path: /^\/api\/v1\/tasks\/[^/]+$/, answer: { body: lifecycle.succeeded! } },
-    ],
-    errorAnswer: (status, message) => ({ status, body: { ...lifecycle.create_error, code: errorCode(status), message } }),
-  });
+  const upstream = await startTaskUpstream();
   t.teardown(() => upstream.close());
 
   const report = await runConformance({
