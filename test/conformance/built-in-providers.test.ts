@@ -1,6 +1,6 @@
 import t from 'tap';
 import { runConformance, type ConformanceSubject } from '../../core/testing/index.js';
-import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
+import { startFakeGxUpstream, tinyPngBase64 } from '../fakes/gx/fake-gx-upstream.js';
 import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 
 // Every built-in provider against its vendor's fake upstream (test/fakes/), through the same
@@ -39,6 +39,8 @@ const suites: Array<{ family: string; start: () => Promise<ConformanceSubject['u
         ],
         'native.embed': { model: 'embed-latest', request: { content: { parts: [{ text: 'hello' }] } } },
         'native.batchEmbed': { model: 'embed-latest', request: { requests: [{ model: 'models/embed-latest', content: { parts: [{ text: 'hello' }] } }] } },
+        'images.generate': { model: 'gx-2.5-flash-image', request: { model: 'gx-2.5-flash-image', prompt: 'a cat' } },
+        'images.edit': { model: 'gx-2.5-flash-image', request: { model: 'gx-2.5-flash-image', prompt: 'add a party hat', image: `data:image/png;base64,${tinyPngBase64}` } },
       },
     },
   },
