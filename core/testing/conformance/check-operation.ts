@@ -175,7 +175,8 @@ async function failedCall(setting: CaseSetting, invoke: (signal: AbortSignal) =>
 
 async function abortedCall(setting: CaseSetting, invoke: (signal: AbortSignal) => Promise<OperationResult>): Promise<string | undefined> {
   const before = setting.upstream.requests.length;
-  setting.upstream.next({ stallBeforeHeadersMs: 60_000 });
+  // Silent past the wait for the abort, then it answers, so a call that ignores its signal still ends.
+  setting.upstream.next({ stallBeforeHeadersMs: setting.abortMilliseconds + 500 });
   const controller = new AbortController();
   const call = invoke(controller.signal);
   if (!(await upstreamReached(setting.upstream, before, 5_000))) {
@@ -222,7 +223,7 @@ async function checkStream(setting: CaseSetting, title: string, result: StreamRe
 
   // An abort in the middle of the stream ends the body being read.
   const before = setting.upstream.requests.length;
-  setting.upstream.next({ stallAfterChunks: 1 });
+  setting.upstream.next({ stallAfterChunks: 1, stallMs: setting.abortMilliseconds + 500 });
   const controller = new AbortController();
   const started = await invoke(controller.signal).catch((error: unknown) => describeThrown(error));
   if (typeof started === 'string' || started.kind !== 'stream') {
