@@ -7,3 +7,7 @@
 export { pause, startFakeServer, writeFlushed, type FakeExchange, type FakeServer, type RecordedRequest } from './fake-server.js';
 export { playConnectionBehaviour, scriptedFake, type ScriptedBehaviour, type ScriptedFake } from './scripted-behaviour.js';
 export { sendPieces, type PiecewiseAnswer } from './send-pieces.js';
+export { startRecordedUpstream, type RecordedAnswer, type RecordedRoute, type RecordedUpstreamOptions } from './recorded-upstream.js';
+export { assertConformance, runConformance, type ConformanceSubject } from './conformance/run-conformance.js';
+export type { ConformanceCase } from './conformance/check-operation.js';
+export { ConformanceError, type ConformanceCheck, type ConformanceReport } from './conformance/conformance-report.js';

@@ -1,4 +1,4 @@
-import { stopAfterFirstError, streamFailure as fail, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse } from '../gx-error.js';
 import { readGxStreamFrame } from '../read-gx-stream-frame.js';
@@ -18,11 +18,14 @@ function textCharacters(candidates: GxCandidate[]): number {
  * candidate in it has parts; each `usageMetadata` is reported as usage, with the inline
  * images produced so far. An `{error}` frame or a frame that is not JSON becomes an `error`
  * output, after which the decoder stays silent; a stream without any frame is a retryable
- * `empty_response`. A frame of an unexpected shape is still forwarded (the client reads the
+ * `empty_response`, and one that carried output but ended before any candidate's
+ * `finishReason` broke off (`upstream_stream_truncated`). A frame of an unexpected shape is still forwarded (the client reads the
  * native format itself). No `[DONE]`: the native stream has none (upstreams.md §1.4).
  */
 export function createGxNativeStreamDecoder(): StreamDecoder {
   let frames = 0;
+  let contentSeen = false;
+  let finished = false;
   const produced: GxProducedOutput = { images: 0, audio: false };
 
   return stopAfterFirstError({
@@ -37,6 +40,8 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
 
       const candidates = parsed.data.candidates ?? [];
       const content = candidates.some((candidate) => (candidate.content?.parts?.length ?? 0) > 0);
+      contentSeen ||= content;
+      if (candidates.some((candidate) => typeof candidate.finishReason === 'string' && candidate.finishReason !== '')) finished = true;
       const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content, outputCharacters: textCharacters(candidates) }];
       tallyGxProducedOutput(candidates, produced);
       const usageMetadata = parsed.data.usageMetadata;
@@ -45,7 +50,7 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (frames > 0) return [];
+      if (frames > 0) return contentSeen && !finished ? fail(upstreamStreamTruncated()) : [];
       return fail(emptyGxResponse());
     },
   });

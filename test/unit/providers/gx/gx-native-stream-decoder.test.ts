@@ -59,3 +59,10 @@ t.test('the usage of a forwarded non-stream answer is read from its usageMetadat
   t.strictSame(readGxNativeUsage({ candidates: [] }), { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source: 'estimated' });
   t.equal(readGxNativeUsage('nonsense').source, 'estimated');
 });
+
+t.test('a stream that carried output but ended before any finishReason broke off, and ends in an error', async (t) => {
+  const frames = sseFixtureFrames('gemini-stream-multi-chunk.sse');
+  const outputs = decodeAll(createGxNativeStreamDecoder(), frames.slice(0, 1));
+  t.match(errors(outputs), [{ code: 'upstream_stream_truncated', statusCode: 502 }]);
+  t.strictSame(errors(decodeAll(createGxNativeStreamDecoder(), frames)), [], 'the whole recording ends cleanly');
+});

@@ -1,0 +1,84 @@
+// A third-party provider plugin: whole chat completions from an OpenAI-compatible upstream
+// (POST {base_url}{path_prefix}/chat/completions, the key as a Bearer token). The kit in
+// `model-gateway` does the HTTP, the error mapping and the error codes; this file only says
+// what is its own: the options, what it refuses, and how it reads the upstream's answer.
+import { z } from 'zod';
+import {
+  callOpenAiCompatible,
+  defineProvider,
+  invalidRequest,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
+  pathPrefixOption,
+  rejectOpenAiError,
+  type ChatCompletion,
+  type ChatCompletionRequest,
+  type Usage,
+} from 'model-gateway';
+
+const optionsSchema = z.strictObject({
+  /** Between the channel's base_url and /chat/completions. */
+  path_prefix: pathPrefixOption('/v1'),
+  /** Sent as `temperature` when the client sends none. */
+  default_temperature: z.number().min(0).max(2).optional(),
+});
+type Options = z.output<typeof optionsSchema>;
+
+// Upstream bodies are read leniently: only what is used is checked, the rest passes.
+const completionSchema = z.looseObject({
+  choices: z.array(z.looseObject({ message: z.looseObject({ content: z.string().nullish() }) })).min(1),
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().int().min(0),
+      completion_tokens: z.number().int().min(0),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().int().min(0).nullish() }).nullish(),
+      completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().min(0).nullish() }).nullish(),
+    })
+    .nullish(),
+});
+
+/** The upstream's counts (fixtures/chat-completion.json): prompt and completion include their cached and reasoning parts, as the gateway's do. */
+function usageOf(usage: z.output<typeof completionSchema>['usage']): Usage {
+  if (usage === null || usage === undefined) return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source: 'estimated' };
+  return {
+    inputTokens: usage.prompt_tokens,
+    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+    source: 'upstream',
+  };
+}
+
+export default defineProvider<Options, { chat: ChatCompletionRequest }>({
+  apiVersion: 2,
+  name: 'acme-json-chat',
+  options: optionsSchema,
+  // Runs once per client request, before any quota is reserved: refuse what this family cannot do.
+  prepare: {
+    chat: (request) => {
+      if (request.stream === true) throw invalidRequest('stream: this model answers whole completions only; send "stream": false', { param: 'stream' });
+      return request;
+    },
+  },
+  create: (options, host) => ({
+    operations: {
+      async chat(call) {
+        const body = JSON.stringify({ ...call.request, model: call.upstreamModel, temperature: call.request.temperature ?? options.default_temperature });
+        // A non-2xx answer is thrown as the gateway error for its status, with the upstream's message.
+        const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+        let json: unknown;
+        try {
+          json = parseUpstreamJson(await response.body.text());
+        } catch (cause) {
+          throw invalidUpstreamAnswer('a chat completion', { cause });
+        }
+        rejectOpenAiError(json); // some upstreams answer an error with HTTP 200
+        const parsed = completionSchema.safeParse(json);
+        if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
+        // The client sees its own model name, not the upstream's.
+        const completion = { ...(parsed.data as unknown as ChatCompletion), model: call.model };
+        return { kind: 'json', body: completion, usage: usageOf(parsed.data.usage) };
+      },
+    },
+  }),
+});
