@@ -59,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This app's container: every service the gateway built for it. */
     gateway: DependencyContainer;
+    /** The 0600 file of the first admin's login token, when this start created that user. */
+    firstAdminTokenFile: string | undefined;
   }
 }
 
@@ -134,6 +136,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     if (bootstrap.generatedTokenFile !== undefined) {
       logger.warn({ file: bootstrap.generatedTokenFile }, 'created the first admin user; its login token is in this file (mode 0600)');
     }
+    app.decorate('firstAdminTokenFile', bootstrap.generatedTokenFile);
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
     await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './build-app.js';
@@ -5,6 +6,7 @@ import type { GatewayConfig } from '../core/config/config-schema.js';
 import { shuttingDown } from '../core/errors/error-codes.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
+import { startBanner } from './start-banner.js';
 import { StopRequests } from './stop-requests.js';
 
 /** How long requests ended at the shutdown deadline get to write their error before the connections close. */
@@ -49,7 +51,9 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
 async function startApp(config: GatewayConfig, configFile: string, logger: Logger): Promise<FastifyInstance> {
   const app = await buildApp(config, { configFile, logger: logger as unknown as FastifyBaseLogger });
   try {
-    await app.listen({ host: config.server.host, port: config.server.port });
+    const address = await app.listen({ host: config.server.host, port: config.server.port });
+    // A person at a terminal gets the essentials at a glance; a service manager only the log.
+    if (process.stdout.isTTY === true && (cluster.worker === undefined || cluster.worker.id === 1)) process.stdout.write(startBanner(config, { address, generatedTokenFile: app.firstAdminTokenFile }));
   } catch (error) {
     await app.close().catch(() => {});
     throw error;
