@@ -3,6 +3,7 @@ import { pino } from 'pino';
 
 import cluster from 'node:cluster';
 import { fstatSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /**
  * How many bytes a write gathers (`minLength`) and carries at most (`maxWrite`). Each write
@@ -31,15 +32,42 @@ const periodicFlushMilliseconds = 200;
 
 let processDestination: DestinationStream | undefined;
 
+/** How lines look: JSON for machines, readable lines for a person. */
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * `LOG_FORMAT` when set (`json` or `pretty`), else readable lines when stdout is a terminal
+ * and JSON otherwise (a service manager, a container, a pipe, a file).
+ * @throws Error naming the accepted values, for any other `LOG_FORMAT`.
+ */
+export function logFormat(environment: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): LogFormat {
+  const asked = environment.LOG_FORMAT?.trim().toLowerCase();
+  if (asked === undefined || asked === '') return terminal ? 'pretty' : 'json';
+  if (asked === 'json' || asked === 'pretty') return asked;
+  throw new Error(`LOG_FORMAT is "${environment.LOG_FORMAT}"; set it to json or pretty, or leave it unset (readable lines on a terminal, JSON otherwise)`);
+}
+
+/**
+ * Readable lines through pino-pretty, loaded only when asked for. Written synchronously: a
+ * terminal's reader is a person, and nothing is left in a buffer at exit. Each line is the
+ * JSON line pino made, secrets already scrubbed (see `create-logger.ts`), rendered.
+ */
+function prettyDestination(): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (options: Record<string, unknown>) => DestinationStream;
+  return pretty({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
 /**
  * The process's log destination, shared by every logger writing to stdout so that one flush
  * covers them all: pino's asynchronous destination (`sync: false`), which gathers lines and
  * writes them in batches, so logging never blocks a request on a slow reader of stdout. A
  * line waits at most {@link periodicFlushMilliseconds} for company. Lines still buffered are
  * written synchronously when the process exits, however it exits: a clean stop, SIGTERM or
- * SIGINT, a failed start, an uncaught exception.
+ * SIGINT, a failed start, an uncaught exception. With `LOG_FORMAT=pretty` (the default on a
+ * terminal) lines are rendered readable instead, see {@link logFormat}.
  */
 export function processLogDestination(): DestinationStream {
+  if (processDestination === undefined && logFormat() === 'pretty') processDestination = prettyDestination();
   if (processDestination === undefined) {
     const destination = pino.destination({ dest: 1, sync: false, ...writeSizes(), periodicFlush: periodicFlushMilliseconds });
     // `exit` comes with every process.exit() (main.ts ends every command with one: a clean

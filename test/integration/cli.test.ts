@@ -230,8 +230,8 @@ interface Server {
   ): Promise<{ msg: string } & Record<string, unknown>>;
 }
 
-function startServer(t: Test, configFile: string): Server {
-  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
+function startServer(t: Test, configFile: string, extraEnvironment: NodeJS.ProcessEnv = {}): Server {
+  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...extraEnvironment };
   delete environment.NODE_OPTIONS;
   const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {
@@ -309,6 +309,21 @@ function get(url: string): Promise<{ status: number; body: string }> {
   sent.end();
   return response;
 }
+
+t.test('LOG_FORMAT=pretty writes readable lines instead of JSON; an unknown LOG_FORMAT is refused naming the choices', async (t) => {
+  const { file } = writeConfig(t, validConfig);
+  const server = startServer(t, file, { LOG_FORMAT: 'pretty' });
+  // Generous: the child compiles the sources as it loads them, slow on a busy machine.
+  const deadline = Date.now() + 60_000;
+  while (!server.lines.some((line) => /INFO.*Server listening at http:\/\/127\.0\.0\.1:\d+/.test(line)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.ok(server.lines.some((line) => /INFO.*Server listening at /.test(line)), `a readable listening line: ${server.lines.join(' | ')}`);
+  t.notOk(server.lines.some((line) => line.startsWith('{"level"')), 'no JSON line');
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0);
+
+  const refused = startServer(t, file, { LOG_FORMAT: 'yaml' });
+  t.equal(await refused.exited, 1);
+});
 
 t.test('start serves until SIGTERM, finishes the request in flight, refuses new connections and exits 0', async (t) => {
   const { directory, file } = writeConfig(t, validConfig);
