@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
@@ -100,6 +101,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // `//v1//models` and `/V1/Models` as `/v1/models`, as percent-encoded paths already do.
     routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false },
     requestIdHeader: false,
+    schemaController: lazySchemaCompilers(),
     // A client's own request id is kept when it is a plain token; anything else is replaced,
     // and so is one shaped like a credential: the id is on every log line of the request.
     genReqId: (request) => {
