@@ -177,8 +177,10 @@ export class RedisStoreBackend implements StoreBackend {
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
-    // One MULTI: Redis runs its commands with no other client's in between, and persists them
-    // as one unit (an append-only file cut inside a MULTI is not replayed in part).
+    // One MULTI: Redis runs its commands with no other client's in between, and a MULTI cut
+    // short in the append-only file by a crash is found at restart and removed whole by
+    // redis-check-aof. Redis does not roll back a command that fails at run time (a key of
+    // the wrong type); the keys written here each have one type, so none does.
     const multi = this.#client.multi();
     for (const { namespace, key, value } of writes.records ?? []) {
       const { keyv, adapter } = this.#namespace(namespace);

@@ -108,7 +108,9 @@ export interface StoreBackend {
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one
-   * transaction, Redis in one MULTI, memory in one synchronous step.
+   * transaction, Redis in one MULTI (no other client's command in between; Redis does not
+   * roll back a command that fails at run time, which a key of one type never does), memory
+   * in one synchronous step.
    */
   writeTogether(writes: StoreWrites): Promise<void>;
   /** Atomically adds `by` to a counter and returns the new value (1 for a new counter and `by` = 1). */

@@ -80,10 +80,13 @@ t.test('a gateway started on a copy of the two-file layout serves every token, k
     const revealed = await gateway.asUser(expected.loginToken, { method: 'POST', url: `/api/token/${id}/key` });
     t.equal(revealed.json().data.key, key, `token ${id} reveals the same key`);
   }
-  const [spent, unlimited, disabled] = expected.tokens as [{ key: string }, { key: string }, { key: string }];
-  t.equal((await callModels(gateway, spent.key)).statusCode, 200, 'a token with quota left authenticates');
-  t.equal((await callModels(gateway, unlimited.key)).statusCode, 200);
-  t.equal((await callModels(gateway, disabled.key)).statusCode, 401, 'the disabled token stays refused');
+  const keyOf = (name: string) => {
+    const id = expected.listed.items.find((item) => item.name === name)?.id;
+    return expected.tokens.find((token) => token.id === id)?.key ?? '';
+  };
+  t.equal((await callModels(gateway, keyOf('spent'))).statusCode, 200, 'a token with quota left authenticates');
+  t.equal((await callModels(gateway, keyOf('unlimited'))).statusCode, 200);
+  t.equal((await callModels(gateway, keyOf('disabled'))).statusCode, 401, 'the disabled token stays refused');
 
   const created = await gateway.asUser(expected.loginToken, { method: 'POST', url: '/api/token/', payload: { name: 'after migration', remain_quota: 5 } });
   t.equal(created.json().success, true);
