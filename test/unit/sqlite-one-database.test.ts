@@ -4,24 +4,9 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { SqliteStoreBackend } from '../../core/store/sqlite-store-backend.js';
 import { StoreTokenRepository } from '../../core/tokens/store-token-repository.js';
-import { TokenStatus, type TokenRecord } from '../../core/tokens/token-record.js';
+import { testTokenRecord } from '../helpers/test-token-record.js';
 
-const record = (id: number): TokenRecord => ({
-  id,
-  user_id: 5,
-  name: `token ${id}`,
-  sealed_key: `sealed-${id}`,
-  key_hash: `hash-${id}`,
-  status: TokenStatus.enabled,
-  unlimited_quota: false,
-  model_limits_enabled: false,
-  model_limits: [],
-  allow_ips: [],
-  group: '',
-  cross_group_retry: false,
-  expired_time: -1,
-  created_time: 1_700_000_000,
-});
+const record = (id: number) => testTokenRecord(id, { user_id: 5 });
 
 /** Makes every write to `table` fail, from another connection to the same file, as a full disk or a crash mid-way would. */
 function failWritesTo(file: string, table: string): () => void {
