@@ -34,7 +34,7 @@ function functionOf(frame: CallFrame): string {
 }
 
 /**
- * The area a frame belongs to: an npm package (`undici`, `@keyv/sqlite`), a folder of this
+ * The area a frame belongs to: an npm package (`undici`, `better-sqlite3`), a folder of this
  * project (`dist/core/pipeline`), `node:` internals, or V8's own categories (`(garbage
  * collector)`, `(program)`: native code outside JavaScript, such as an addon's work).
  */

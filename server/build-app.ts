@@ -84,7 +84,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // Before anything can log or answer: from here on no channel key leaves for a client or a log.
   operatorSecrets.add(secretValuesOf(config));
   const logger = options.logger ?? (createLogger() as unknown as FastifyBaseLogger);
-  const openedBackend = options.backend ?? (await createStoreBackend(config.storage));
+  const openedBackend = options.backend ?? (await createStoreBackend(config.storage, logger));
   const backend = guardStoreBackend(openedBackend);
   const app = Fastify({
     loggerInstance: logger,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { MemoryStoreBackend } from './memory-store-backend.js';
 import type { StoreBackend } from './store-backend.js';
@@ -7,8 +8,9 @@ import type { StoreBackend } from './store-backend.js';
  * Opens the backend the config's `storage` section names. Relative paths resolve against the
  * working directory. Each driver's module is imported only when it is the one configured: the
  * redis client alone is some 420 modules (about 15 MiB resident) a SQLite gateway never uses.
+ * `logger` hears what opening did to the data (a SQLite layout migrated).
  */
-export async function createStoreBackend(storage: GatewayConfig['storage']): Promise<StoreBackend> {
+export async function createStoreBackend(storage: GatewayConfig['storage'], logger?: Pick<FastifyBaseLogger, 'info'>): Promise<StoreBackend> {
   switch (storage.driver) {
     case 'memory':
       return new MemoryStoreBackend();
@@ -18,7 +20,7 @@ export async function createStoreBackend(storage: GatewayConfig['storage']): Pro
     }
     case 'sqlite': {
       const { SqliteStoreBackend } = await import('./sqlite-store-backend.js');
-      return SqliteStoreBackend.open(resolve(storage.path ?? `${storage.data_dir}/gateway.sqlite`));
+      return SqliteStoreBackend.open(resolve(storage.path ?? `${storage.data_dir}/gateway.sqlite`), logger);
     }
   }
 }

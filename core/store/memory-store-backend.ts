@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -23,6 +23,22 @@ export class MemoryStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  async writeTogether(writes: StoreWrites): Promise<void> {
+    this.#assertOpen();
+    // Serialized first (keyv's serializer may be asynchronous), then written in one synchronous
+    // step into the maps keyv reads, so no reader comes between.
+    const records = await Promise.all(
+      (writes.records ?? []).map(async ({ namespace, key, value }) => {
+        const keyv = this.keyv(namespace);
+        return { store: keyv.store as Map<string, unknown>, key: keyv._getKeyPrefix(key), value: await keyv.serializeData({ value }) };
+      }),
+    );
+    this.#assertOpen();
+    for (const record of records) record.store.set(record.key, record.value);
+    for (const { key, members } of writes.setAdditions ?? []) this.#addToSet(key, members);
+    for (const { account, remain } of writes.remaining ?? []) this.#writeRemaining(account, remain);
   }
 
   async increment(key: string, by = 1): Promise<number> {
@@ -61,6 +77,10 @@ export class MemoryStoreBackend implements StoreBackend {
 
   async addToSet(key: string, members: readonly string[]): Promise<void> {
     this.#assertOpen();
+    this.#addToSet(key, members);
+  }
+
+  #addToSet(key: string, members: readonly string[]): void {
     let set = this.#sets.get(key);
     if (set === undefined) this.#sets.set(key, (set = new Set()));
     for (const member of members) set.add(member);
@@ -92,6 +112,10 @@ export class MemoryStoreBackend implements StoreBackend {
 
   async writeRemaining(account: string, remain: number): Promise<void> {
     this.#assertOpen();
+    this.#writeRemaining(account, remain);
+  }
+
+  #writeRemaining(account: string, remain: number): void {
     this.#balances.set(account, { remain, used: this.#balances.get(account)?.used ?? 0 });
   }
 

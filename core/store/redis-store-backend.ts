@@ -3,7 +3,7 @@ import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type WindowHit } from './store-backend.js';
+import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type StoreWrites, type WindowHit } from './store-backend.js';
 
 const hitWindowScript = `
 local count = redis.call('INCR', KEYS[1])
@@ -103,7 +103,7 @@ export class RedisStoreBackend implements StoreBackend {
   readonly #client: RedisClientType;
   readonly #subscriber: RedisClientType;
   readonly #prefix: string;
-  readonly #keyvs = new Map<string, Keyv>();
+  readonly #keyvs = new Map<string, { keyv: Keyv; adapter: KeyvRedis<unknown> }>();
   #subscriberConnected: Promise<unknown> | undefined;
   readonly #handlers: Array<(message: string) => void> = [];
 
@@ -159,16 +159,40 @@ export class RedisStoreBackend implements StoreBackend {
   }
 
   keyv<Value>(namespace: string): Keyv<Value> {
-    let keyv = this.#keyvs.get(namespace);
-    if (keyv === undefined) {
+    return this.#namespace(namespace).keyv as Keyv<Value>;
+  }
+
+  #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {
+    let entry = this.#keyvs.get(namespace);
+    if (entry === undefined) {
       const adapter = new KeyvRedis(this.#client, { namespace: this.#key(namespace), throwOnErrors: true, throwOnConnectError: true });
       // Failures reach callers as rejections (throwOnErrors); the error events would only
       // duplicate them, and an unheard error event would crash the process.
       adapter.on('error', () => {});
-      keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false });
-      this.#keyvs.set(namespace, keyv);
+      const keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false });
+      entry = { keyv, adapter };
+      this.#keyvs.set(namespace, entry);
     }
-    return keyv as Keyv<Value>;
+    return entry;
+  }
+
+  async writeTogether(writes: StoreWrites): Promise<void> {
+    // One MULTI: Redis runs its commands with no other client's in between, and a MULTI cut
+    // short in the append-only file by a crash is found at restart and removed whole by
+    // redis-check-aof. Redis does not roll back a command that fails at run time (a key of
+    // the wrong type); the keys written here each have one type, so none does.
+    const multi = this.#client.multi();
+    for (const { namespace, key, value } of writes.records ?? []) {
+      const { keyv, adapter } = this.#namespace(namespace);
+      multi.set(adapter.createKeyPrefix(key, adapter.namespace), (await keyv.serializeData({ value })) as string);
+    }
+    for (const { key, members } of writes.setAdditions ?? []) {
+      if (members.length > 0) multi.sAdd(this.#key(`set:${key}`), [...members]);
+    }
+    for (const { account, remain } of writes.remaining ?? []) {
+      multi.eval(writeRemainingScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(remain)] });
+    }
+    await multi.exec();
   }
 
   async increment(key: string, by = 1): Promise<number> {

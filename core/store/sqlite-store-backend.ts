@@ -1,72 +1,89 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import type { FastifyBaseLogger } from 'fastify';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
+import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, WindowHit } from './store-backend.js';
+import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
 
 /**
- * The embedded default, in two SQLite files side by side. keyv keeps its records in the
- * configured file through @keyv/sqlite; the primitives (quota balances, counters, sets, rate buckets,
- * windows) live in `<name>-ledger.sqlite` on a synchronous connection (better-sqlite3) with
- * statements prepared once, so a reservation or a settlement costs microseconds on the
- * calling thread instead of a round trip through the thread pool.
- *
- * Two files, because @keyv/sqlite and better-sqlite3 each bundle their own copy of SQLite,
- * and two copies in one process must never open the same file: closing a descriptor in one
- * drops the POSIX locks the other relies on, and the file corrupts (sqlite.org/howtocorrupt,
- * "multiple copies of SQLite linked into the same application"; the benchmark hit it).
+ * The embedded default: one SQLite file on one synchronous connection (better-sqlite3) with
+ * statements prepared once. keyv's records live in its `records` table through
+ * {@link SqliteKeyvStore}; the primitives (quota balances, counters, sets, rate buckets,
+ * windows) in tables of their own beside it. A reservation or a settlement costs microseconds
+ * on the calling thread instead of a round trip through the thread pool, and a token's record
+ * and its balance are written in one transaction ({@link writeTogether}).
  *
  * Each primitive is one statement or runs inside one IMMEDIATE transaction, atomic also across
- * processes that open the same files; the quota writes of one event-loop turn share their
+ * processes that open the same file; the quota writes of one event-loop turn share their
  * transaction ({@link SqliteGroupCommit}). WAL with synchronous=NORMAL survives a process
  * crash (kill -9) without losing a committed write, and nothing is acknowledged before its
- * commit.
+ * commit. A data directory in the earlier two-file layout is migrated when it opens
+ * ({@link openSqliteDatabase}).
  */
 export class SqliteStoreBackend implements StoreBackend {
   readonly driver = 'sqlite';
+  readonly #file: string;
   readonly #database: Database.Database;
   readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #recordStatements: RecordStatements;
   /** Quota writes, committed together per event-loop turn. */
   readonly #groupCommit: SqliteGroupCommit;
-  readonly #adapter: KeyvSqlite;
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages = new EventEmitter();
 
-  private constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.#database = new Database(ledgerFileOf(file), { timeout: 5000 });
-    this.#database.pragma('journal_mode = WAL');
-    this.#database.pragma('synchronous = NORMAL');
-    this.#database.exec(schema);
-    this.#statements = prepareStatements(this.#database);
-    this.#groupCommit = new SqliteGroupCommit(this.#database);
-    this.#adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'records', busyTimeout: 5000 });
-    // Failures reach callers as rejections; an unheard error event would crash the process.
-    this.#adapter.on('error', () => {});
-    // Every namespace's Keyv listens on this one adapter; namespaces are fixed by the code and
-    // the configured channels, so more than Node's default of 10 is expected, not a leak.
-    this.#adapter.setMaxListeners(0);
+  private constructor(file: string, database: Database.Database) {
+    this.#file = file;
+    this.#database = database;
+    this.#statements = prepareStatements(database);
+    this.#recordStatements = prepareRecordStatements(database);
+    this.#groupCommit = new SqliteGroupCommit(database);
   }
 
-  /** Opens (creating when absent) the SQLite file and its tables. */
-  static async open(file: string): Promise<SqliteStoreBackend> {
-    const backend = new SqliteStoreBackend(file);
-    await backend.#adapter.query('SELECT 1');
-    return backend;
+  /**
+   * Opens (creating when absent) the SQLite file and its tables, migrating a two-file layout
+   * it finds beside it; `logger` hears about a migration.
+   */
+  static async open(file: string, logger?: Pick<FastifyBaseLogger, 'info'>): Promise<SqliteStoreBackend> {
+    const { database, migration } = openSqliteDatabase(file);
+    if (migration !== undefined) {
+      logger?.info(
+        { file, ledgerFile: migration.ledgerFile, keptAs: migration.keptAs },
+        migration.copied
+          ? 'merged the quota ledger of the two-file SQLite layout into the one database; the old ledger file is kept renamed'
+          : 'the quota ledger of the two-file SQLite layout was already merged; the old ledger file is kept renamed',
+      );
+    }
+    return new SqliteStoreBackend(file, database);
   }
 
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: this.#adapter, namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#file), namespace, throwOnErrors: true, emitErrors: false });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  async writeTogether(writes: StoreWrites): Promise<void> {
+    // Serialized before the transaction, as keyv would store them: keyv's serializer may be asynchronous.
+    const records = await Promise.all(
+      (writes.records ?? []).map(async ({ namespace, key, value }) => {
+        const keyv = this.keyv(namespace);
+        return { key: keyv._getKeyPrefix(key), value: (await keyv.serializeData({ value })) as string };
+      }),
+    );
+    this.#database
+      .transaction(() => {
+        for (const record of records) this.#recordStatements.set.run(record.key, record.value);
+        for (const { key, members } of writes.setAdditions ?? []) this.#statements.addToSet.run(key, JSON.stringify(members));
+        for (const { account, remain } of writes.remaining ?? []) this.#statements.writeRemaining.run(account, remain);
+      })
+      .immediate();
   }
 
   async increment(key: string, by = 1): Promise<number> {
@@ -169,7 +186,6 @@ export class SqliteStoreBackend implements StoreBackend {
 
   async ping(): Promise<void> {
     this.#statements.ping.get();
-    await this.#adapter.query('SELECT 1');
   }
 
   async close(): Promise<void> {
@@ -178,26 +194,10 @@ export class SqliteStoreBackend implements StoreBackend {
       this.#groupCommit.flush();
       this.#database.close();
     }
-    await this.#adapter.disconnect();
   }
 }
 
 type Row = Record<string, unknown>;
-
-/** The primitives' file beside the records' file: `data/gateway.sqlite` → `data/gateway-ledger.sqlite`. */
-export function ledgerFileOf(file: string): string {
-  if (file === ':memory:') return file;
-  const extension = extname(file);
-  return `${file.slice(0, file.length - extension.length)}-ledger${extension === '' ? '.sqlite' : extension}`;
-}
-
-const schema = `
-  CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS windows (key TEXT PRIMARY KEY, count INTEGER NOT NULL, reset_at INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS set_members (set_key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (set_key, member)) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS balances (account TEXT PRIMARY KEY, remain INTEGER NOT NULL, used INTEGER NOT NULL);
-  CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, full_at REAL NOT NULL, returned REAL NOT NULL);
-`;
 
 /** Every statement the primitives run, prepared once per connection. */
 function prepareStatements(database: Database.Database) {

@@ -75,6 +75,19 @@ export interface RateCorrection {
   mark: RateMark;
 }
 
+/**
+ * Writes that belong together, for {@link StoreBackend.writeTogether}: a token's record, its
+ * index entries and its balance, say.
+ */
+export interface StoreWrites {
+  /** Records to set (without expiry), each in the keyv namespace whose `keyv()` reads it. */
+  records?: ReadonlyArray<{ namespace: string; key: string; value: unknown }>;
+  /** Members to add to sets, as {@link StoreBackend.addToSet} does. */
+  setAdditions?: ReadonlyArray<{ key: string; members: readonly string[] }>;
+  /** Accounts' remaining units to set, as {@link StoreBackend.writeRemaining} does. */
+  remaining?: ReadonlyArray<{ account: string; remain: number }>;
+}
+
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
 
@@ -92,6 +105,14 @@ export interface StoreBackend {
   readonly driver: StoreDriver;
   /** A keyv instance whose keys live under `namespace`; the same instance for the same name. */
   keyv<Value>(namespace: string): Keyv<Value>;
+  /**
+   * Writes records, set members and balances all together or not at all: no reader sees some
+   * without the others, and a crash leaves none or all of them. SQLite writes them in one
+   * transaction, Redis in one MULTI (no other client's command in between; Redis does not
+   * roll back a command that fails at run time, which a key of one type never does), memory
+   * in one synchronous step.
+   */
+  writeTogether(writes: StoreWrites): Promise<void>;
   /** Atomically adds `by` to a counter and returns the new value (1 for a new counter and `by` = 1). */
   increment(key: string, by?: number): Promise<number>;
   /** Atomically counts a hit in a fixed window of `windowMilliseconds` that starts with the first hit. */

@@ -5,6 +5,9 @@ import type { StoreBackend } from '../store/store-backend.js';
 import type { TokenRecord, TokenView } from './token-record.js';
 import { tokenBalanceAccount, type TokenRepository } from './token-repository.js';
 
+const recordsNamespace = 'tokens';
+const byKeyHashNamespace = 'token-by-key-hash';
+
 /** {@link TokenRepository} on any {@link StoreBackend}. */
 @injectable()
 export class StoreTokenRepository implements TokenRepository {
@@ -15,8 +18,8 @@ export class StoreTokenRepository implements TokenRepository {
 
   constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
     this.#backend = backend;
-    this.#records = backend.keyv('tokens');
-    this.#byKeyHash = backend.keyv('token-by-key-hash');
+    this.#records = backend.keyv(recordsNamespace);
+    this.#byKeyHash = backend.keyv(byKeyHashNamespace);
     this.#accessTimes = backend.keyv('token-accessed-time');
   }
 
@@ -24,16 +27,28 @@ export class StoreTokenRepository implements TokenRepository {
     return this.#backend.increment('token-id');
   }
 
+  /** The record, its key-hash index, its owner's set and its balance, written together. */
   async insert(record: TokenRecord, remainQuota: number): Promise<void> {
-    await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
-    await this.#records.set(String(record.id), record);
-    await this.#byKeyHash.set(record.key_hash, record.id);
-    await this.#backend.addToSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+    await this.#backend.writeTogether({
+      records: [
+        { namespace: recordsNamespace, key: String(record.id), value: record },
+        { namespace: byKeyHashNamespace, key: record.key_hash, value: record.id },
+      ],
+      setAdditions: [{ key: `user-tokens:${record.user_id}`, members: [String(record.id)] }],
+      remaining: [{ account: tokenBalanceAccount(record.id), remain: remainQuota }],
+    });
   }
 
+  /** The record and, when given, the balance's remaining units, written together. */
   async update(record: TokenRecord, remainQuota?: number): Promise<void> {
-    if (remainQuota !== undefined) await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
-    await this.#records.set(String(record.id), record);
+    if (remainQuota === undefined) {
+      await this.#records.set(String(record.id), record);
+      return;
+    }
+    await this.#backend.writeTogether({
+      records: [{ namespace: recordsNamespace, key: String(record.id), value: record }],
+      remaining: [{ account: tokenBalanceAccount(record.id), remain: remainQuota }],
+    });
   }
 
   async delete(record: TokenRecord): Promise<void> {

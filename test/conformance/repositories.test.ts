@@ -1,27 +1,13 @@
 import t from 'tap';
 import { ChannelAffinity } from '../../core/routing/channel-affinity.js';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
-import { TokenStatus, type TokenRecord } from '../../core/tokens/token-record.js';
+import { TokenStatus } from '../../core/tokens/token-record.js';
 import { StoreTokenRepository } from '../../core/tokens/store-token-repository.js';
 import { StoreUserRepository } from '../../core/users/store-user-repository.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
+import { testTokenRecord } from '../helpers/test-token-record.js';
 
-const record = (id: number, userId: number): TokenRecord => ({
-  id,
-  user_id: userId,
-  name: `token ${id}`,
-  sealed_key: `sealed-${id}`,
-  key_hash: `hash-${id}`,
-  status: TokenStatus.enabled,
-  unlimited_quota: false,
-  model_limits_enabled: false,
-  model_limits: [],
-  allow_ips: [],
-  group: '',
-  cross_group_retry: false,
-  expired_time: -1,
-  created_time: 1_700_000_000,
-});
+const record = (id: number, userId: number) => testTokenRecord(id, { user_id: userId });
 
 for (const driver of storageDrivers) {
   t.test(`repositories on the ${driver} driver`, async (t) => {

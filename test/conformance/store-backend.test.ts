@@ -24,6 +24,46 @@ for (const driver of storageDrivers) {
       t.equal(await first.get('a'), undefined);
     });
 
+    t.test('clears, iterates and batch-writes one namespace without touching a namespace that shares its prefix', async (t) => {
+      const mine = backend.keyv<number>('batch');
+      const neighbour = backend.keyv<number>('batch-neighbour');
+      await mine.setMany(Array.from({ length: 150 }, (_, index) => ({ key: `k${String(index).padStart(3, '0')}`, value: index })));
+      await neighbour.set('k000', -1);
+      t.equal(await mine.has('k149'), true);
+      t.equal(await mine.has('k150'), false);
+      const iterated: Array<[string, number]> = [];
+      for await (const [key, value] of mine.iterator!(undefined)) iterated.push([key as string, value as number]);
+      t.same(
+        iterated.sort(([a], [b]) => a.localeCompare(b)),
+        Array.from({ length: 150 }, (_, index) => [`k${String(index).padStart(3, '0')}`, index]),
+        'every record of the namespace once, and none of the neighbour',
+      );
+      await mine.deleteMany(['k000', 'k001', 'missing']);
+      t.same(await mine.getMany(['k000', 'k002']), [undefined, 2]);
+      await mine.clear();
+      t.equal(await mine.get('k002'), undefined);
+      t.equal(await neighbour.get('k000'), -1, 'the neighbour keeps its record');
+    });
+
+    t.test('writes records, set members and balances together, readable where each is read', async (t) => {
+      await backend.writeTogether({
+        records: [
+          { namespace: 'together', key: 'a', value: { n: 1 } },
+          { namespace: 'together-index', key: 'x', value: 7 },
+        ],
+        setAdditions: [{ key: 'together:set', members: ['a', 'b'] }],
+        remaining: [{ account: 'together:1', remain: 40 }],
+      });
+      t.same(await backend.keyv('together').get('a'), { n: 1 });
+      t.equal(await backend.keyv('together-index').get('x'), 7);
+      t.same((await backend.setMembers('together:set')).sort(), ['a', 'b']);
+      t.same((await backend.readBalances(['together:1'])).get('together:1'), { remain: 40, used: 0 });
+      await backend.addUsed('together:1', 5);
+      await backend.writeTogether({ records: [{ namespace: 'together', key: 'a', value: { n: 2 } }], remaining: [{ account: 'together:1', remain: 10 }] });
+      t.same(await backend.keyv('together').get('a'), { n: 2 });
+      t.same((await backend.readBalances(['together:1'])).get('together:1'), { remain: 10, used: 5 }, 'what was used is kept');
+    });
+
     t.test('counts a sequence up from 1 without gaps under concurrency', async (t) => {
       const values = await Promise.all(Array.from({ length: 50 }, () => backend.increment('sequence')));
       t.same(

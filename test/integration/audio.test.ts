@@ -104,6 +104,15 @@ const speechFormats: Array<[SpeechFormat, string]> = [
   ['pcm', 'audio/pcm'],
 ];
 
+/**
+ * The token once every earlier request has settled. A body's settlement runs after the client
+ * has read it, so a test reading its starting balance at once can come before the previous
+ * test's charge; until it lands, its reservation leaves remain + used below the 5,000,000 the
+ * token was issued with.
+ */
+const settledToken = (gateway: TestApp, token: IssuedToken) =>
+  waitForToken(gateway, token, (stored) => stored.remain_quota + stored.used_quota === 5_000_000);
+
 const usedUnits = async (gateway: TestApp, token: IssuedToken, before: number): Promise<number> =>
   (await waitForToken(gateway, token, (stored) => stored.used_quota !== before)).used_quota - before;
 
@@ -136,13 +145,15 @@ t.test('speech is synthesized by the upstream and streamed back as it sent it', 
   t.test('audio the upstream writes in pieces reaches the client whole', async (t) => {
     const pieces = [Buffer.from('first piece,'), Buffer.from(' second piece,'), Buffer.from(' last piece')];
     fake.next({ audio: pieces, chunkDelayMs: 20 });
+    const before = (await settledToken(gateway, token)).used_quota;
     const response = await postSpeech(gateway, token, { model: 'tts-1', input: 'pieces', voice: 'echo', response_format: 'pcm' });
     t.equal(response.statusCode, 200);
     t.ok(response.rawPayload.equals(Buffer.concat(pieces)));
+    t.equal(await usedUnits(gateway, token, before), 45, '6 characters at 0.015 USD per 1000');
   });
 
   t.test('speech is billed per_1k_chars of the input', async (t) => {
-    const before = await storedToken(gateway, token);
+    const before = await settledToken(gateway, token);
     const response = await postSpeech(gateway, token, { model: 'tts-1', input: 'a'.repeat(1000), voice: 'onyx' });
     t.equal(response.statusCode, 200);
     t.equal(await usedUnits(gateway, token, before.used_quota), 7500, '1000 characters at 0.015 USD');
@@ -156,7 +167,7 @@ t.test('speech is synthesized by the upstream and streamed back as it sent it', 
   });
 
   t.test('characters are counted as the limit counts them, not in UTF-16 units', async (t) => {
-    const before = await storedToken(gateway, token);
+    const before = await settledToken(gateway, token);
     const response = await postSpeech(gateway, token, { model: 'tts-1', input: '🎵🎵🎵🎵', voice: 'fable' });
     t.equal(response.statusCode, 200);
     t.equal(await usedUnits(gateway, token, before.used_quota), 30, 'four characters');
@@ -203,7 +214,7 @@ t.test('speech is synthesized by the upstream and streamed back as it sent it', 
   });
 
   t.test('an upstream 400 is passed back with its message and nothing is billed', async (t) => {
-    const before = await storedToken(gateway, token);
+    const before = await settledToken(gateway, token);
     fake.next({ error: 400, message: 'Input contains disallowed content.' });
     const response = await postSpeech(gateway, token, { model: 'tts-1', input: 'hi', voice: 'alloy' });
     t.equal(response.statusCode, 400);
@@ -295,7 +306,7 @@ t.test('transcription is billed per_minute of the audio', async (t) => {
   const transcribe = (fields: Record<string, string>, file: Upload) => postForm(gateway, token.bearer, '/v1/audio/transcriptions', { model: 'stt-1', ...fields }, file);
 
   t.test("by the upstream's usage seconds when it reports them", async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     fake.next({ duration: 36.71 });
     const response = await transcribe({}, wav(1.5));
     t.equal(response.statusCode, 200);
@@ -304,7 +315,7 @@ t.test('transcription is billed per_minute of the audio', async (t) => {
   });
 
   t.test('by the verbose duration of a translation, which reports no usage', async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     fake.next({ duration: 12 });
     const response = await postForm(gateway, token.bearer, '/v1/audio/translations', { model: 'stt-1', response_format: 'verbose_json' }, wav(1.5));
     t.equal(response.statusCode, 200);
@@ -313,7 +324,7 @@ t.test('transcription is billed per_minute of the audio', async (t) => {
   });
 
   t.test("by the WAV's own length when the upstream reports none", async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     fake.next({ duration: null });
     const response = await transcribe({}, wav(1.5));
     t.equal(response.statusCode, 200);
@@ -322,14 +333,14 @@ t.test('transcription is billed per_minute of the audio', async (t) => {
   });
 
   t.test("by the file's own length for a text transcript, which carries no usage", async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     const response = await transcribe({ response_format: 'srt' }, wav(3));
     t.equal(response.statusCode, 200);
     t.equal(await usedUnits(gateway, token, before), 3 * unitsPerSecondOfAudio);
   });
 
   t.test('by the size of a file whose length cannot be read, at 16000 bytes a second', async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     fake.next({ duration: null });
     const response = await transcribe({}, { name: 'voice.mp3', bytes: Buffer.alloc(32_000, 0x41), type: 'audio/mpeg' });
     t.equal(response.statusCode, 200);
@@ -424,15 +435,17 @@ t.test('an upstream 5xx moves audio requests to the next channel', async (t) => 
 
   t.test('speech', async (t) => {
     first.next({ error: 503 });
+    const before = (await settledToken(gateway, token)).used_quota;
     const response = await postSpeech(gateway, token, { model: 'tts-1', input: 'fail over', voice: 'alloy', response_format: 'wav' });
     t.equal(response.statusCode, 200);
     t.equal(response.headers['content-type'], 'audio/wav');
     t.ok(response.rawPayload.equals(speechAudio('wav', speechSeconds('fail over'))));
     t.strictSame(lastAttempts(gateway), ['audio-first:failed', 'audio-second:success']);
+    t.equal(await usedUnits(gateway, token, before), 68, 'billed once: 9 characters at 0.015 USD per 1000, rounded up');
   });
 
   t.test('transcription, with the whole upload sent again', async (t) => {
-    const before = (await storedToken(gateway, token)).used_quota;
+    const before = (await settledToken(gateway, token)).used_quota;
     first.next({ error: 500 });
     const file = wav(2);
     const response = await postForm(gateway, token.bearer, '/v1/audio/transcriptions', { model: 'stt-1' }, file);

@@ -7,25 +7,10 @@ import { createStoreBackend } from '../../../core/store/create-store-backend.js'
 import { tokenInvalidationChannel } from '../../../core/tokens/token-invalidation.js';
 import { TokenStatus, type TokenRecord, type TokenView } from '../../../core/tokens/token-record.js';
 import { capturingLogger } from '../../helpers/build-test-app.js';
+import { testTokenRecord } from '../../helpers/test-token-record.js';
 import { storageDrivers, storageFor, testConfig } from '../../helpers/test-config.js';
 
-const record = (id: number, fields: Partial<TokenRecord> = {}): TokenRecord => ({
-  id,
-  user_id: 1,
-  name: `token ${id}`,
-  sealed_key: `sealed-${id}`,
-  key_hash: `hash-${id}`,
-  status: TokenStatus.enabled,
-  unlimited_quota: false,
-  model_limits_enabled: false,
-  model_limits: [],
-  allow_ips: [],
-  group: '',
-  cross_group_retry: false,
-  expired_time: -1,
-  created_time: 1_700_000_000,
-  ...fields,
-});
+const record = testTokenRecord;
 
 for (const driver of storageDrivers) {
   t.test(`the quota ledger on the ${driver} driver`, async (t) => {
