@@ -120,7 +120,8 @@ const userSchema = z.strictObject({
 
 const groupSchema = z.strictObject({ ratio: nonNegativeNumber.default(1) });
 
-const priceSchema = z
+/** One price: the keys of a `pricing` entry (and of a price catalog entry's `price`). */
+export const priceSchema = z
   .strictObject({
     input_per_mtok: nonNegativeNumber.optional(),
     output_per_mtok: nonNegativeNumber.optional(),
@@ -160,6 +161,9 @@ const routingSchema = z.strictObject({
 const billingSchema = z.strictObject({
   allow_free_models: boolean.default(false),
   estimated_output_tokens: integer(1, 10_000_000).default(4096),
+  // The shipped price catalog (config/price-catalog.yaml) prices what `pricing` does not;
+  // false leaves `pricing` the only source of prices.
+  price_catalog: boolean.default(true),
 });
 
 const audioSchema = z.strictObject({
