@@ -25,6 +25,13 @@ const boolean = z.preprocess(
   z.boolean({ error: 'expected true or false' }),
 );
 
+/**
+ * A section written as a bare key (`providers:` with every entry below it commented out, as
+ * in the shipped config) is YAML null; it reads as the empty value, so uncommenting an entry
+ * is all it takes to add one.
+ */
+const emptyAs = <T extends z.ZodType>(empty: z.input<T>, schema: T) => z.preprocess((value) => (value === null ? empty : value), schema);
+
 const httpUrl = z
   .string({ error: 'expected a URL' })
   .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), { error: 'expected a URL' });
@@ -246,7 +253,7 @@ export const gatewayConfigSchema = z
     users: z.array(userSchema).default([]),
     groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
     auto_groups: z.array(name).default([]),
-    pricing: z.record(z.string(), priceSchema).default({}),
+    pricing: emptyAs({}, z.record(z.string(), priceSchema)).default({}),
     billing: billingSchema.default(billingSchema.parse({})),
     routing: routingSchema.default(routingSchema.parse({})),
     streaming: streamingSchema.default(streamingSchema.parse({})),
@@ -255,7 +262,7 @@ export const gatewayConfigSchema = z
     observability: observabilitySchema.default(observabilitySchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-    providers: z.array(providerSchema).default([]),
+    providers: emptyAs([], z.array(providerSchema)).default([]),
   })
   .superRefine((config, context) => {
     const groupNames = new Set(Object.keys(config.groups));
