@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError } from '../core/config/config-error.js';
+import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
+import { unpricedModelWarnings } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createGatewayContainer } from './create-container.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
@@ -16,7 +17,7 @@ const usage = `Usage: model-gateway <command> [options]
 
 Commands:
   start                      start the gateway (server.workers processes on one port)
-  config check               validate the config file and list every problem
+  config check               validate the config file and list every problem; warn about served models without a price
   users create <username>    create a user and print its login token once
 
 Options:
@@ -58,8 +59,11 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   const command = positionals.join(' ');
   try {
     if (command === 'config check') {
-      assertWorkersFitStorage(loadConfigFile(configFile).config, configFile);
+      const { config } = loadConfigFile(configFile);
+      assertWorkersFitStorage(config, configFile);
       output.out(`${configFile}: OK\n`);
+      // Warnings, not problems: the gateway starts, and refuses (or serves free) only those models.
+      for (const warning of unpricedModelWarnings(config)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {

@@ -1,6 +1,7 @@
 import type { GatewayConfig, PriceConfig } from '../config/config-schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { lookUpPrice } from './price-lookup.js';
+import { shippedPriceCatalog } from './price-catalog.js';
 
 export { costUnits, quotaUnitsPerUsd, usdOfUsage, type CostOptions } from './cost-of-usage.js';
 export { lookUpPrice } from './price-lookup.js';
@@ -16,12 +17,21 @@ export function modelPriceMissing(model: string): GatewayError {
 }
 
 /**
- * The price `model` is billed at. Undefined means free, which only happens when
- * `billing.allow_free_models` is true; otherwise a model without a price throws
+ * The price of `model`, or undefined when nothing prices it. The operator's `pricing` comes
+ * first, exact key or pattern, so an operator's pattern beats a catalog entry for a model it
+ * matches; the shipped price catalog (when `billing.price_catalog` is on) prices the rest.
+ */
+export function findPrice(config: Pick<GatewayConfig, 'pricing' | 'billing'>, model: string): PriceConfig | undefined {
+  return lookUpPrice(config.pricing, model) ?? (config.billing.price_catalog ? lookUpPrice(shippedPriceCatalog().prices, model) : undefined);
+}
+
+/**
+ * The price `model` is billed at ({@link findPrice}). Undefined means free, which only
+ * happens when `billing.allow_free_models` is true; otherwise a model without a price throws
  * {@link modelPriceMissing}.
  */
 export function priceOfModel(config: Pick<GatewayConfig, 'pricing' | 'billing'>, model: string): PriceConfig | undefined {
-  const price = lookUpPrice(config.pricing, model);
+  const price = findPrice(config, model);
   if (price === undefined && !config.billing.allow_free_models) throw modelPriceMissing(model);
   return price;
 }

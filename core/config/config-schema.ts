@@ -25,6 +25,13 @@ const boolean = z.preprocess(
   z.boolean({ error: 'expected true or false' }),
 );
 
+/**
+ * A section written as a bare key (`providers:` with every entry below it commented out, as
+ * in the shipped config) is YAML null; it reads as the empty value, so uncommenting an entry
+ * is all it takes to add one.
+ */
+const emptyAs = <T extends z.ZodType>(empty: z.input<T>, schema: T) => z.preprocess((value) => (value === null ? empty : value), schema);
+
 const httpUrl = z
   .string({ error: 'expected a URL' })
   .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), { error: 'expected a URL' });
@@ -120,7 +127,8 @@ const userSchema = z.strictObject({
 
 const groupSchema = z.strictObject({ ratio: nonNegativeNumber.default(1) });
 
-const priceSchema = z
+/** One price: the keys of a `pricing` entry (and of a price catalog entry's `price`). */
+export const priceSchema = z
   .strictObject({
     input_per_mtok: nonNegativeNumber.optional(),
     output_per_mtok: nonNegativeNumber.optional(),
@@ -160,6 +168,9 @@ const routingSchema = z.strictObject({
 const billingSchema = z.strictObject({
   allow_free_models: boolean.default(false),
   estimated_output_tokens: integer(1, 10_000_000).default(4096),
+  // The shipped price catalog (config/price-catalog.yaml) prices what `pricing` does not;
+  // false leaves `pricing` the only source of prices.
+  price_catalog: boolean.default(true),
 });
 
 const audioSchema = z.strictObject({
@@ -242,7 +253,7 @@ export const gatewayConfigSchema = z
     users: z.array(userSchema).default([]),
     groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
     auto_groups: z.array(name).default([]),
-    pricing: z.record(z.string(), priceSchema).default({}),
+    pricing: emptyAs({}, z.record(z.string(), priceSchema)).default({}),
     billing: billingSchema.default(billingSchema.parse({})),
     routing: routingSchema.default(routingSchema.parse({})),
     streaming: streamingSchema.default(streamingSchema.parse({})),
@@ -251,7 +262,7 @@ export const gatewayConfigSchema = z
     observability: observabilitySchema.default(observabilitySchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-    providers: z.array(providerSchema).default([]),
+    providers: emptyAs([], z.array(providerSchema)).default([]),
   })
   .superRefine((config, context) => {
     const groupNames = new Set(Object.keys(config.groups));

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ConfigError, formatYamlPath, type ConfigProblem } from './config-error.js';
 import { gatewayConfigSchema, type GatewayConfig } from './config-schema.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
+import { shippedPriceCatalog } from '../billing/price-catalog.js';
 import { valueAtPath } from '../validation/value-at-path.js';
 
 /** A validated config and the file it came from (plugin paths resolve against it). */
@@ -12,7 +13,11 @@ export interface LoadedConfig {
   file: string;
 }
 
-/** Reads, interpolates and validates a config file; throws {@link ConfigError} listing every problem. */
+/**
+ * Reads, interpolates and validates a config file, and the shipped price catalog when the
+ * config uses it (so a broken catalog stops the start and `config check`, not a request);
+ * throws {@link ConfigError} listing every problem.
+ */
 export function loadConfigFile(file: string, environment: NodeJS.ProcessEnv = process.env): LoadedConfig {
   let text: string;
   try {
@@ -20,7 +25,9 @@ export function loadConfigFile(file: string, environment: NodeJS.ProcessEnv = pr
   } catch (error) {
     throw new ConfigError(file, [{ path: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
   }
-  return { config: parseConfigText(text, file, environment), file };
+  const config = parseConfigText(text, file, environment);
+  if (config.billing.price_catalog) shippedPriceCatalog();
+  return { config, file };
 }
 
 /** Parses config text; `file` only names the source in errors. */

@@ -66,6 +66,29 @@ t.test('config check', async (t) => {
     t.match(result.out, /OK/);
   });
 
+  t.test('a served model that neither pricing nor the price catalog prices is a warning; the check still passes', async (t) => {
+    const text = (directory: string) =>
+      validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-2.5-pro }') +
+      'pricing:\n  "dsx-*": { per_second: 0.2 }\n';
+    const { file } = writeConfig(t, text);
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0, 'warnings do not fail the check');
+    t.equal(result.out, `${file}: OK\n`);
+    t.same(result.error.trimEnd().split('\n'), [
+      'warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
+      'warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: requests for them are refused with model_price_missing; add "lab-*" under pricing',
+      'warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
+    ]);
+
+    const priced = writeConfig(t, (directory) => text(directory).replace('pricing:\n', 'pricing:\n  gx-9-experimental: { input_per_mtok: 1 }\n  "lab-*": { per_call: 0.01 }\n  gx-latest: { input_per_mtok: 1 }\n'));
+    const quiet = await cli(['config', 'check', '--config', priced.file]);
+    t.equal(quiet.error, '', 'an operator price silences each warning');
+
+    const off = writeConfig(t, (directory) => `${text(directory)}billing: { price_catalog: false }\n`);
+    const withoutCatalog = await cli(['config', 'check', '--config', off.file]);
+    t.match(withoutCatalog.error, /"gx-2\.5-pro" \(channel gx-main\) has no price/, 'without the catalog a spec model needs a pricing entry');
+  });
+
   t.test('an invalid file exits 1 and lists every problem by YAML path, never a secret value', async (t) => {
     const previous = process.env.MG_CLI_TEST_PORT;
     process.env.MG_CLI_TEST_PORT = 'envsecretvalue321';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { estimateChatUsage } from '../../../core/billing/estimate-chat-usage.js';
 import { maxPdfTokens, tokensPerImage } from '../../../core/billing/inline-media-tokens.js';
 
-const billing = { billing: { allow_free_models: false, estimated_output_tokens: 4096 } };
+const billing = { billing: { allow_free_models: false, estimated_output_tokens: 4096, price_catalog: true } };
 
 t.test('input tokens are a quarter of the UTF-8 bytes of the serialized messages, rounded up', async (t) => {
   const messages = [{ role: 'user', content: 'hello' }];

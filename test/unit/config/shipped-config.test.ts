@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { shippedPriceCatalog } from '../../../core/billing/price-catalog.js';
+import { unpricedModelWarnings } from '../../../core/billing/unpriced-models.js';
+import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
+import { buildTestApp } from '../../helpers/build-test-app.js';
+import { storageFor, testEncryptionKey } from '../../helpers/test-config.js';
+
+const shippedFile = 'config/gateway.yaml';
+
+/** The key variables the commented channels name; an operator sets the ones of the families they enable. */
+const keys = {
+  GX_API_KEY: 'gx-key-for-test',
+  GP_API_KEY: 'gp-key-for-test',
+  ARK_API_KEY: 'ark-key-for-test',
+  DASHSCOPE_API_KEY: 'dashscope-key-for-test',
+};
+
+/**
+ * The shipped config with every commented channel enabled the way the file says: "# " removed
+ * in front of each line from "- name:" down to the block's last indented line. Comments
+ * inside a block (`#   # assets: …`) stay comments.
+ */
+function withEveryChannelEnabled(text: string): string {
+  let inBlock = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (/^ {2}# - name: /.test(line)) inBlock = true;
+      else if (!/^ {2}# {3}/.test(line)) inBlock = false;
+      return inBlock ? line.replace(/^( {2})# /, '$1') : line;
+    })
+    .join('\n');
+}
+
+t.test('the shipped config/gateway.yaml loads through the real loader as it is, with no channel', async (t) => {
+  const { config } = loadConfigFile(shippedFile, {});
+  t.same(config.providers, []);
+  t.same(config.pricing, {});
+  t.equal(config.billing.price_catalog, true, 'the price catalog prices the spec models');
+  t.same(unpricedModelWarnings(config), []);
+});
+
+t.test('uncommenting every channel block and setting the keys gives a config the gateway starts with', async (t) => {
+  const text = withEveryChannelEnabled(readFileSync(shippedFile, 'utf8'));
+  const parsed = parseConfigText(text, shippedFile, keys);
+  t.same(
+    parsed.providers.map((provider) => `${provider.name}:${provider.plugin}`),
+    ['gx-main:gx', 'gp-main:gp', 'gi-main:gi', 'audio-main:openai-audio', 'dsr-main:dsr', 'qi-main:qi', 'sr-main:sr', 'vo-main:vo', 'wn-main:dashscope-video', 'hx-main:dashscope-video', 'dsx-main:dsx'],
+    'one channel per family',
+  );
+  const served = new Set(parsed.providers.flatMap((provider) => [...provider.models, ...Object.keys(provider.model_map)]));
+  const catalogModels = Object.keys(shippedPriceCatalog().entries);
+  t.same(catalogModels.filter((model) => !served.has(model)), [], 'every model the catalog prices has a channel');
+  t.same([...served].filter((model) => !catalogModels.includes(model)), [], 'every model a channel lists has a catalog price');
+  t.same(unpricedModelWarnings(parsed), [], 'so config check has nothing to warn about');
+  for (const provider of parsed.providers) {
+    for (const model of Object.keys(provider.model_map)) t.ok(provider.models.includes(model), `${provider.name} lists ${model}, which it maps`);
+  }
+
+  // Building the app loads every plugin and parses each channel's options with the plugin's
+  // own strict schema, so a misspelt option in the file fails here.
+  const config = { ...parsed, storage: storageFor(t, 'memory'), security: { ...parsed.security, encryption_key: testEncryptionKey } };
+  const gateway = await buildTestApp(t, 'memory', {}, { config });
+  const ready = await gateway.app.inject({ method: 'GET', url: '/readyz' });
+  t.equal(ready.statusCode, 200, 'the gateway serves');
+});
+
+t.test('an enabled channel whose key variable is unset is refused with the variable named', async (t) => {
+  const text = withEveryChannelEnabled(readFileSync(shippedFile, 'utf8'));
+  const { GX_API_KEY: _unset, ...others } = keys;
+  t.throws(() => parseConfigText(text, shippedFile, others), /providers\[0\]\.api_key: environment variable GX_API_KEY is not set/);
+});
