@@ -1,7 +1,7 @@
 import t from 'tap';
 import { runConformance, type ConformanceSubject } from '../../core/testing/index.js';
 import { sampleJpegBase64, startFakeArkUpstream, type FakeArkUpstream } from '../fakes/ark/fake-ark-upstream.js';
-import { samplePngBase64, startFakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
+import { samplePng, samplePngBase64, startFakeDashScopeUpstream } from '../fakes/dashscope/fake-dashscope-upstream.js';
 import { startFakeGxUpstream, tinyPngBase64 } from '../fakes/gx/fake-gx-upstream.js';
 import { pcmTone, startFakeOpenAiUpstream, wavFile } from '../fakes/openai/fake-openai-upstream.js';
 import { startFakeVeoUpstream } from '../fakes/veo/fake-veo-upstream.js';
@@ -13,6 +13,8 @@ const key = 'conformance-key';
 const chat = (model: string, fields: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'Say hello.' }], ...fields });
 const builtIn = (family: string) => new URL(`../../providers/${family}/index.ts`, import.meta.url);
 const wav = wavFile(pcmTone(1));
+/** A file of a multipart image request, as the images route hands it on. */
+const pngUpload = (field: string) => ({ field, filename: 'photo.png', mimeType: 'image/png', data: samplePng });
 const transcription = { model: 'whisper-1', response_format: 'json', file: { filename: 'clip.wav', mimeType: 'audio/wav', data: wav, durationSeconds: 1 } };
 
 type Subject = Omit<ConformanceSubject, 'upstream' | 'apiKey'>;
@@ -68,7 +70,10 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
       invalidOptions: [{ path_prefix: 'v1' }, { region: 'eu' }],
       cases: {
         'images.generate': { model: 'gi-2', upstreamModel: 'gpt-image-2', request: { model: 'gi-2', prompt: 'a lighthouse at dusk' } },
-        'images.edit': { model: 'gi-2', upstreamModel: 'gpt-image-2', request: { model: 'gi-2', prompt: 'add a party hat', image: `data:image/png;base64,${samplePngBase64}` } },
+        'images.edit': [
+          { model: 'gi-2', upstreamModel: 'gpt-image-2', request: { model: 'gi-2', prompt: 'add a party hat', image: `data:image/png;base64,${samplePngBase64}` } },
+          { model: 'gi-2', upstreamModel: 'gpt-image-2', request: { model: 'gi-2', prompt: 'add a party hat', uploads: [pngUpload('image[]')] }, label: 'multipart' },
+        ],
       },
     },
   },
@@ -105,7 +110,10 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
       invalidOptions: [{ fetch_input_urls: 'yes' }, { region: 'eu' }],
       cases: {
         'images.generate': { model: 'qi-plus', upstreamModel: 'qwen-image-plus', request: { model: 'qi-plus', prompt: 'a lighthouse at dusk' } },
-        'images.edit': { model: 'qi-edit-plus', upstreamModel: 'qwen-image-edit-plus', request: { model: 'qi-edit-plus', prompt: 'swap the skies', image: [`data:image/png;base64,${samplePngBase64}`] } },
+        'images.edit': [
+          { model: 'qi-edit-plus', upstreamModel: 'qwen-image-edit-plus', request: { model: 'qi-edit-plus', prompt: 'swap the skies', image: [`data:image/png;base64,${samplePngBase64}`] } },
+          { model: 'qi-edit-plus', upstreamModel: 'qwen-image-edit-plus', request: { model: 'qi-edit-plus', prompt: 'swap the skies', uploads: [pngUpload('image')] }, label: 'multipart' },
+        ],
       },
     },
   },
