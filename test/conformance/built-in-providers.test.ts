@@ -17,6 +17,12 @@ const wav = wavFile(pcmTone(1));
 const pngUpload = (field: string) => ({ field, filename: 'photo.png', mimeType: 'image/png', data: samplePng });
 const transcription = { model: 'whisper-1', response_format: 'json', file: { filename: 'clip.wav', mimeType: 'audio/wav', data: wav, durationSeconds: 1 } };
 
+/** A `video.submit` case on `model`, and a case for each task query that asks about its task. */
+const taskCases = (model: string, upstreamModel: string, request: Record<string, unknown>, queries: Array<'video.status' | 'video.content' | 'video.moderation'>) => ({
+  'video.submit': { model, upstreamModel, request: { model, ...request } },
+  ...Object.fromEntries(queries.map((query) => [query, { model, upstreamModel }])),
+});
+
 type Subject = Omit<ConformanceSubject, 'upstream' | 'apiKey'>;
 type Upstream = ConformanceSubject['upstream'];
 
@@ -83,11 +89,7 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: {
       plugin: builtIn('sr'),
       invalidOptions: [{ path_prefix: 'v1' }, { region: 'eu' }],
-      cases: {
-        'video.submit': { model: 'sr-2', upstreamModel: 'sora-2', request: { model: 'sr-2', prompt: 'a fox in snow', seconds: 4, size: '1280x720' } },
-        'video.status': { model: 'sr-2', upstreamModel: 'sora-2' },
-        'video.content': { model: 'sr-2', upstreamModel: 'sora-2' },
-      },
+      cases: taskCases('sr-2', 'sora-2', { prompt: 'a fox in snow', seconds: 4, size: '1280x720' }, ['video.status', 'video.content']),
     },
   },
   {
@@ -123,12 +125,7 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: {
       plugin: builtIn('dsx'),
       invalidOptions: [{ assets: { base_url: 'ark.example.com', access_key_id: 'ak', secret_access_key: 'sk' } }, { region: 'eu' }],
-      cases: {
-        'video.submit': { model: 'dsx-1-0-pro-250528', upstreamModel: 'doubao-seedance-1-0-pro-250528', request: { model: 'dsx-1-0-pro-250528', prompt: 'a fox --rs 1080p --dur 5' } },
-        'video.status': { model: 'dsx-1-0-pro-250528', upstreamModel: 'doubao-seedance-1-0-pro-250528' },
-        'video.content': { model: 'dsx-1-0-pro-250528', upstreamModel: 'doubao-seedance-1-0-pro-250528' },
-        'video.moderation': { model: 'dsx-1-0-pro-250528', upstreamModel: 'doubao-seedance-1-0-pro-250528' },
-      },
+      cases: taskCases('dsx-1-0-pro-250528', 'doubao-seedance-1-0-pro-250528', { prompt: 'a fox --rs 1080p --dur 5' }, ['video.status', 'video.content', 'video.moderation']),
     },
   },
   {
@@ -137,15 +134,13 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: (fake: FakeArkUpstream) => {
       const seeded = seedAssetLibrary(fake);
       const model = { model: 'sdx-2-0', upstreamModel: 'dreamina-seedance-2-0-260128' };
+      const tasks = taskCases(model.model, model.upstreamModel, { prompt: 'a fox in snow' }, ['video.status', 'video.content', 'video.moderation']);
       return {
         plugin: builtIn('dsx'),
         options: { assets: { base_url: fake.url, access_key_id: 'ark-test-ak', secret_access_key: 'ark-test-sk' } },
-        invalidOptions: [{ assets: { base_url: fake.url, access_key_id: '' , secret_access_key: 'sk' } }],
+        invalidOptions: [{ assets: { base_url: fake.url, access_key_id: '', secret_access_key: 'sk' } }],
         cases: {
-          'video.submit': { ...model, request: { model: model.model, prompt: 'a fox in snow' } },
-          'video.status': model,
-          'video.content': model,
-          'video.moderation': model,
+          ...tasks,
           'assets.createGroup': { ...model, request: { name: 'portraits', description: 'people of the campaign' } },
           'assets.deleteGroup': { ...model, request: { group_id: seeded.doomed } },
           'assets.create': { ...model, request: { group_id: seeded.kept, url: 'https://cdn.example.com/fox.png', asset_type: 'image' } },
@@ -163,11 +158,7 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: {
       plugin: builtIn('vo'),
       invalidOptions: [{ api_version: 'beta' }, { region: 'eu' }],
-      cases: {
-        'video.submit': { model: 'vo-3.0-fast-generate-001', upstreamModel: 'veo-3.0-fast-generate-001', request: { model: 'vo-3.0-fast-generate-001', prompt: 'a fox', durationSeconds: 6 } },
-        'video.status': { model: 'vo-3.0-fast-generate-001', upstreamModel: 'veo-3.0-fast-generate-001' },
-        'video.content': { model: 'vo-3.0-fast-generate-001', upstreamModel: 'veo-3.0-fast-generate-001' },
-      },
+      cases: taskCases('vo-3.0-fast-generate-001', 'veo-3.0-fast-generate-001', { prompt: 'a fox', durationSeconds: 6 }, ['video.status', 'video.content']),
     },
   },
   {
@@ -176,10 +167,7 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: {
       plugin: builtIn('dashscope-video'),
       invalidOptions: [{ path_prefix: 'api/v1' }, { region: 'eu' }],
-      cases: {
-        'video.submit': { model: 'wn2.5-t2v-preview', upstreamModel: 'wan2.5-t2v-preview', request: { model: 'wn2.5-t2v-preview', prompt: 'a kitten running in moonlight', duration: 5 } },
-        'video.status': { model: 'wn2.5-t2v-preview', upstreamModel: 'wan2.5-t2v-preview' },
-      },
+      cases: taskCases('wn2.5-t2v-preview', 'wan2.5-t2v-preview', { prompt: 'a kitten running in moonlight', duration: 5 }, ['video.status']),
     },
   },
   {
@@ -188,10 +176,7 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     subject: {
       plugin: builtIn('dashscope-video'),
       invalidOptions: [{ path_prefix: 'api/v1' }, { region: 'eu' }],
-      cases: {
-        'video.submit': { model: 'hx-1.0-t2v', upstreamModel: 'happyhorse-1.0-t2v', request: { model: 'hx-1.0-t2v', metadata: { input: { prompt: 'a horse at dawn' }, parameters: {} } } },
-        'video.status': { model: 'hx-1.0-t2v', upstreamModel: 'happyhorse-1.0-t2v' },
-      },
+      cases: taskCases('hx-1.0-t2v', 'happyhorse-1.0-t2v', { metadata: { input: { prompt: 'a horse at dawn' }, parameters: {} } }, ['video.status']),
     },
   },
   {
