@@ -5,13 +5,15 @@ import type { ScriptedBehaviour, ScriptedFake } from '../scripted-behaviour.js';
 import { usageProblem } from './check-usage.js';
 import { byteLength, releaseResult, resultProblem } from './check-result.js';
 import { describeThrown, type CheckList } from './conformance-report.js';
-import { clientRequestSchemas, resultKinds } from './operation-kinds.js';
+import { clientRequestSchemas, refusalsPassedThrough, resultKinds } from './operation-kinds.js';
 import { decodeFrames, firstContentFrame, readFrames, reportsError, streamOrderProblem } from './read-stream-result.js';
 
 /** One request the suite sends through an operation. */
 export interface ConformanceCase {
-  /** The model the client asks for (the channel maps none, so the upstream is asked for it too). */
+  /** The model the client asks for. */
   model: string;
+  /** The model the channel's `model_map` turns it into, which the upstream is asked for; defaults to `model` (a channel that maps none). */
+  upstreamModel?: string;
   /**
    * The client's request in the route's standard format; the route's schema (where core has
    * one) validates it first, so defaults apply as they would. Left out for a task query
@@ -56,11 +58,22 @@ async function upstreamReached(upstream: ScriptedFake<ScriptedBehaviour>, count:
   return upstream.requests.length > count;
 }
 
+/** Whether `error` is what an upstream's refusal (a 400) becomes on `operation`'s route: a 4xx, or the 502 of a route that passes refusals through; never retried. */
+function refusalProblem(error: GatewayError, operation: OperationName): string | undefined {
+  const clientError = error.statusCode >= 400 && error.statusCode <= 499;
+  if (!clientError && !(refusalsPassedThrough.has(operation) && error.statusCode === 502)) return `status ${error.statusCode}`;
+  return error.retryable ? 'retryable, but another channel would refuse it too' : undefined;
+}
+
 /** The error checks: an upstream answer, and the gateway error it must become. */
-const statusMappings: Array<{ behaviour: ScriptedBehaviour; name: string; problem: (error: GatewayError) => string | undefined }> = [
-  { behaviour: { error: 429 }, name: 'maps an upstream 429 to a retryable 429', problem: (error) => (error.statusCode !== 429 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
-  { behaviour: { error: 503 }, name: 'maps an upstream 503 to a retryable 5xx', problem: (error) => (error.statusCode < 500 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
-  { behaviour: { error: 400 }, name: 'maps an upstream 400 to a 4xx that is not retried', problem: (error) => (error.statusCode < 400 || error.statusCode > 499 ? `status ${error.statusCode}` : error.retryable ? 'retryable, but another channel would refuse it too' : undefined) },
+const statusMappings: Array<{ behaviour: ScriptedBehaviour; name: (operation: OperationName) => string; problem: (error: GatewayError, operation: OperationName) => string | undefined }> = [
+  { behaviour: { error: 429 }, name: () => 'maps an upstream 429 to a retryable 429', problem: (error) => (error.statusCode !== 429 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
+  { behaviour: { error: 503 }, name: () => 'maps an upstream 503 to a retryable 5xx', problem: (error) => (error.statusCode < 500 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
+  {
+    behaviour: { error: 400 },
+    name: (operation) => `maps an upstream 400 to ${refusalsPassedThrough.has(operation) ? 'a 4xx or the route\'s 502 pass-through' : 'a 4xx'} that is not retried`,
+    problem: refusalProblem,
+  },
 ];
 
 /** The checks of one case; resolves with the task handle a `video.submit` case started. */
@@ -103,7 +116,7 @@ export async function checkCase(setting: CaseSetting, operation: OperationName, 
   }
   const handler = setting.provider.operations[operation] as OperationHandler<unknown>;
   const invoke = (signal: AbortSignal): Promise<OperationResult> => {
-    const call: OperationCall<unknown> = { request, model: testCase.model, upstreamModel: testCase.model, stream, channel: setting.channel, options: setting.options, signal, requestId: 'conformance-request' };
+    const call: OperationCall<unknown> = { request, model: testCase.model, upstreamModel: testCase.upstreamModel ?? testCase.model, stream, channel: setting.channel, options: setting.options, signal, requestId: 'conformance-request' };
     return Promise.resolve().then(() => handler(call));
   };
   const neverAborted = new AbortController().signal;
@@ -131,7 +144,7 @@ export async function checkCase(setting: CaseSetting, operation: OperationName, 
   // Upstream failures: a gateway error of the right status and retryability, never a crash.
   for (const mapping of statusMappings) {
     const outcome = await failedCall(setting, invoke, mapping.behaviour);
-    checks.expect(`${title}: ${mapping.name}`, GatewayError.is(outcome) ? mapping.problem(outcome) : outcome);
+    checks.expect(`${title}: ${mapping.name(operation)}`, GatewayError.is(outcome) ? mapping.problem(outcome, operation) : outcome);
   }
   if (!kinds.includes('bytes')) {
     const outcome = await failedCall(setting, invoke, { status: 200, body: '<html>not what the upstream speaks</html>', headers: { 'content-type': 'text/html' } });

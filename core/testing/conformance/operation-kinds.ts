@@ -1,5 +1,5 @@
 import type { OperationName, OperationResult } from '../../contracts/provider-plugin.js';
-import { assetCreateRequestSchema, assetGroupCreateRequestSchema, validationSessionRequestSchema } from '../../contracts/asset-requests.js';
+import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
 import { imageRequestSchema } from '../../contracts/image-requests.js';
@@ -41,10 +41,36 @@ export const resultKinds: Record<OperationName, { plain: readonly Kind[]; stream
 /** Every operation the contract knows. */
 export const operationNames = Object.keys(resultKinds) as OperationName[];
 
+/**
+ * The operations whose routes answer an upstream's refusal of the request as the gateway's
+ * 502 upstream error carrying the upstream's own code and param (spec part 2, Errors: video
+ * and asset endpoints pass upstream errors through), where the other routes answer the client
+ * a 4xx. Either way the refusal is not retried: another channel would refuse it too.
+ */
+export const refusalsPassedThrough: ReadonlySet<OperationName> = new Set([
+  'video.submit',
+  'video.status',
+  'video.content',
+  'video.moderation',
+  'assets.createGroup',
+  'assets.deleteGroup',
+  'assets.create',
+  'assets.get',
+  'assets.delete',
+  'assets.createValidationSession',
+  'assets.getValidationResult',
+]);
+
 /** The operations that ask about a task `video.submit` started. */
 export const taskQueries: ReadonlySet<OperationName> = new Set(['video.status', 'video.content', 'video.moderation']);
 
-/** The schema each route validates its client request with, where core holds one: a case's request goes through it, defaults and all, as a client's would. */
+/**
+ * The schema each route validates its client request with, where core holds one and the
+ * route hands the parsed body to the operation as it is: a case's request goes through it,
+ * defaults and all, as a client's would. `assets.createValidationSession` is not here: its
+ * route checks an empty client body, then asks the operation with the callback address the
+ * gateway makes (`ValidationSessionCreation`).
+ */
 export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { message: string } } } } = {
   chat: chatCompletionRequestSchema,
   responses: responsesRequestSchema,
@@ -57,5 +83,4 @@ export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value
   'audio.speech': speechRequestSchema,
   'assets.createGroup': assetGroupCreateRequestSchema,
   'assets.create': assetCreateRequestSchema,
-  'assets.createValidationSession': validationSessionRequestSchema,
 };

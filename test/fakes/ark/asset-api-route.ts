@@ -1,4 +1,4 @@
-import { arkHeaders, type ArkRoute } from './ark-wire.js';
+import { arkHeaders, arkJsonAnswer, type ArkRoute } from './ark-wire.js';
 import type { ArkAssetLibrary } from './asset-library.js';
 import { checkVolcSignature, type VolcKeyPair } from './volc-signature-check.js';
 import type { PiecewiseAnswer } from '../../../core/testing/index.js';
@@ -19,8 +19,8 @@ function envelopeAnswer(status: number, action: string, requestId: string, regio
  * `POST /?Action=<action>&Version=2024-01-01`: the asset API of upstreams.md §3.5, on the
  * fake's own origin (the real one is another host). The Volcengine V4 signature is checked
  * with the fake's key pair; a wrong one is a 401 envelope (`SignatureDoesNotMatch`,
- * `InvalidAccessKey`). Behaviours: `error` answers that status with an envelope error,
- * `volcError` answers 200 with that `ResponseMetadata.Error`.
+ * `InvalidAccessKey`). Behaviours: `error` answers that status with an envelope error (or
+ * with `body` as given), `volcError` answers 200 with that `ResponseMetadata.Error`.
  */
 export function assetApiRoute(library: ArkAssetLibrary, keys: VolcKeyPair): ArkRoute {
   return (exchange) => {
@@ -32,6 +32,7 @@ export function assetApiRoute(library: ArkAssetLibrary, keys: VolcKeyPair): ArkR
     if (request.query.Version !== volcApiVersion) return envelopeAnswer(400, action, requestId, region, { error: { Code: 'InvalidVersion', Message: `The version ${request.query.Version ?? ''} is not valid.` } });
     const status = behaviour.status ?? behaviour.error;
     if (status !== undefined) {
+      if (behaviour.body !== undefined) return arkJsonAnswer(status, behaviour.body, requestId);
       return envelopeAnswer(status, action, requestId, region, { error: { Code: statusCodes[status] ?? 'InternalError', Message: behaviour.message ?? `The service answered ${status}.` } });
     }
     if (behaviour.volcError !== undefined) return envelopeAnswer(200, action, requestId, region, { error: behaviour.volcError });
