@@ -198,8 +198,11 @@ async function createModelRequestPipeline(
     await Promise.all([http.close(), media.close()]);
   });
   const clock = container.resolve(InjectionTokens.clock);
-  const loaded = await loadProviderPlugins(config.providers, configFile, (channel, plugin) =>
-    createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name),
+  const loaded = await loadProviderPlugins(
+    config.providers,
+    configFile,
+    (channel, plugin) => createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name),
+    (path, message) => logger.warn({ path }, message),
   );
   app.addHook('onClose', async () => {
     await Promise.all(loaded.map((channel) => channel.provider.close?.()));

@@ -1,7 +1,9 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
+import { ConfigError, formatConfigProblem, formatYamlPath, type ConfigProblem } from '../core/config/config-error.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
+import { loadBuiltInNames, resolvePluginSpecifier } from '../core/loader/resolve-plugin-specifier.js';
 import { unpricedModelWarnings } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createGatewayContainer } from './create-container.js';
@@ -64,6 +66,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       output.out(`${configFile}: OK\n`);
       // Warnings, not problems: the gateway starts, and refuses (or serves free) only those models.
       for (const warning of unpricedModelWarnings(config)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of await renamedPluginWarnings(config, configFile)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
@@ -120,4 +123,18 @@ async function start(configFile: string): Promise<number> {
   // plugins and providers.
   const { serveGateway } = await import('./serve-gateway.js');
   return serveGateway(config, configFile, logger);
+}
+
+/** A warning for each channel whose `plugin` is an old name of a built-in plugin. */
+async function renamedPluginWarnings(config: GatewayConfig, configFile: string): Promise<ConfigProblem[]> {
+  const names = await loadBuiltInNames();
+  return config.providers.flatMap((channel, index) => {
+    try {
+      const { warning } = resolvePluginSpecifier(channel.plugin, configFile, names);
+      return warning === undefined ? [] : [{ path: formatYamlPath(['providers', index, 'plugin']), message: warning }];
+    } catch {
+      // An unknown plugin is the start's to report, with every other problem of loading it.
+      return [];
+    }
+  });
 }

@@ -2,7 +2,7 @@ import type { ProviderConfig } from '../config/config-schema.js';
 import { ConfigError, formatYamlPath, type ConfigProblem } from '../config/config-error.js';
 import type { Provider, ProviderHost, ProviderPlugin } from '../contracts/provider-plugin.js';
 import { pluginExportSchema } from './plugin-export-schema.js';
-import { resolvePluginSpecifier } from './resolve-plugin-specifier.js';
+import { loadBuiltInNames, resolvePluginSpecifier } from './resolve-plugin-specifier.js';
 
 /** One `providers[]` entry with its plugin loaded, its options parsed and its provider created. */
 export interface LoadedChannel {
@@ -17,12 +17,15 @@ export interface LoadedChannel {
  * Loads every channel's plugin when the gateway starts: resolve, import, check the default
  * export, parse the channel's `options` with the plugin's own schema, create the provider.
  * Every problem is collected and reported at once, by YAML path; any problem fails the start.
+ * A built-in plugin loaded by an old name loads, and `warn` hears which name to write instead.
  */
 export async function loadProviderPlugins(
   providers: readonly ProviderConfig[],
   configFile: string,
   createHost: (channel: ProviderConfig, plugin: ProviderPlugin) => ProviderHost,
+  warn: (path: string, message: string) => void = () => {},
 ): Promise<LoadedChannel[]> {
+  const names = await loadBuiltInNames();
   const problems: ConfigProblem[] = [];
   const modules = new Map<string, Promise<unknown>>();
   const channels: LoadedChannel[] = [];
@@ -30,7 +33,8 @@ export async function loadProviderPlugins(
     const where = (...path: PropertyKey[]) => formatYamlPath(['providers', index, ...path]);
     let plugin: ProviderPlugin;
     try {
-      const { url } = resolvePluginSpecifier(config.plugin, configFile);
+      const { url, warning } = resolvePluginSpecifier(config.plugin, configFile, names);
+      if (warning !== undefined) warn(where('plugin'), warning);
       if (!modules.has(url)) modules.set(url, import(url));
       const module = (await modules.get(url)) as { default?: unknown };
       const checked = pluginExportSchema.safeParse(module.default);

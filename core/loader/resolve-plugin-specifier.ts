@@ -10,20 +10,60 @@ export interface ResolvedPlugin {
   kind: 'built-in' | 'path' | 'package';
   /** A file URL to import. */
   url: string;
+  /** Set when the value is a built-in name that was renamed: a warning that names its replacement. */
+  warning?: string;
+}
+
+/**
+ * Extra names of the built-in folders, from `providers/family-names` (see that module): a
+ * family word and the folder that answers to it; a renamed folder and its new name.
+ */
+export interface BuiltInNames {
+  aliases: Readonly<Record<string, string>>;
+  renamed: Readonly<Record<string, string>>;
+}
+
+const noNames: BuiltInNames = { aliases: {}, renamed: {} };
+let namesLoaded: Promise<BuiltInNames> | undefined;
+
+/** Reads `providers/family-names` once; a build without it has no extra names. */
+export function loadBuiltInNames(): Promise<BuiltInNames> {
+  namesLoaded ??= (async () => {
+    for (const extension of ['js', 'ts']) {
+      const file = `${builtInDirectory}family-names.${extension}`;
+      if (existsSync(file)) return ((await import(pathToFileURL(file).href)) as { familyNames: BuiltInNames }).familyNames;
+    }
+    return noNames;
+  })();
+  return namesLoaded;
+}
+
+function builtInFolder(name: string): string | undefined {
+  for (const extension of ['js', 'ts']) {
+    const file = `${builtInDirectory}${name}/index.${extension}`;
+    if (existsSync(file)) return pathToFileURL(file).href;
+  }
+  return undefined;
 }
 
 /**
  * Resolves a plugin specifier. A bare name that is a folder under `providers/` with an
- * index module is a built-in family; the core keeps no list of them, it only looks. A value
- * starting with `.` or `/` is a path relative to the config file. Anything else is an npm
- * package, resolved from the config file's folder as `require` would (so a package must
- * export a `default` or `require` condition).
+ * index module is a built-in family, and so is a family word that folder answers to (`wn` and
+ * `hx` for `wn-hx`), or a folder's old name (loaded with a warning); the core keeps no list
+ * of them, it only looks. A value starting with `.` or `/` is a path relative to the config
+ * file. Anything else is an npm package, resolved from the config file's folder as `require`
+ * would (so a package must export a `default` or `require` condition).
  */
-export function resolvePluginSpecifier(specifier: string, configFile: string): ResolvedPlugin {
+export function resolvePluginSpecifier(specifier: string, configFile: string, names: BuiltInNames = noNames): ResolvedPlugin {
   if (/^[a-z0-9][a-z0-9-]*$/.test(specifier)) {
-    for (const extension of ['js', 'ts']) {
-      const file = `${builtInDirectory}${specifier}/index.${extension}`;
-      if (existsSync(file)) return { kind: 'built-in', url: pathToFileURL(file).href };
+    const url = builtInFolder(specifier) ?? builtInFolder(names.aliases[specifier] ?? '');
+    if (url !== undefined) return { kind: 'built-in', url };
+    const renamed = names.renamed[specifier];
+    const renamedUrl = renamed === undefined ? undefined : builtInFolder(renamed);
+    if (renamed !== undefined && renamedUrl !== undefined) {
+      const answersTo = Object.entries(names.aliases).filter(([, folder]) => folder === renamed).map(([alias]) => alias);
+      const instead = answersTo.length > 0 ? `"${answersTo.join('" or "')}"` : `"${renamed}"`;
+      return { kind: 'built-in', url: renamedUrl, warning: `plugin "${specifier}" is an old name of the built-in "${renamed}" plugin; write plugin: ${instead} instead (the old name still loads in this release only)` };
     }
   }
   if (specifier.startsWith('.') || isAbsolute(specifier)) {

@@ -15,7 +15,7 @@ const upstream = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
 t.teardown(() => upstream.close());
 const { app } = await buildTestApp(t, 'sqlite', {
   providers: [
-    { name: 'audio-main', plugin: 'openai-audio', base_url: upstream.url, api_key: upstreamKey, models: ['tts-1', 'tts-1-hd', 'stt-1'], model_map: { 'stt-1': 'whisper-1' } },
+    { name: 'audio-main', plugin: 'audio', base_url: upstream.url, api_key: upstreamKey, models: ['tts-1', 'tts-1-hd', 'stt-1'], model_map: { 'stt-1': 'whisper-1' } },
   ],
   pricing: { 'tts-1': { per_1k_chars: 0.015 }, 'tts-1-hd': { per_1k_chars: 0.03 }, 'stt-1': { per_minute: 0.006 } },
 });

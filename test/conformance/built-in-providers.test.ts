@@ -162,28 +162,28 @@ const suites: Array<{ family: string; start: () => Promise<Upstream>; subject: S
     },
   },
   {
-    family: 'dashscope-video (wn)',
+    family: 'wn-hx (wn)',
     start: () => startFakeDashScopeUpstream({ apiKey: key }),
     subject: {
-      plugin: builtIn('dashscope-video'),
+      plugin: builtIn('wn-hx'),
       invalidOptions: [{ path_prefix: 'api/v1' }, { region: 'eu' }],
       cases: taskCases('wn2.5-t2v-preview', 'wan2.5-t2v-preview', { prompt: 'a kitten running in moonlight', duration: 5 }, ['video.status']),
     },
   },
   {
-    family: 'dashscope-video (hx)',
+    family: 'wn-hx (hx)',
     start: () => startFakeDashScopeUpstream({ apiKey: key }),
     subject: {
-      plugin: builtIn('dashscope-video'),
+      plugin: builtIn('wn-hx'),
       invalidOptions: [{ path_prefix: 'api/v1' }, { region: 'eu' }],
       cases: taskCases('hx-1.0-t2v', 'happyhorse-1.0-t2v', { metadata: { input: { prompt: 'a horse at dawn' }, parameters: {} } }, ['video.status']),
     },
   },
   {
-    family: 'openai-audio',
+    family: 'audio',
     start: () => startFakeOpenAiUpstream({ apiKey: key }),
     subject: {
-      plugin: builtIn('openai-audio'),
+      plugin: builtIn('audio'),
       invalidOptions: [{ path_prefix: 'v1' }, { region: 'eu' }],
       cases: {
         'audio.speech': { model: 'tts-1', request: { model: 'tts-1', input: 'Say hello.', voice: 'alloy' } },

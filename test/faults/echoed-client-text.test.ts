@@ -31,7 +31,7 @@ t.test('an error quotes at most a short prefix of a name or value the client sen
   const gateway = await scenarioGateway(t, {
     server: { body_limit_mb: 4 },
     pricing: { ...scenarioPricing, 'gi-2': { per_image: 0.04 }, 'sr-2': { per_second: 0.1 }, 'stt-1': { per_minute: 0.006 } },
-    providers: [gxChannel('gx-main', gx.url), channel('gi', 'gi', ['gi-2']), channel('sr', 'sr', ['sr-2']), channel('audio', 'openai-audio', ['stt-1'], { model_map: { 'stt-1': 'whisper-1' } })],
+    providers: [gxChannel('gx-main', gx.url), channel('gi', 'gi', ['gi-2']), channel('sr', 'sr', ['sr-2']), channel('audio', 'audio', ['stt-1'], { model_map: { 'stt-1': 'whisper-1' } })],
   });
   const token = await issueToken(t, gateway);
   const post = (url: string, payload: Buffer | string, contentType: string) =>

@@ -46,7 +46,7 @@ export async function startFaultScene(t: Test): Promise<FaultScene> {
       gxChannel(`gx-${role}`, gxFake.url, fields),
       openAiChannel(`gp-${role}`, 'gp', openAiFake.url, ['gp-5.4'], { model_map: { 'gp-5.4': 'gpt-5.4' }, ...fields }),
       openAiChannel(`gi-${role}`, 'gi', openAiFake.url, ['gi-2'], { model_map: { 'gi-2': 'gpt-image-2' }, ...fields }),
-      openAiChannel(`audio-${role}`, 'openai-audio', openAiFake.url, ['tts-1', 'stt-1'], { model_map: { 'stt-1': 'whisper-1' }, ...fields }),
+      openAiChannel(`audio-${role}`, 'audio', openAiFake.url, ['tts-1', 'stt-1'], { model_map: { 'stt-1': 'whisper-1' }, ...fields }),
       openAiChannel(`sr-${role}`, 'sr', openAiFake.url, ['sr-2'], { model_map: { 'sr-2': 'sora-2' }, ...fields }),
     );
   }

@@ -39,7 +39,7 @@ async function limitedGateway(t: Test, fake: FakeOpenAiUpstream, overrides: Reco
   const gateway = await scenarioGateway(t, {
     server: { body_limit_mb: 1 },
     pricing: { ...scenarioPricing, 'gi-2': { per_image: 0.04 }, 'sr-2': { per_second: 0.1 }, 'stt-1': { per_minute: 0.006 } },
-    providers: [channel('gi', 'gi', ['gi-2']), channel('sr', 'sr', ['sr-2']), { ...channel('audio', 'openai-audio', ['stt-1']), model_map: { 'stt-1': 'whisper-1' } }],
+    providers: [channel('gi', 'gi', ['gi-2']), channel('sr', 'sr', ['sr-2']), { ...channel('audio', 'audio', ['stt-1']), model_map: { 'stt-1': 'whisper-1' } }],
     ...overrides,
   });
   const token = await issueToken(t, gateway);

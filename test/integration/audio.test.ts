@@ -32,7 +32,7 @@ async function startOpenAi(t: Test): Promise<FakeOpenAiUpstream> {
 function audioChannel(name: string, baseUrl: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name,
-    plugin: 'openai-audio',
+    plugin: 'audio',
     base_url: baseUrl,
     api_key: upstreamKey,
     models: ['tts-1', 'tts-1-hd', 'stt-1'],

@@ -79,6 +79,23 @@ t.test('a channel names its plugin as a built-in family, a path relative to the 
   t.equal(fake.requests.length, 1, 'the echo channels never call the gx upstream');
 });
 
+t.test("every family word of the spec loads as a plugin name; an old built-in name loads with a warning naming its replacement", async (t) => {
+  const channel = (name: string, plugin: string, model: string) => `{ name: ${name}, plugin: ${plugin}, base_url: "http://127.0.0.1:9", models: [${model}] }`;
+  const file = configDirectory(t, () => [
+    ...['gx', 'gp', 'gi', 'dsr', 'dse', 'qi', 'sr', 'vo', 'wn', 'hx', 'dsx', 'sdx', 'audio', 'tts', 'stt'].map((family) => channel(`by-${family}`, family, `${family}-model`)),
+    channel('by-old-name', 'dashscope-video', 'old-video-model'),
+  ]);
+  const { config } = loadConfigFile(file);
+  const lines: string[] = [];
+  const app = await buildApp(config, { configFile: file, logger: capturingLogger(lines) });
+  t.teardown(() => app.close());
+  const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string; path?: string }).filter((line) => line.level === 40 && line.path !== undefined);
+  t.same(
+    warnings.map((line) => [line.path, line.msg]),
+    [['providers[15].plugin', 'plugin "dashscope-video" is an old name of the built-in "wn-hx" plugin; write plugin: "wn" or "hx" instead (the old name still loads in this release only)']],
+  );
+});
+
 t.test('a module without a default export fails the start', async (t) => {
   const file = configDirectory(t, () => [`{ name: broken, plugin: ./named-only.js, base_url: "http://127.0.0.1:9", models: [echo-x] }`], {
     'named-only.js': 'export const plugin = { apiVersion: 1 };\n',

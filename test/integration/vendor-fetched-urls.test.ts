@@ -45,7 +45,7 @@ async function gatewayOfEveryFamily(t: Test, media: Record<string, unknown> = {}
     providers: [
       {
         name: 'dashscope',
-        plugin: 'dashscope-video',
+        plugin: 'wn',
         base_url: dashScope.url,
         api_key: dashScopeKey,
         models: ['wn2.5-i2v-preview', 'wn2.5-t2v-preview', 'wn2.7-r2v', 'hx-1.0-i2v'],

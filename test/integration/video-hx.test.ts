@@ -25,7 +25,7 @@ async function hxGateway(t: Test, fakes: FakeDashScopeUpstream[]): Promise<{ gat
     pricing,
     providers: fakes.map((fake, index) => ({
       name: `hx-${index + 1}`,
-      plugin: 'dashscope-video',
+      plugin: 'hx',
       base_url: fake.url,
       api_key: upstreamKey,
       models: Object.keys(modelMap),
@@ -193,14 +193,14 @@ t.test('an upstream refusal at submit is a 502 with its code and param; a 5xx fa
   t.equal(second.requests.filter((request) => request.path.startsWith('/api/v1/tasks/')).length, 3, 'polled on the channel that accepted it');
 });
 
-t.test('one dashscope-video channel serves the hx and wn families side by side, each model by its own family’s rules and tiers', async (t) => {
+t.test('one wn-hx channel serves the hx and wn families side by side, each model by its own family’s rules and tiers', async (t) => {
   const fake = await startDashScope(t);
   const gateway = await scenarioGateway(t, {
     pricing: { ...pricing, 'wn2.7-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 2 } } },
     providers: [
       {
         name: 'dashscope',
-        plugin: 'dashscope-video',
+        plugin: 'hx',
         base_url: fake.url,
         api_key: upstreamKey,
         models: ['hx-1.0-t2v', 'wn2.7-t2v-2026-04-25'],

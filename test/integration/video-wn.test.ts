@@ -39,7 +39,7 @@ async function startDashScope(t: Test): Promise<FakeDashScopeUpstream> {
 
 const wnChannel = (name: string, baseUrl: string, priority: number) => ({
   name,
-  plugin: 'dashscope-video',
+  plugin: 'wn',
   base_url: baseUrl,
   api_key: upstreamKey,
   models: Object.keys(modelMap),

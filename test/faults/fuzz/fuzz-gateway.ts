@@ -78,7 +78,7 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
       { name: 'gx', plugin: 'gx', base_url: gx.url, api_key: gxUpstreamKey, models: ['gx-2.5-pro', 'embed-latest', 'gx-2.5-flash-image'] },
       openAiChannel('gp', 'gp', ['gp-5.4'], { 'gp-5.4': 'gpt-5.4' }),
       openAiChannel('gi', 'gi', ['gi-2'], { 'gi-2': 'gpt-image-2' }),
-      openAiChannel('audio', 'openai-audio', ['tts-1', 'stt-1'], { 'stt-1': 'whisper-1' }),
+      openAiChannel('audio', 'audio', ['tts-1', 'stt-1'], { 'stt-1': 'whisper-1' }),
       openAiChannel('sr', 'sr', ['sr-2'], { 'sr-2': 'sora-2' }),
       {
         name: 'ark',

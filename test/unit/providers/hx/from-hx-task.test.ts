@@ -1,6 +1,6 @@
 import t from 'tap';
-import { fromDashScopeTask } from '../../../../providers/dashscope-video/from-dashscope-task.js';
-import { hxTiers } from '../../../../providers/dashscope-video/hx-family.js';
+import { fromDashScopeTask } from '../../../../providers/wn-hx/from-dashscope-task.js';
+import { hxTiers } from '../../../../providers/wn-hx/hx-family.js';
 import { hxLifecycleFixture, refusalOf } from './hx-test-helpers.js';
 
 /** A task answer read at the tiers hx makes. */

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
-import { readHxVideoRequest } from '../../../../providers/dashscope-video/hx-family.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-upstream-error.js';
+import { readHxVideoRequest } from '../../../../providers/wn-hx/hx-family.js';
 import { clientBodyOf, hxLifecycleFixture, hxRequestFixture, videoRequest } from './hx-test-helpers.js';
 
 const job = readHxVideoRequest(videoRequest(clientBodyOf(hxRequestFixture('r2v'))));

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { fromDashScopeTask } from '../../../../providers/dashscope-video/from-dashscope-task.js';
-import { wnTiers } from '../../../../providers/dashscope-video/wn-family.js';
+import { fromDashScopeTask } from '../../../../providers/wn-hx/from-dashscope-task.js';
+import { wnTiers } from '../../../../providers/wn-hx/wn-family.js';
 import { refusalOf, wnLifecycleFixture } from './wn-test-helpers.js';
 
 const wn25 = wnTiers['wn2.5'];

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/dashscope-video/dashscope-upstream-error.js';
-import { readWnVideoRequest } from '../../../../providers/dashscope-video/wn-family.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-upstream-error.js';
+import { readWnVideoRequest } from '../../../../providers/wn-hx/wn-family.js';
 import { videoRequest, wnLifecycleFixture } from './wn-test-helpers.js';
 
 const flatJob = readWnVideoRequest(videoRequest({ model: 'wn2.5-t2v-preview', prompt: 'a cat', seed: 7 }));

@@ -3,10 +3,10 @@ import { openAiAudioOptionsSchema, type OpenAiAudioOptions } from './openai-audi
 import { createOpenAiAudioSpeechOperation } from './openai-audio-speech-operation.js';
 import { createOpenAiAudioTranscriptionOperation } from './openai-audio-transcription-operation.js';
 
-/** The openai-audio family: speech, transcription and translation on an OpenAI-format upstream. */
+/** The audio family (tts-, stt- models): speech, transcription and translation on an OpenAI-format upstream. */
 export default defineProvider<OpenAiAudioOptions>({
   apiVersion: 1,
-  name: 'openai-audio',
+  name: 'audio',
   options: openAiAudioOptionsSchema,
   create: (_options, host) => ({
     operations: {

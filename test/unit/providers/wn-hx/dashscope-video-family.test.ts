@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { ProviderHost, VideoSubmitRequest } from '../../../../core/index.js';
-import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/dashscope-video/dashscope-video-family.js';
-import { prepareVideoRequest } from '../../../../providers/dashscope-video/dashscope-video-operations.js';
-import plugin from '../../../../providers/dashscope-video/index.js';
+import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/wn-hx/dashscope-video-family.js';
+import { prepareVideoRequest } from '../../../../providers/wn-hx/dashscope-video-operations.js';
+import plugin from '../../../../providers/wn-hx/index.js';
 import { refusalOf } from '../wn/wn-test-helpers.js';
 
 t.test('the family of a client model id is the one whose name the id starts with', async (t) => {
@@ -26,8 +26,8 @@ t.test('each family bills the upstream’s usage only at the tiers its models ma
   t.strictSame(videoFamilyOf('hx-1.0-r2v').tiersOf('hx-1.0-r2v'), ['720p', '1080p']);
 });
 
-t.test('one dashscope-video provider estimates both families, each by its own defaults', async (t) => {
-  t.equal(plugin.name, 'dashscope-video');
+t.test('one wn-hx provider estimates both families, each by its own defaults', async (t) => {
+  t.equal(plugin.name, 'wn-hx');
   const options = plugin.options.parse({});
   t.strictSame(options, { path_prefix: '/api/v1' });
   const provider = await plugin.create(options, {} as ProviderHost);

@@ -4,13 +4,13 @@ import { createDashScopeVideoStatus, createDashScopeVideoSubmit, prepareVideoReq
 import { dashScopeVideoOptionsSchema, type DashScopeVideoOptions } from './dashscope-video-options.js';
 
 /**
- * The dashscope-video plugin: the wn (wn2.5 flat fields, wn2.7 nested metadata) and hx
+ * The wn-hx plugin (loaded as `wn` or `hx`): the wn (wn2.5 flat fields, wn2.7 nested metadata) and hx
  * video families as async tasks on DashScope, one channel serving both. A client model id's
  * prefix picks its family (see `videoFamilyOf`).
  */
 export default defineProvider<DashScopeVideoOptions, { 'video.submit': PreparedVideoRequest }>({
   apiVersion: 2,
-  name: 'dashscope-video',
+  name: 'wn-hx',
   options: dashScopeVideoOptionsSchema,
   prepare: { 'video.submit': prepareVideoRequest },
   create: (_options, host) => ({
