@@ -1,47 +1,43 @@
-import type Keyv from 'keyv';
 import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
+import { StoreRepository } from '../store/store-repository.js';
 import type { TokenRecord, TokenView } from './token-record.js';
 import { tokenBalanceAccount, type TokenRepository } from './token-repository.js';
 
 /** {@link TokenRepository} on any {@link StoreBackend}. */
 @injectable()
-export class StoreTokenRepository implements TokenRepository {
-  readonly #backend: StoreBackend;
-  readonly #records: Keyv<TokenRecord>;
-  readonly #byKeyHash: Keyv<number>;
-  readonly #accessTimes: Keyv<number>;
+export class StoreTokenRepository extends StoreRepository implements TokenRepository {
+  readonly #records = this.backend.keyv<TokenRecord>('tokens');
+  readonly #byKeyHash = this.backend.keyv<number>('token-by-key-hash');
+  readonly #accessTimes = this.backend.keyv<number>('token-accessed-time');
 
   constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
-    this.#backend = backend;
-    this.#records = backend.keyv('tokens');
-    this.#byKeyHash = backend.keyv('token-by-key-hash');
-    this.#accessTimes = backend.keyv('token-accessed-time');
+    super(backend);
   }
 
   nextId(): Promise<number> {
-    return this.#backend.increment('token-id');
+    return this.backend.increment('token-id');
   }
 
   async insert(record: TokenRecord, remainQuota: number): Promise<void> {
-    await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
+    await this.backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
     await this.#records.set(String(record.id), record);
     await this.#byKeyHash.set(record.key_hash, record.id);
-    await this.#backend.addToSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+    await this.backend.addToSet(`user-tokens:${record.user_id}`, [String(record.id)]);
   }
 
   async update(record: TokenRecord, remainQuota?: number): Promise<void> {
-    if (remainQuota !== undefined) await this.#backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
+    if (remainQuota !== undefined) await this.backend.writeRemaining(tokenBalanceAccount(record.id), remainQuota);
     await this.#records.set(String(record.id), record);
   }
 
   async delete(record: TokenRecord): Promise<void> {
-    await this.#backend.removeFromSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+    await this.backend.removeFromSet(`user-tokens:${record.user_id}`, [String(record.id)]);
     await this.#byKeyHash.delete(record.key_hash);
     await this.#records.delete(String(record.id));
     await this.#accessTimes.delete(String(record.id));
-    await this.#backend.deleteBalance(tokenBalanceAccount(record.id));
+    await this.backend.deleteBalance(tokenBalanceAccount(record.id));
   }
 
   async get(id: number): Promise<TokenView | undefined> {
@@ -54,7 +50,7 @@ export class StoreTokenRepository implements TokenRepository {
     const [records, accessTimes, balances] = await Promise.all([
       this.#records.getMany(keys),
       this.#accessTimes.getMany(keys),
-      this.#backend.readBalances(ids.map(tokenBalanceAccount)),
+      this.backend.readBalances(ids.map(tokenBalanceAccount)),
     ]);
     const views: TokenView[] = [];
     records.forEach((record, index) => {
@@ -75,7 +71,7 @@ export class StoreTokenRepository implements TokenRepository {
   }
 
   async idsOfUser(userId: number): Promise<number[]> {
-    return (await this.#backend.setMembers(`user-tokens:${userId}`)).map(Number);
+    return (await this.backend.setMembers(`user-tokens:${userId}`)).map(Number);
   }
 
   async recordAccessTimes(times: ReadonlyMap<number, number>): Promise<void> {

@@ -4,16 +4,15 @@ import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { responsesRequestSchema } from '../../core/contracts/responses-request.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { createResponsesStreamEncoder } from './responses-stream-encoder.js';
-import { modelInvocation } from '../model-routes/model-invocation.js';
+import { answerModelRequest } from '../model-routes/model-invocation.js';
 
 /** `POST /v1/responses`: a `previous_response_id` goes back to the channel that produced that response. */
 export async function responsesRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   app.post('/v1/responses', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(responsesRequestSchema, request.body);
     const stream = body.stream === true;
-    const outcome = await options.runner.run(modelInvocation(request, reply, {
+    return answerModelRequest(options.runner, request, reply, {
       operation: 'responses',
       request: body,
       model: body.model,
@@ -21,7 +20,6 @@ export async function responsesRoutes(app: FastifyInstance, options: { runner: M
       encoder: stream ? createResponsesStreamEncoder() : undefined,
       estimate: estimateChatUsage(body, options.config),
       affinityKey: body.previous_response_id ?? undefined,
-    }));
-    return sendInvocationOutcome(reply, outcome);
+    });
   });
 }
