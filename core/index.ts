@@ -23,6 +23,7 @@ export {
 } from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
 export { isBase64Text } from './validation/base64-text.js';
+export { fieldError, formatFieldPath, parseClientFields, type ClientFieldsOptions, type FieldPath } from './validation/parse-client-input.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
 export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
@@ -139,6 +140,18 @@ export {
   rejectOpenAiError,
   type OpenAiErrorDetail,
 } from './http/openai-compatible.js';
+export {
+  describeGoogleErrorText,
+  describeGoogleRpcCode,
+  googleErrorBodySchema,
+  googleErrorDetails,
+  googleKeyRefused,
+  googleRetryAfterSeconds,
+  googleRpcStatusSchema,
+  googleStatusError,
+  readGoogleErrorText,
+  type GoogleRpcStatus,
+} from './http/google-api-errors.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from '../../core/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
@@ -89,3 +90,7 @@ export const sdxRequestSchema = z.strictObject({
 });
 
 export type SdxRequest = z.output<typeof sdxRequestSchema>;
+
+/** The message about a field a family does not know, for `parseClientFields`' `unknownField`. */
+export const dsxUnknownField = (family: string) => (field: string) =>
+  `unknown field ${quoted(field)}; ${family} do not take it (check its spelling and spec part 2's field table)`;
