@@ -1,18 +1,19 @@
 import {
   callOpenAiCompatible,
   emptyUsage,
+  fromOpenAiChatUsage,
+  fromOpenAiTokenUsage,
   invalidUpstreamAnswer,
   openAiErrorToGatewayError,
   parseUpstreamJson,
   rejectOpenAiError,
   type OperationCall,
   type OperationResult,
+  type PathPrefixOptions,
   type ProviderHost,
   type ResponsesRequest,
 } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
-import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import type { GpOptions } from './gp-options.js';
 import { createGpResponsesStreamDecoder } from './gp-responses-stream-decoder.js';
 import { gpResponseObjectSchema } from './gp-schemas.js';
 
@@ -21,7 +22,7 @@ import { gpResponseObjectSchema } from './gp-schemas.js';
  * upstream, every field kept and `model` replaced by the upstream model.
  */
 export function createGpResponsesOperation(host: ProviderHost) {
-  return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callOpenAiCompatible(host, call, '/responses', { body });
@@ -45,7 +46,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
     return {
       kind: 'json',
       body: text,
-      usage: object.usage === undefined || object.usage === null ? emptyUsage('estimated') : convertGpResponsesUsage(object.usage),
+      usage: object.usage === undefined || object.usage === null ? emptyUsage('estimated') : fromOpenAiTokenUsage(object.usage),
       affinityKey: typeof object.id === 'string' && object.id !== '' ? object.id : undefined,
     };
   };
