@@ -164,5 +164,5 @@ export {
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

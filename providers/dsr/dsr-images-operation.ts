@@ -1,5 +1,5 @@
 import {
-  parseUpstreamJson,
+  readUpstreamJsonBody,
   type ImageRequest,
   type OperationCall,
   type OperationName,
@@ -10,7 +10,6 @@ import {
 import { callDsr } from './call-dsr.js';
 import { checkDsrModelRules } from './check-dsr-model-rules.js';
 import { collectDsrInputs } from './collect-dsr-inputs.js';
-import { invalidDsrResponse } from './dsr-error.js';
 import { dsrModelProfile } from './dsr-model-profiles.js';
 import { fetchDsrReferences } from './fetch-dsr-references.js';
 import { fromDsrResponse } from './from-dsr-response.js';
@@ -35,12 +34,7 @@ export function createDsrImagesOperation(host: ProviderHost, operation: Extract<
     const body = toDsrRequest(request, { upstreamModel: call.upstreamModel, prompt, images, profile });
 
     const response = await callDsr(host, call, JSON.stringify(body));
-    let json: unknown;
-    try {
-      json = parseUpstreamJson(await response.body.text());
-    } catch (error) {
-      throw invalidDsrResponse(error);
-    }
+    const { json } = await readUpstreamJsonBody(response.body, 'an images response');
     const answer = fromDsrResponse(json, { model: call.model, now: Math.floor(host.now() / 1000) });
     return { kind: 'json', body: answer.body, usage: answer.usage };
   };

@@ -59,8 +59,6 @@ export const dsxLegacyRequestSchema = z.strictObject({
     .optional(),
 });
 
-export type DsxLegacyRequest = z.output<typeof dsxLegacyRequestSchema>;
-
 const integer = (message: string) => z.number({ error: message }).int({ error: message });
 
 /** The body of a 2.0 (`sdx-`) submission: the common flat fields plus `metadata`. */
@@ -88,8 +86,6 @@ export const sdxRequestSchema = z.strictObject({
     )
     .optional(),
 });
-
-export type SdxRequest = z.output<typeof sdxRequestSchema>;
 
 /** The message about a field a family does not know, for `parseClientFields`' `unknownField`. */
 export const dsxUnknownField = (family: string) => (field: string) =>

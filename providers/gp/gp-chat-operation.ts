@@ -2,8 +2,8 @@ import {
   callOpenAiCompatible,
   emptyUsage,
   fromOpenAiChatUsage,
-  invalidUpstreamAnswer,
-  parseUpstreamJson,
+  parseUpstreamAnswer,
+  readUpstreamJsonBody,
   rejectOpenAiError,
   type ChatCompletionRequest,
   type OperationCall,
@@ -26,18 +26,9 @@ export function createGpChatOperation(host: ProviderHost) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
     }
-    let text: string;
-    let json: unknown;
-    try {
-      text = await response.body.text();
-      json = parseUpstreamJson(text);
-    } catch (error) {
-      throw invalidUpstreamAnswer('a chat completion', { cause: error });
-    }
+    const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
     rejectOpenAiError(json);
-    const parsed = gpCompletionSchema.safeParse(json);
-    if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
-    const usage = parsed.data.usage;
+    const usage = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
     // The body goes out byte for byte, so the client sees exactly what the upstream said.
     // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.
     return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(usage) };

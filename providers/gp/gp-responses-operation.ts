@@ -1,11 +1,10 @@
 import {
   callOpenAiCompatible,
   emptyUsage,
-  fromOpenAiChatUsage,
   fromOpenAiTokenUsage,
-  invalidUpstreamAnswer,
   openAiErrorToGatewayError,
-  parseUpstreamJson,
+  parseUpstreamAnswer,
+  readUpstreamJsonBody,
   rejectOpenAiError,
   type OperationCall,
   type OperationResult,
@@ -28,17 +27,8 @@ export function createGpResponsesOperation(host: ProviderHost) {
     const response = await callOpenAiCompatible(host, call, '/responses', { body });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
-    let text: string;
-    let json: unknown;
-    try {
-      text = await response.body.text();
-      json = parseUpstreamJson(text);
-    } catch (error) {
-      throw invalidUpstreamAnswer('a response', { cause: error });
-    }
-    const parsed = gpResponseObjectSchema.safeParse(json);
-    if (!parsed.success) throw invalidUpstreamAnswer('a response', { cause: parsed.error });
-    const object = parsed.data;
+    const { text, json } = await readUpstreamJsonBody(response.body, 'a response');
+    const object = parseUpstreamAnswer(json, gpResponseObjectSchema, 'a response');
     // A 200 body may still be a failure: a response whose status is failed, or an error body.
     if (object.status === 'failed') throw openAiErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
     rejectOpenAiError(json);

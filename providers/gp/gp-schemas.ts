@@ -30,8 +30,6 @@ export const gpResponseObjectSchema = z.looseObject({
   usage: openAiTokenUsageSchema.nullish(),
 });
 
-export type GpResponseObject = z.output<typeof gpResponseObjectSchema>;
-
 /** What the decoder reads of a Responses stream event (upstreams.md §2.3). */
 export const gpResponsesEventSchema = z.looseObject({
   type: z.string(),

@@ -86,5 +86,3 @@ export type GxUsageMetadata = z.output<typeof gxUsageMetadataSchema>;
 export type GxLogprobsResult = z.output<typeof gxLogprobsResultSchema>;
 export type GxCandidate = z.output<typeof gxCandidateSchema>;
 export type GxGenerateContentResponse = z.output<typeof gxGenerateContentResponseSchema>;
-export type GxEmbedContentResponse = z.output<typeof gxEmbedContentResponseSchema>;
-export type GxBatchEmbedContentsResponse = z.output<typeof gxBatchEmbedContentsResponseSchema>;

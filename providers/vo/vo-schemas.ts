@@ -26,5 +26,3 @@ export const voOperationSchema = z.looseObject({
     })
     .nullish(),
 });
-
-export type VoOperation = z.output<typeof voOperationSchema>;
