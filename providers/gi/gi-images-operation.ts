@@ -1,13 +1,4 @@
-import {
-  callOpenAiCompatible,
-  GatewayError,
-  jsonBody,
-  multipartBody,
-  type OperationCall,
-  type OperationResult,
-  type PathPrefixOptions,
-  type ProviderHost,
-} from '../../core/index.js';
+import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { GiImageFiles, PreparedGiRequest } from './prepare-gi-request.js';

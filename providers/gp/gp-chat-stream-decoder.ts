@@ -1,16 +1,4 @@
-import {
-  fromOpenAiChatUsage,
-  invalidUpstreamAnswer,
-  openAiErrorToGatewayError,
-  parseUpstreamJson,
-  readOpenAiError,
-  stopAfterFirstError,
-  streamFailure as fail,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+import { fromOpenAiChatUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 

@@ -1,15 +1,4 @@
-import {
-  fromOpenAiTokenUsage,
-  invalidUpstreamAnswer,
-  openAiErrorToGatewayError,
-  parseUpstreamJson,
-  stopAfterFirstError,
-  streamFailure as fail,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+import { fromOpenAiTokenUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */

@@ -1,13 +1,4 @@
-import {
-  callOpenAiCompatible,
-  emptyUsage,
-  headerValue,
-  type OperationCall,
-  type OperationResult,
-  type PathPrefixOptions,
-  type ProviderHost,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+import { callOpenAiCompatible, emptyUsage, headerValue, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { srVideoPath } from './sr-video-path.js';
 
 /**

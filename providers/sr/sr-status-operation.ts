@@ -1,11 +1,4 @@
-import {
-  callOpenAiCompatible,
-  type OperationCall,
-  type OperationResult,
-  type PathPrefixOptions,
-  type ProviderHost,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+import { callOpenAiCompatible, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { readSrVideo, toSrTaskProgress } from './from-sr-video.js';
 import { srVideoPath } from './sr-video-path.js';
 

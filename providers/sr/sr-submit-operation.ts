@@ -1,13 +1,4 @@
-import {
-  callOpenAiCompatible,
-  jsonBody,
-  multipartBody,
-  type OperationCall,
-  type OperationResult,
-  type PathPrefixOptions,
-  type ProviderHost,
-  type UpstreamRequestBody,
-} from '../../core/index.js';
+import { callOpenAiCompatible, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type UpstreamRequestBody } from '../../core/index.js';
 import { readSrVideo, srSecondsOf } from './from-sr-video.js';
 import type { PreparedSrRequest } from './prepare-sr-request.js';
 import { resolveSrReference } from './resolve-sr-reference.js';
