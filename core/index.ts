@@ -23,9 +23,10 @@ export {
 } from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
 export { isBase64Text } from './validation/base64-text.js';
+export { fieldError, formatFieldPath, parseClientFields, type ClientFieldsOptions, type FieldPath } from './validation/parse-client-input.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
-export { emptyUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
+export { emptyUsage, tokenCount, type ModalityTokens, type Usage } from './contracts/usage.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
 export { stopAfterFirstError, streamFailure } from './streaming/stop-after-first-error.js';
 export {
@@ -125,11 +126,12 @@ export {
   type UpstreamRequestBody,
   type UpstreamStatusMapper,
 } from './http/call-upstream.js';
-export { pathPrefixOption } from './validation/path-prefix-option.js';
+export { pathPrefixOption, pathPrefixOptions, type PathPrefixOptions } from './validation/path-prefix-option.js';
 export {
   describeOpenAiError,
   describeOpenAiErrorText,
   callOpenAiCompatible,
+  openAiCompatibleOptionsSchema,
   openAiErrorBodySchema,
   openAiErrorDetailSchema,
   openAiErrorToGatewayError,
@@ -139,8 +141,28 @@ export {
   rejectOpenAiError,
   type OpenAiErrorDetail,
 } from './http/openai-compatible.js';
+export {
+  describeGoogleErrorText,
+  describeGoogleRpcCode,
+  googleErrorBodySchema,
+  googleErrorDetails,
+  googleKeyRefused,
+  googleRetryAfterSeconds,
+  googleRpcStatusSchema,
+  googleStatusError,
+  readGoogleErrorText,
+  type GoogleRpcStatus,
+} from './http/google-api-errors.js';
+export {
+  fromOpenAiChatUsage,
+  fromOpenAiTokenUsage,
+  openAiChatUsageSchema,
+  openAiTokenUsageSchema,
+  type OpenAiChatUsage,
+  type OpenAiTokenUsage,
+} from './http/openai-usage.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

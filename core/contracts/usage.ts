@@ -40,3 +40,6 @@ export interface Usage {
 export function emptyUsage(source: Usage['source'] = 'upstream'): Usage {
   return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source };
 }
+
+/** An upstream's token count as a whole number of at least 0: 0 for a count that is missing, negative or not a number. */
+export const tokenCount = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);

@@ -4,10 +4,14 @@ import type { GatewayError } from '../errors/gateway-error.js';
 import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
 import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
 import { readUpstreamJsonAs } from './upstream-json.js';
+import { pathPrefixOptions } from '../validation/path-prefix-option.js';
 
 // The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
 // upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,
 // and error bodies `{"error": {message, type, param, code}}`.
+
+/** A channel's `options` on an OpenAI-style upstream: `path_prefix`, `/v1` unless said otherwise (the path before `/chat/completions`). */
+export const openAiCompatibleOptionsSchema = pathPrefixOptions('/v1');
 
 /** The `error` object of an OpenAI-style error body; loose, as every upstream body is read. */
 export const openAiErrorDetailSchema = z.looseObject({

@@ -1,4 +1,5 @@
-import type { GatewayError } from '../errors/gateway-error.js';
+import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { malformedUpstreamAnswer } from '../errors/error-codes.js';
 import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
@@ -37,4 +38,34 @@ export function readUpstreamJsonAs<Output>(text: string, schema: { safeParse(val
  */
 export function invalidUpstreamAnswer(expected: string, options: { cause?: unknown; retryable?: boolean } = {}): GatewayError {
   return malformedUpstreamAnswer(`the upstream answered with something that is not ${expected}`, options);
+}
+
+/**
+ * A 2xx answer's body read whole: its text (to pass on byte for byte) and its JSON (to read
+ * usage and errors from).
+ * @throws the upstream client's own GatewayError for a body that broke off, stalled or was
+ *   aborted; {@link invalidUpstreamAnswer}`(expected)` for text that is not JSON.
+ */
+export async function readUpstreamJsonBody(body: UpstreamBody, expected: string, options: { retryable?: boolean } = {}): Promise<{ text: string; json: unknown }> {
+  try {
+    const text = await body.text();
+    return { text, json: parseUpstreamJson(text) };
+  } catch (error) {
+    throw GatewayError.is(error) ? error : invalidUpstreamAnswer(expected, { ...options, cause: error });
+  }
+}
+
+/**
+ * `json` read by a lenient `schema`.
+ * @throws {@link invalidUpstreamAnswer}`(expected)` for a value of another shape.
+ */
+export function parseUpstreamAnswer<Output>(
+  json: unknown,
+  schema: { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } },
+  expected: string,
+  options: { retryable?: boolean } = {},
+): Output {
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw invalidUpstreamAnswer(expected, { ...options, cause: parsed.error });
 }

@@ -1,7 +1,7 @@
-import type Keyv from 'keyv';
 import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
+import { StoreRepository } from '../store/store-repository.js';
 import type { TokenRecord, TokenView } from './token-record.js';
 import { tokenBalanceAccount, type TokenRepository } from './token-repository.js';
 
@@ -10,26 +10,22 @@ const byKeyHashNamespace = 'token-by-key-hash';
 
 /** {@link TokenRepository} on any {@link StoreBackend}. */
 @injectable()
-export class StoreTokenRepository implements TokenRepository {
-  readonly #backend: StoreBackend;
-  readonly #records: Keyv<TokenRecord>;
-  readonly #byKeyHash: Keyv<number>;
-  readonly #accessTimes: Keyv<number>;
+export class StoreTokenRepository extends StoreRepository implements TokenRepository {
+  readonly #records = this.backend.keyv<TokenRecord>(recordsNamespace);
+  readonly #byKeyHash = this.backend.keyv<number>(byKeyHashNamespace);
+  readonly #accessTimes = this.backend.keyv<number>('token-accessed-time');
 
   constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
-    this.#backend = backend;
-    this.#records = backend.keyv(recordsNamespace);
-    this.#byKeyHash = backend.keyv(byKeyHashNamespace);
-    this.#accessTimes = backend.keyv('token-accessed-time');
+    super(backend);
   }
 
   nextId(): Promise<number> {
-    return this.#backend.increment('token-id');
+    return this.backend.increment('token-id');
   }
 
   /** The record, its key-hash index, its owner's set and its balance, written together. */
   async insert(record: TokenRecord, remainQuota: number): Promise<void> {
-    await this.#backend.writeTogether({
+    await this.backend.writeTogether({
       records: [
         { namespace: recordsNamespace, key: String(record.id), value: record },
         { namespace: byKeyHashNamespace, key: record.key_hash, value: record.id },
@@ -45,18 +41,18 @@ export class StoreTokenRepository implements TokenRepository {
       await this.#records.set(String(record.id), record);
       return;
     }
-    await this.#backend.writeTogether({
+    await this.backend.writeTogether({
       records: [{ namespace: recordsNamespace, key: String(record.id), value: record }],
       remaining: [{ account: tokenBalanceAccount(record.id), remain: remainQuota }],
     });
   }
 
   async delete(record: TokenRecord): Promise<void> {
-    await this.#backend.removeFromSet(`user-tokens:${record.user_id}`, [String(record.id)]);
+    await this.backend.removeFromSet(`user-tokens:${record.user_id}`, [String(record.id)]);
     await this.#byKeyHash.delete(record.key_hash);
     await this.#records.delete(String(record.id));
     await this.#accessTimes.delete(String(record.id));
-    await this.#backend.deleteBalance(tokenBalanceAccount(record.id));
+    await this.backend.deleteBalance(tokenBalanceAccount(record.id));
   }
 
   async get(id: number): Promise<TokenView | undefined> {
@@ -69,7 +65,7 @@ export class StoreTokenRepository implements TokenRepository {
     const [records, accessTimes, balances] = await Promise.all([
       this.#records.getMany(keys),
       this.#accessTimes.getMany(keys),
-      this.#backend.readBalances(ids.map(tokenBalanceAccount)),
+      this.backend.readBalances(ids.map(tokenBalanceAccount)),
     ]);
     const views: TokenView[] = [];
     records.forEach((record, index) => {
@@ -90,7 +86,7 @@ export class StoreTokenRepository implements TokenRepository {
   }
 
   async idsOfUser(userId: number): Promise<number[]> {
-    return (await this.#backend.setMembers(`user-tokens:${userId}`)).map(Number);
+    return (await this.backend.setMembers(`user-tokens:${userId}`)).map(Number);
   }
 
   async recordAccessTimes(times: ReadonlyMap<number, number>): Promise<void> {

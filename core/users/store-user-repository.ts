@@ -1,22 +1,18 @@
-import type Keyv from 'keyv';
 import { inject, injectable } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
+import { StoreRepository } from '../store/store-repository.js';
 import type { UserRecord, UserRepository } from './user-repository.js';
 
 /** {@link UserRepository} on any {@link StoreBackend}. */
 @injectable()
-export class StoreUserRepository implements UserRepository {
-  readonly #backend: StoreBackend;
-  readonly #records: Keyv<UserRecord>;
-  readonly #byUsername: Keyv<number>;
-  readonly #byLoginTokenHash: Keyv<number>;
+export class StoreUserRepository extends StoreRepository implements UserRepository {
+  readonly #records = this.backend.keyv<UserRecord>('users');
+  readonly #byUsername = this.backend.keyv<number>('user-by-username');
+  readonly #byLoginTokenHash = this.backend.keyv<number>('user-by-login-token-hash');
 
   constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
-    this.#backend = backend;
-    this.#records = backend.keyv('users');
-    this.#byUsername = backend.keyv('user-by-username');
-    this.#byLoginTokenHash = backend.keyv('user-by-login-token-hash');
+    super(backend);
   }
 
   async get(id: number): Promise<UserRecord | undefined> {
@@ -45,21 +41,21 @@ export class StoreUserRepository implements UserRepository {
     await this.#records.set(String(user.id), user);
     await this.#byUsername.set(user.username, user.id);
     if (user.login_token_hash !== '') await this.#byLoginTokenHash.set(user.login_token_hash, user.id);
-    await this.#backend.addToSet('users', [String(user.id)]);
+    await this.backend.addToSet('users', [String(user.id)]);
   }
 
   async nextId(): Promise<number> {
     for (;;) {
-      const id = await this.#backend.increment('user-id');
+      const id = await this.backend.increment('user-id');
       if ((await this.get(id)) === undefined) return id;
     }
   }
 
   async count(): Promise<number> {
-    return (await this.#backend.setMembers('users')).length;
+    return (await this.backend.setMembers('users')).length;
   }
 
   async ids(): Promise<number[]> {
-    return (await this.#backend.setMembers('users')).map(Number);
+    return (await this.backend.setMembers('users')).map(Number);
   }
 }

@@ -11,3 +11,11 @@ export const pathPrefixOption = (defaultPrefix: string) =>
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, { error: `expected a path such as ${defaultPrefix}, starting with a slash and without a trailing one` })
     .default(defaultPrefix);
+
+/** A channel's `options` when `path_prefix` is all it takes (see {@link pathPrefixOption}). */
+export const pathPrefixOptions = (defaultPrefix: string) => z.strictObject({ path_prefix: pathPrefixOption(defaultPrefix) });
+
+/** The options {@link pathPrefixOptions} reads. */
+export interface PathPrefixOptions {
+  path_prefix: string;
+}

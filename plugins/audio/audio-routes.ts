@@ -7,10 +7,9 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { estimateSpeechUsage, estimateTranscriptionUsage } from './estimate-audio-usage.js';
 import { readTranscriptionForm, type TranscriptionTask } from './read-transcription-form.js';
-import { modelInvocation } from '../model-routes/model-invocation.js';
+import { answerModelRequest } from '../model-routes/model-invocation.js';
 
 interface AudioRouteOptions {
   runner: ModelRequestPipeline;
@@ -34,14 +33,13 @@ const transcriptionRoutes: Array<[string, OperationName, TranscriptionTask]> = [
 export async function audioRoutes(app: FastifyInstance, options: AudioRouteOptions): Promise<void> {
   app.post('/v1/audio/speech', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(speechRequestSchema, request.body);
-    const outcome = await options.runner.run(modelInvocation(request, reply, {
+    return answerModelRequest(options.runner, request, reply, {
       operation: 'audio.speech',
       request: body,
       model: body.model,
       stream: false,
       estimate: estimateSpeechUsage(body.input),
-    }));
-    return sendInvocationOutcome(reply, outcome);
+    });
   });
   await app.register(uploadRoutes, options);
 }
@@ -72,14 +70,13 @@ async function uploadRoutes(app: FastifyInstance, options: AudioRouteOptions): P
     app.post(path, { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
       if (!request.isMultipart()) throw invalidRequest('no form: send the audio as multipart/form-data with a "file" part and a "model" field');
       const body = await readTranscriptionForm(request, task, { maxUploadMegabytes, maxFieldBytes });
-      const outcome = await options.runner.run(modelInvocation(request, reply, {
+      return answerModelRequest(options.runner, request, reply, {
         operation,
         request: body,
         model: body.model,
         stream: false,
         estimate: estimateTranscriptionUsage(body.file),
-      }));
-      return sendInvocationOutcome(reply, outcome);
+      });
     });
   }
 }

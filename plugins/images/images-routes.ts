@@ -6,9 +6,8 @@ import { imageRequestSchema, type ImageRequest } from '../../core/contracts/imag
 import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { readJsonOrMultipart } from '../http/read-multipart-form.js';
-import { modelInvocation } from '../model-routes/model-invocation.js';
+import { answerModelRequest } from '../model-routes/model-invocation.js';
 
 const routes: Array<[string, OperationName]> = [
   ['/v1/images/generations', 'images.generate'],
@@ -28,14 +27,13 @@ export async function imagesRoutes(app: FastifyInstance, options: { runner: Mode
     app.post(path, { config: { auth: 'api-key', dialect: 'images' } }, async (request, reply) => {
       const input = await readJsonOrMultipart(request, options.config.security.media.max_bytes);
       const body: ImageRequest = parseClientInput(imageRequestSchema, input);
-      const outcome = await options.runner.run(modelInvocation(request, reply, {
+      return answerModelRequest(options.runner, request, reply, {
         operation,
         request: body,
         model: body.model,
         stream: false,
         estimate: estimateImageUsage(body, options.config),
-      }));
-      return sendInvocationOutcome(reply, outcome);
+      });
     });
   }
 }

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import type { OperationInvocation } from '../../core/pipeline/operation-invocation.js';
 import { clientLeftWatch } from '../http/client-abort-signal.js';
 import { requestLineOf } from '../http/request-log-line.js';
 import { apiTokenOf } from '../auth/route-auth.js';
+import { sendInvocationOutcome } from './send-invocation-outcome.js';
 
 /** What a route decides about an invocation; the rest comes from the request. */
 export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' | 'clientSignal' | 'logger' | 'line'>;
@@ -21,4 +23,9 @@ export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fi
     logger: request.log,
     line: requestLineOf(request, reply),
   };
+}
+
+/** Runs a model route's invocation through the pipeline and sends what it produced. */
+export async function answerModelRequest(runner: ModelRequestPipeline, request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): Promise<FastifyReply> {
+  return sendInvocationOutcome(reply, await runner.run(modelInvocation(request, reply, fields)));
 }

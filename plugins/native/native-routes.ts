@@ -6,9 +6,8 @@ import type { OperationName } from '../../core/contracts/provider-plugin.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { sendInvocationOutcome } from '../model-routes/send-invocation-outcome.js';
 import { createNativeJsonArrayEncoder, nativeSseEncoder } from './native-stream-encoders.js';
-import { modelInvocation } from '../model-routes/model-invocation.js';
+import { answerModelRequest } from '../model-routes/model-invocation.js';
 import { quoted } from '../../core/errors/client-text.js';
 
 const methods = {
@@ -39,14 +38,13 @@ export async function nativeRoutes(app: FastifyInstance, options: { runner: Mode
       method.operation === 'native.generate'
         ? estimateChatUsage(body, options.config)
         : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.config, 0);
-    const outcome = await options.runner.run(modelInvocation(request, reply, {
+    return answerModelRequest(options.runner, request, reply, {
       operation: method.operation,
       request: body,
       model,
       stream: method.stream,
       encoder: method.stream ? (alt === 'sse' ? nativeSseEncoder : createNativeJsonArrayEncoder()) : undefined,
       estimate,
-    }));
-    return sendInvocationOutcome(reply, outcome);
+    });
   });
 }

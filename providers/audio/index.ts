@@ -1,13 +1,12 @@
-import { defineProvider } from '../../core/index.js';
-import { openAiAudioOptionsSchema, type OpenAiAudioOptions } from './openai-audio-options.js';
+import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
 import { createOpenAiAudioSpeechOperation } from './openai-audio-speech-operation.js';
 import { createOpenAiAudioTranscriptionOperation } from './openai-audio-transcription-operation.js';
 
 /** The audio family (tts-, stt- models): speech, transcription and translation on an OpenAI-format upstream. */
-export default defineProvider<OpenAiAudioOptions>({
+export default defineProvider<PathPrefixOptions>({
   apiVersion: 1,
   name: 'audio',
-  options: openAiAudioOptionsSchema,
+  options: openAiCompatibleOptionsSchema,
   create: (_options, host) => ({
     operations: {
       'audio.speech': createOpenAiAudioSpeechOperation(host),

@@ -9,10 +9,10 @@ import {
   speechContentTypes,
   type OperationCall,
   type OperationResult,
+  type PathPrefixOptions,
   type ProviderHost,
   type SpeechRequest,
 } from '../../core/index.js';
-import type { OpenAiAudioOptions } from './openai-audio-options.js';
 
 /**
  * `audio.speech`: the client's JSON to `/audio/speech` with `model` replaced by the upstream
@@ -21,7 +21,7 @@ import type { OpenAiAudioOptions } from './openai-audio-options.js';
  * the 4096-character limit counts them), which the upstream does not report.
  */
 export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
-  return async (call: OperationCall<SpeechRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<SpeechRequest, PathPrefixOptions>): Promise<OperationResult> => {
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callOpenAiCompatible(host, call, '/audio/speech', { body });
     // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that

@@ -6,10 +6,10 @@ import {
   rejectOpenAiError,
   type OperationCall,
   type OperationResult,
+  type PathPrefixOptions,
   type ProviderHost,
   type TranscriptionRequest,
 } from '../../core/index.js';
-import type { OpenAiAudioOptions } from './openai-audio-options.js';
 import { transcriptSchema } from './openai-audio-schemas.js';
 import { isJsonTranscript, readTranscriptionUsage, transcriptContentType, type TranscriptFacts } from './read-transcription-usage.js';
 import { toTranscriptionForm } from './to-transcription-form.js';
@@ -21,7 +21,7 @@ import { toTranscriptionForm } from './to-transcription-form.js';
  * that is not an error body; the text formats are taken as they come.
  */
 export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path: '/audio/transcriptions' | '/audio/translations') {
-  return async (call: OperationCall<TranscriptionRequest, OpenAiAudioOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<TranscriptionRequest, PathPrefixOptions>): Promise<OperationResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
     const response = await callOpenAiCompatible(host, call, path, { body: form });

@@ -1,9 +1,8 @@
-import { emptyUsage, type TranscriptFormat, type Usage } from '../../core/index.js';
+import { emptyUsage, tokenCount, type TranscriptFormat, type Usage } from '../../core/index.js';
 import type { TranscriptionUsage } from './openai-audio-schemas.js';
 
 const seconds = (value: number | null | undefined): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-const count = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
 /** What a transcript said about its own audio: `duration` (verbose_json) and `usage`. */
 export interface TranscriptFacts {
@@ -38,9 +37,9 @@ function tokenUsage(usage: TranscriptionUsage): Usage {
   const details = usage.input_token_details;
   return {
     ...emptyUsage('upstream'),
-    inputTokens: count(usage.input_tokens),
-    outputTokens: count(usage.output_tokens),
-    ...(details === undefined || details === null ? {} : { inputModalities: { text: count(details.text_tokens), audio: count(details.audio_tokens) } }),
+    inputTokens: tokenCount(usage.input_tokens),
+    outputTokens: tokenCount(usage.output_tokens),
+    ...(details === undefined || details === null ? {} : { inputModalities: { text: tokenCount(details.text_tokens), audio: tokenCount(details.audio_tokens) } }),
   };
 }
 

@@ -1,10 +1,16 @@
-import { parseUpstreamJson, type ImageRequest, type OperationCall, type OperationName, type OperationResult, type ProviderHost } from '../../core/index.js';
+import {
+  readUpstreamJsonBody,
+  type ImageRequest,
+  type OperationCall,
+  type OperationName,
+  type OperationResult,
+  type PathPrefixOptions,
+  type ProviderHost,
+} from '../../core/index.js';
 import { callDsr } from './call-dsr.js';
 import { checkDsrModelRules } from './check-dsr-model-rules.js';
 import { collectDsrInputs } from './collect-dsr-inputs.js';
-import { invalidDsrResponse } from './dsr-error.js';
 import { dsrModelProfile } from './dsr-model-profiles.js';
-import type { DsrOptions } from './dsr-options.js';
 import { fetchDsrReferences } from './fetch-dsr-references.js';
 import { fromDsrResponse } from './from-dsr-response.js';
 import { normalizeDsrForm } from './normalize-dsr-form.js';
@@ -18,7 +24,7 @@ import { toDsrRequest } from './to-dsr-request.js';
  * the images actually delivered as the billed usage.
  */
 export function createDsrImagesOperation(host: ProviderHost, operation: Extract<OperationName, 'images.generate' | 'images.edit'>) {
-  return async (call: OperationCall<ImageRequest, DsrOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ImageRequest, PathPrefixOptions>): Promise<OperationResult> => {
     const { fields, uploads } = normalizeDsrForm(call.request);
     const request = readDsrRequest(fields);
     const profile = dsrModelProfile(call.model, call.upstreamModel);
@@ -28,12 +34,7 @@ export function createDsrImagesOperation(host: ProviderHost, operation: Extract<
     const body = toDsrRequest(request, { upstreamModel: call.upstreamModel, prompt, images, profile });
 
     const response = await callDsr(host, call, JSON.stringify(body));
-    let json: unknown;
-    try {
-      json = parseUpstreamJson(await response.body.text());
-    } catch (error) {
-      throw invalidDsrResponse(error);
-    }
+    const { json } = await readUpstreamJsonBody(response.body, 'an images response');
     const answer = fromDsrResponse(json, { model: call.model, now: Math.floor(host.now() / 1000) });
     return { kind: 'json', body: answer.body, usage: answer.usage };
   };

@@ -63,6 +63,3 @@ export const dsrRequestSchema = z.strictObject({
 
 /** A Seedream-style request whose fields have the right types and ranges; the model's own rules are checked apart. */
 export type DsrRequest = z.output<typeof dsrRequestSchema>;
-
-/** One `contents` part. */
-export type DsrContentPart = z.output<typeof dsrContentPartSchema>;

@@ -1,4 +1,4 @@
-import { errorForUpstreamStatus, type Usage } from '../../core/index.js';
+import { errorForUpstreamStatus, tokenCount, type Usage } from '../../core/index.js';
 import { describeDsrErrorDetail, dsrEmptyResponse, dsrPromptBlocked, invalidDsrResponse, isDsrSensitiveContent } from './dsr-error.js';
 import { dsrImagesResponseSchema, type DsrImageItem, type DsrUsage } from './dsr-schemas.js';
 
@@ -19,11 +19,10 @@ export interface DsrAnswerContext {
 
 const hasImage = (item: DsrImageItem): boolean => (typeof item.url === 'string' && item.url !== '') || (typeof item.b64_json === 'string' && item.b64_json !== '');
 
-const count = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
 /** The core usage of an answer that delivered `images` images; Ark reports output tokens only. */
 export function convertDsrUsage(usage: DsrUsage | null | undefined, images: number): Usage {
-  const outputTokens = count(usage?.output_tokens);
+  const outputTokens = tokenCount(usage?.output_tokens);
   return {
     inputTokens: 0,
     cachedInputTokens: 0,

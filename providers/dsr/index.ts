@@ -1,12 +1,13 @@
-import { defineProvider } from '../../core/index.js';
+import { defineProvider, pathPrefixOptions, type PathPrefixOptions } from '../../core/index.js';
 import { createDsrImagesOperation } from './dsr-images-operation.js';
-import { dsrOptionsSchema, type DsrOptions } from './dsr-options.js';
 
 /** The dsr family: Seedream-style image generation and editing on an Ark-format upstream. */
-export default defineProvider<DsrOptions>({
+export default defineProvider<PathPrefixOptions>({
   apiVersion: 1,
   name: 'dsr',
-  options: dsrOptionsSchema,
+  // `path_prefix` leads to `/images/generations`. Ark's runtime API lives under `/api/v3` on both
+  // sites (reference/upstreams.md §3.1), so `base_url` is the bare origin, e.g. `https://ark.cn-beijing.volces.com`.
+  options: pathPrefixOptions('/api/v3'),
   create: (_options, host) => ({
     operations: {
       'images.generate': createDsrImagesOperation(host, 'images.generate'),

@@ -24,8 +24,6 @@ export const volcAssetSchema = z.looseObject({
   Status: text,
 });
 
-export type VolcAsset = z.output<typeof volcAssetSchema>;
-
 /** What `CreateAssetGroup` and `GetVisualValidateResult` answer. */
 export const volcIdSchema = z.looseObject({ Id: z.string().min(1) });
 export const volcValidationResultSchema = z.looseObject({ GroupId: z.string().min(1) });

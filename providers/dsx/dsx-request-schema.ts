@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from '../../core/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
@@ -58,8 +59,6 @@ export const dsxLegacyRequestSchema = z.strictObject({
     .optional(),
 });
 
-export type DsxLegacyRequest = z.output<typeof dsxLegacyRequestSchema>;
-
 const integer = (message: string) => z.number({ error: message }).int({ error: message });
 
 /** The body of a 2.0 (`sdx-`) submission: the common flat fields plus `metadata`. */
@@ -88,4 +87,6 @@ export const sdxRequestSchema = z.strictObject({
     .optional(),
 });
 
-export type SdxRequest = z.output<typeof sdxRequestSchema>;
+/** The message about a field a family does not know, for `parseClientFields`' `unknownField`. */
+export const dsxUnknownField = (family: string) => (field: string) =>
+  `unknown field ${quoted(field)}; ${family} do not take it (check its spelling and spec part 2's field table)`;

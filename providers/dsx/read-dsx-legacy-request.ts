@@ -1,12 +1,11 @@
-import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import { checkDsxMarkers, dsxFramesPerSecond } from './check-dsx-markers.js';
 import { checkDsxMediaUrl } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
-import { dsxLegacyRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
+import { dsxUnknownField, dsxLegacyRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
 import { dsxDefaults, type DsxSubmission } from './dsx-submission.js';
 import { readDsxMarkers, type DsxMarkedText } from './dsx-text-markers.js';
-import { parseDsxShape } from './parse-dsx-shape.js';
 import { checkDsxCallbackUrl } from './check-dsx-callback-url.js';
 
 /**
@@ -21,7 +20,7 @@ import { checkDsxCallbackUrl } from './check-dsx-callback-url.js';
 export function readDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxModelProfile): DsxSubmission {
   const { uploads, ...fields } = request;
   if (uploads !== undefined) throw invalidRequest('Seedance-style models take a JSON body; give images as URLs or base64 in metadata.content', { param: uploads[0]?.field ?? 'model' });
-  const body = parseDsxShape(dsxLegacyRequestSchema, fields, 'Seedance-style 1.x models');
+  const body = parseClientFields(dsxLegacyRequestSchema, fields, { unknownField: dsxUnknownField('Seedance-style 1.x models') });
   const items = body.metadata?.content ?? [];
 
   let text: { value: string; param: string; index?: number } | undefined =

@@ -1,12 +1,11 @@
-import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import { checkDsxCallbackUrl } from './check-dsx-callback-url.js';
 import { checkDsxMediaUrl, type DsxMediaKind } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
-import { sdxRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
+import { dsxUnknownField, sdxRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
 import { dsxDefaults, type DsxAssetReference, type DsxSubmission } from './dsx-submission.js';
 import { firstDsxMarker } from './dsx-text-markers.js';
-import { parseDsxShape } from './parse-dsx-shape.js';
 
 type MediaItem = Exclude<DsxContentItem, { type: 'text' }>;
 
@@ -59,7 +58,7 @@ function withUrl(item: MediaItem, url: string): MediaItem {
 export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelProfile, assetKinds?: ReadonlyMap<string, DsxMediaKind>): DsxSubmission {
   const { uploads, ...fields } = request;
   if (uploads !== undefined) throw invalidRequest(`${profile.id} takes a JSON body; give images as URLs or base64, videos and audio as URLs or asset:// references`, { param: uploads[0]?.field ?? 'model' });
-  const body = parseDsxShape(sdxRequestSchema, fields, 'Seedance-style 2.0 models');
+  const body = parseClientFields(sdxRequestSchema, fields, { unknownField: dsxUnknownField('Seedance-style 2.0 models') });
   const metadata = body.metadata ?? {};
 
   const refuse = (param: string, why: string): never => {

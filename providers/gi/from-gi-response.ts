@@ -1,5 +1,4 @@
-import { parseUpstreamJson, readOpenAiError, type Usage } from '../../core/index.js';
-import { convertGiUsage } from './convert-gi-usage.js';
+import { fromOpenAiTokenUsage, parseUpstreamJson, readOpenAiError, tokenCount, type OpenAiTokenUsage, type Usage } from '../../core/index.js';
 import { emptyGiResponse, giInBandError, invalidGiResponse } from './gi-error.js';
 import { giImagesResponseSchema } from './gi-schemas.js';
 
@@ -11,6 +10,21 @@ export interface GiAnswer {
 }
 
 const present = (value: string | null | undefined): boolean => typeof value === 'string' && value !== '';
+
+/**
+ * The core usage of an images answer: `images` produced (what `per_image` bills), plus the
+ * upstream's token counts and their text / image split when it reports them (upstreams.md
+ * §2.7). Without a `usage` the tokens are zero and the count still comes from the upstream's
+ * own answer, so the usage stays flagged `upstream`: a `per_image` price is exact either way.
+ */
+export function giUsage(usage: OpenAiTokenUsage | null | undefined, images: number): Usage {
+  const result: Usage = { ...fromOpenAiTokenUsage(usage), images };
+  const input = usage?.input_tokens_details;
+  if (input !== undefined && input !== null) result.inputModalities = { text: tokenCount(input.text_tokens), image: tokenCount(input.image_tokens) };
+  const output = usage?.output_tokens_details;
+  if (output !== undefined && output !== null) result.outputModalities = { text: tokenCount(output.text_tokens), image: tokenCount(output.image_tokens) };
+  return result;
+}
 
 /**
  * Reads a 2xx images answer (upstreams.md §2.7; fixture openai-image-edit-gpt-image.json).
@@ -32,5 +46,5 @@ export function fromGiResponse(text: string): GiAnswer {
   if (!parsed.success) throw invalidGiResponse(parsed.error);
   const images = (parsed.data.data ?? []).filter((item) => item !== null && (present(item.b64_json) || present(item.url))).length;
   if (images === 0) throw emptyGiResponse();
-  return { body: text, usage: convertGiUsage(parsed.data.usage, images) };
+  return { body: text, usage: giUsage(parsed.data.usage, images) };
 }

@@ -1,7 +1,6 @@
-import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';
-import type { GiOptions } from './gi-options.js';
 import type { GiImageFiles, PreparedGiRequest } from './prepare-gi-request.js';
 import { resolveGiImage, type GiImageFile } from './resolve-gi-images.js';
 import { toGiEditForm, toGiGenerationBody } from './to-gi-request.js';
@@ -23,7 +22,7 @@ async function fetchGiImages(host: ProviderHost, request: PreparedGiRequest, sig
  * arrives prepared (see `prepareGiRequest`).
  */
 export function createGiImagesOperation(host: ProviderHost) {
-  return async (call: OperationCall<PreparedGiRequest, GiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<PreparedGiRequest, PathPrefixOptions>): Promise<OperationResult> => {
     const { fields } = call.request;
     // A failover to another gi channel reuses the images the first attempt fetched.
     const { references, mask } = await call.request.files.get(() => fetchGiImages(host, call.request, call.signal));

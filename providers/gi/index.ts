@@ -1,14 +1,13 @@
-import { defineProvider } from '../../core/index.js';
+import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
 import { estimateGiUsage } from './estimate-gi-usage.js';
 import { createGiImagesOperation } from './gi-images-operation.js';
-import { giOptionsSchema, type GiOptions } from './gi-options.js';
 import { prepareGiRequest, type PreparedGiRequest } from './prepare-gi-request.js';
 
 /** The gi family: GPT-style image generation and editing on an OpenAI-format images upstream. */
-export default defineProvider<GiOptions, { 'images.generate': PreparedGiRequest; 'images.edit': PreparedGiRequest }>({
+export default defineProvider<PathPrefixOptions, { 'images.generate': PreparedGiRequest; 'images.edit': PreparedGiRequest }>({
   apiVersion: 2,
   name: 'gi',
-  options: giOptionsSchema,
+  options: openAiCompatibleOptionsSchema,
   prepare: {
     'images.generate': (request) => prepareGiRequest(request, 'generate'),
     'images.edit': (request) => prepareGiRequest(request, 'edit'),

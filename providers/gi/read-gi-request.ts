@@ -1,4 +1,4 @@
-import { invalidRequest, quoted, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { invalidRequest, parseClientFields, quoted, type ImageRequest, type ImageUpload } from '../../core/index.js';
 import { giRequestSchema, type GiRequestFields } from './gi-request-schema.js';
 
 /** The most reference images one gpt-image edit takes (upstreams.md §2.7: up to 16 `image[]`). */
@@ -17,27 +17,13 @@ export interface GiRequestPlan {
 
 const referenceFileFields = new Set(['image', 'image[]']);
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? String(segment) : `.${String(segment)}`)).join('');
-}
-
 /** The validated fields, or a 400 naming the first wrong field and what to send instead. */
 function parseFields(fields: Record<string, unknown>): GiRequestFields {
   if (fields.contents !== undefined) {
     throw invalidRequest('contents: not used by gi models; send prompt, and image or images for reference images', { param: 'contents' });
   }
-  const result = giRequestSchema.safeParse(fields);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const known = Object.keys(giRequestSchema.shape).join(', ');
-    throw invalidRequest(`unknown field ${quoted(key)}: gi models take ${known}`, { param: key });
-  }
-  const path = fieldPath(issue.path);
-  let value: unknown = fields;
-  for (const segment of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
-  throw invalidRequest(`${path}: ${value === undefined ? 'required' : issue.message}`, { param: path });
+  const known = Object.keys(giRequestSchema.shape).join(', ');
+  return parseClientFields(giRequestSchema, fields, { unknownField: (field) => `unknown field ${quoted(field)}: gi models take ${known}` });
 }
 
 const isFetchable = (source: string) => /^(https?:\/\/|data:)/i.test(source.trim());

@@ -1,14 +1,24 @@
-import { callOpenAiCompatible, emptyUsage, invalidUpstreamAnswer, parseUpstreamJson, rejectOpenAiError, type ChatCompletionRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import {
+  callOpenAiCompatible,
+  emptyUsage,
+  fromOpenAiChatUsage,
+  parseUpstreamAnswer,
+  readUpstreamJsonBody,
+  rejectOpenAiError,
+  type ChatCompletionRequest,
+  type OperationCall,
+  type OperationResult,
+  type PathPrefixOptions,
+  type ProviderHost,
+} from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
-import { convertGpUsage } from './convert-gp-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
-import type { GpOptions } from './gp-options.js';
 import { gpCompletionSchema } from './gp-schemas.js';
 import { toGpRequest } from './to-gp-request.js';
 
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, GpOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ChatCompletionRequest, PathPrefixOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
     const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
@@ -16,20 +26,11 @@ export function createGpChatOperation(host: ProviderHost) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
     }
-    let text: string;
-    let json: unknown;
-    try {
-      text = await response.body.text();
-      json = parseUpstreamJson(text);
-    } catch (error) {
-      throw invalidUpstreamAnswer('a chat completion', { cause: error });
-    }
+    const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
     rejectOpenAiError(json);
-    const parsed = gpCompletionSchema.safeParse(json);
-    if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
-    const usage = parsed.data.usage;
+    const usage = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
     // The body goes out byte for byte, so the client sees exactly what the upstream said.
     // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.
-    return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : convertGpUsage(usage) };
+    return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(usage) };
   };
 }

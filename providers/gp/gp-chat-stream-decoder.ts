@@ -1,5 +1,4 @@
-import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
-import { convertGpUsage } from './convert-gp-usage.js';
+import { fromOpenAiChatUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -83,7 +82,7 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
       const usageChunk = chunk.usage !== undefined && chunk.usage !== null;
       const usageOnly = usageChunk && (chunk.choices ?? []).length === 0;
       if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, content: carriesContent(chunk), outputCharacters: outputCharactersOf(chunk) });
-      if (usageChunk) outputs.push({ type: 'usage', usage: convertGpUsage(chunk.usage!) });
+      if (usageChunk) outputs.push({ type: 'usage', usage: fromOpenAiChatUsage(chunk.usage!) });
       return outputs;
     },
 

@@ -1,18 +1,18 @@
 import {
   callOpenAiCompatible,
   emptyUsage,
-  invalidUpstreamAnswer,
+  fromOpenAiTokenUsage,
   openAiErrorToGatewayError,
-  parseUpstreamJson,
+  parseUpstreamAnswer,
+  readUpstreamJsonBody,
   rejectOpenAiError,
   type OperationCall,
   type OperationResult,
+  type PathPrefixOptions,
   type ProviderHost,
   type ResponsesRequest,
 } from '../../core/index.js';
 import { checkGpUrls } from './check-gp-urls.js';
-import { convertGpResponsesUsage } from './convert-gp-usage.js';
-import type { GpOptions } from './gp-options.js';
 import { createGpResponsesStreamDecoder } from './gp-responses-stream-decoder.js';
 import { gpResponseObjectSchema } from './gp-schemas.js';
 
@@ -21,23 +21,14 @@ import { gpResponseObjectSchema } from './gp-schemas.js';
  * upstream, every field kept and `model` replaced by the upstream model.
  */
 export function createGpResponsesOperation(host: ProviderHost) {
-  return async (call: OperationCall<ResponsesRequest, GpOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<OperationResult> => {
     await checkGpUrls(host, call.request, call.signal);
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callOpenAiCompatible(host, call, '/responses', { body });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
-    let text: string;
-    let json: unknown;
-    try {
-      text = await response.body.text();
-      json = parseUpstreamJson(text);
-    } catch (error) {
-      throw invalidUpstreamAnswer('a response', { cause: error });
-    }
-    const parsed = gpResponseObjectSchema.safeParse(json);
-    if (!parsed.success) throw invalidUpstreamAnswer('a response', { cause: parsed.error });
-    const object = parsed.data;
+    const { text, json } = await readUpstreamJsonBody(response.body, 'a response');
+    const object = parseUpstreamAnswer(json, gpResponseObjectSchema, 'a response');
     // A 200 body may still be a failure: a response whose status is failed, or an error body.
     if (object.status === 'failed') throw openAiErrorToGatewayError(object.error ?? { message: 'the upstream reported the response as failed' });
     rejectOpenAiError(json);
@@ -45,7 +36,7 @@ export function createGpResponsesOperation(host: ProviderHost) {
     return {
       kind: 'json',
       body: text,
-      usage: object.usage === undefined || object.usage === null ? emptyUsage('estimated') : convertGpResponsesUsage(object.usage),
+      usage: object.usage === undefined || object.usage === null ? emptyUsage('estimated') : fromOpenAiTokenUsage(object.usage),
       affinityKey: typeof object.id === 'string' && object.id !== '' ? object.id : undefined,
     };
   };

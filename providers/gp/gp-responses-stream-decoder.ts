@@ -1,5 +1,4 @@
-import { invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
-import { convertGpResponsesUsage } from './convert-gp-usage.js';
+import { fromOpenAiTokenUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import { gpResponsesEventSchema } from './gp-schemas.js';
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
@@ -73,7 +72,7 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
       if (event.type === 'response.created' && typeof response?.id === 'string' && response.id !== '') outputs.push({ type: 'affinity', key: response.id });
       if (terminalEvents.has(event.type)) {
         finished = true;
-        if (response?.usage !== undefined && response.usage !== null) outputs.push({ type: 'usage', usage: convertGpResponsesUsage(response.usage) });
+        if (response?.usage !== undefined && response.usage !== null) outputs.push({ type: 'usage', usage: fromOpenAiTokenUsage(response.usage) });
       }
       return outputs;
     },

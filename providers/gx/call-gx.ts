@@ -1,5 +1,4 @@
-import { callUpstream, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
-import { describeGxError, gxRetryAfterInBody, gxStatusInBody } from './gx-error.js';
+import { callUpstream, googleStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import type { GxOptions } from './gx-options.js';
 
 /** A native generate request, ready to send. */
@@ -29,6 +28,6 @@ export function callGx(host: ProviderHost, call: OperationCall<unknown, GxOption
       headers: { 'x-gx-api-key': call.channel.apiKey },
       body: JSON.stringify(body),
     },
-    (response) => upstreamStatusError(response, describeGxError, gxRetryAfterInBody, gxStatusInBody),
+    googleStatusError,
   );
 }

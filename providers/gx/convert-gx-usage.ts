@@ -1,4 +1,4 @@
-import type { ModalityTokens, Usage } from '../../core/index.js';
+import { tokenCount, type ModalityTokens, type Usage } from '../../core/index.js';
 import type { GxCandidate, GxUsageMetadata } from './gx-schemas.js';
 import { isGxAudioPart, isGxImagePart } from './render-gx-part.js';
 
@@ -23,7 +23,6 @@ export function tallyGxProducedOutput(candidates: readonly GxCandidate[] | null 
 
 type Details = GxUsageMetadata['promptTokensDetails'];
 
-const count = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
 /** Sums per-modality counts; modality names in any case; DOCUMENT (PDF pages) counts as text. */
 function byModality(...lists: Details[]): ModalityTokens | undefined {
@@ -33,7 +32,7 @@ function byModality(...lists: Details[]): ModalityTokens | undefined {
     for (const entry of list ?? []) {
       seen = true;
       const modality = (entry.modality ?? '').toUpperCase();
-      const tokens = count(entry.tokenCount);
+      const tokens = tokenCount(entry.tokenCount);
       if (modality === 'TEXT' || modality === 'DOCUMENT') totals.text += tokens;
       else if (modality === 'AUDIO') totals.audio += tokens;
       else if (modality === 'IMAGE') totals.image += tokens;
@@ -70,15 +69,15 @@ function outputByModality(candidates: number, details: Details, produced: GxProd
  * left out when the upstream gave none.
  */
 export function convertGxUsage(usageMetadata: GxUsageMetadata, produced?: GxProducedOutput): Usage {
-  const input = count(usageMetadata.promptTokenCount) + count(usageMetadata.toolUsePromptTokenCount);
-  const thoughts = count(usageMetadata.thoughtsTokenCount);
-  let candidates = count(usageMetadata.candidatesTokenCount);
-  const total = count(usageMetadata.totalTokenCount);
+  const input = tokenCount(usageMetadata.promptTokenCount) + tokenCount(usageMetadata.toolUsePromptTokenCount);
+  const thoughts = tokenCount(usageMetadata.thoughtsTokenCount);
+  let candidates = tokenCount(usageMetadata.candidatesTokenCount);
+  const total = tokenCount(usageMetadata.totalTokenCount);
   if (candidates + thoughts === 0 && total > input) candidates = total - input;
 
   const usage: Usage = {
     inputTokens: input,
-    cachedInputTokens: count(usageMetadata.cachedContentTokenCount),
+    cachedInputTokens: tokenCount(usageMetadata.cachedContentTokenCount),
     outputTokens: candidates + thoughts,
     reasoningTokens: thoughts,
     outputModalities: outputByModality(candidates, usageMetadata.candidatesTokensDetails, produced),

@@ -71,16 +71,6 @@ export const gxGenerateContentResponseSchema = z.object({
   responseId: z.string().nullish(),
 });
 
-/** The upstream's error body, also sent in-band as a stream frame: `{error: {code, message, status}}`. */
-export const gxErrorBodySchema = z.object({
-  error: z.object({
-    code: z.number().nullish(),
-    message: z.string().nullish(),
-    status: z.string().nullish(),
-    details: z.array(z.unknown()).nullish(),
-  }),
-});
-
 /** `:embedContent` response. */
 export const gxEmbedContentResponseSchema = z.object({
   embedding: z.object({ values: z.array(z.number()) }),
@@ -96,6 +86,3 @@ export type GxUsageMetadata = z.output<typeof gxUsageMetadataSchema>;
 export type GxLogprobsResult = z.output<typeof gxLogprobsResultSchema>;
 export type GxCandidate = z.output<typeof gxCandidateSchema>;
 export type GxGenerateContentResponse = z.output<typeof gxGenerateContentResponseSchema>;
-export type GxErrorBody = z.output<typeof gxErrorBodySchema>;
-export type GxEmbedContentResponse = z.output<typeof gxEmbedContentResponseSchema>;
-export type GxBatchEmbedContentsResponse = z.output<typeof gxBatchEmbedContentsResponseSchema>;

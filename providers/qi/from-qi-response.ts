@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { tokenCount, type Usage } from '../../core/index.js';
 import { emptyQiResponse, invalidQiResponse, qiInBandError } from './qi-error.js';
 import { qiResponseSchema, type QiUsage } from './qi-schemas.js';
 
@@ -18,15 +18,14 @@ export interface QiImageResult {
   clientUsage?: QiClientUsage;
 }
 
-const count = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 const reported = (value: number | null | undefined): boolean => typeof value === 'number' && Number.isFinite(value);
 
 function clientUsageOf(usage: QiUsage | null | undefined): QiClientUsage | undefined {
   if (usage === null || usage === undefined) return undefined;
   if (!reported(usage.input_tokens) && !reported(usage.output_tokens) && !reported(usage.total_tokens)) return undefined;
-  const input = count(usage.input_tokens);
-  const output = count(usage.output_tokens);
-  return { input_tokens: input, output_tokens: output, total_tokens: reported(usage.total_tokens) ? count(usage.total_tokens) : input + output };
+  const input = tokenCount(usage.input_tokens);
+  const output = tokenCount(usage.output_tokens);
+  return { input_tokens: input, output_tokens: output, total_tokens: reported(usage.total_tokens) ? tokenCount(usage.total_tokens) : input + output };
 }
 
 /**

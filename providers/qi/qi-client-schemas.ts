@@ -107,3 +107,11 @@ export const qiNativeKnownFields = (objectPath: string): string | undefined => {
 /** What the flat body takes, for messages about unknown fields. */
 export const qiFlatKnownFields = (objectPath: string): string | undefined =>
   objectPath === '' ? `the flat body takes model, prompt, image, response_format, ${parameterNames}` : undefined;
+
+/** The message about an unknown field: `input.foo: unknown field; check its spelling (input takes messages)`. */
+export const qiUnknownField =
+  (knownFields: (objectPath: string) => string | undefined) =>
+  (field: string, objectPath: string): string => {
+    const known = knownFields(objectPath);
+    return `${field}: unknown field; check its spelling${known === undefined ? '' : ` (${known})`}`;
+  };

@@ -1,5 +1,5 @@
+import type { FieldPath } from '../../core/index.js';
 import type { QiParameters } from './qi-client-schemas.js';
-import type { FieldPath } from './qi-field-error.js';
 import type { QiImageInput } from './qi-image-reference.js';
 
 /** A client's image request read into one shape, whichever form it came in (native, flat JSON, multipart). */

@@ -1,5 +1,4 @@
-import { isBase64Text, sniffImageType } from '../../core/index.js';
-import { fieldError, type FieldPath } from './qi-field-error.js';
+import { fieldError, isBase64Text, sniffImageType, type FieldPath } from '../../core/index.js';
 import { qiImageMimeTypes } from './qi-image-types.js';
 
 /** An input image as the client gave it, with where it was given. */

@@ -39,8 +39,6 @@ export const qiResponseSchema = z.looseObject({
   message: z.string().nullish(),
 });
 
-export type QiResponse = z.output<typeof qiResponseSchema>;
-
 /** DashScope's error body: `{request_id, code, message}` (upstreams.md §4.1). */
 export const qiErrorBodySchema = z.looseObject({
   request_id: z.string().nullish(),

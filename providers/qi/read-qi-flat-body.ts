@@ -1,5 +1,5 @@
-import { qiFlatBodySchema, qiFlatKnownFields } from './qi-client-schemas.js';
-import { fieldError, parseQiField } from './qi-field-error.js';
+import { fieldError, parseClientFields } from '../../core/index.js';
+import { qiFlatBodySchema, qiFlatKnownFields, qiUnknownField } from './qi-client-schemas.js';
 import type { QiImageInput } from './qi-image-reference.js';
 import type { QiImageJob } from './qi-image-job.js';
 
@@ -9,7 +9,7 @@ import type { QiImageJob } from './qi-image-job.js';
  * `seed`, `watermark`, `size` at the top level.
  */
 export function readQiFlatBody(request: Record<string, unknown>): QiImageJob {
-  const { model: _model, prompt, image, response_format, ...parameters } = parseQiField(qiFlatBodySchema, request, [], qiFlatKnownFields);
+  const { model: _model, prompt, image, response_format, ...parameters } = parseClientFields(qiFlatBodySchema, request, { unknownField: qiUnknownField(qiFlatKnownFields) });
   if (prompt.trim() === '') throw fieldError(['prompt'], 'must not be empty');
   return {
     prompt,

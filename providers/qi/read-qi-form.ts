@@ -1,5 +1,4 @@
-import { sniffImageType, type ImageUpload } from '../../core/index.js';
-import { fieldError } from './qi-field-error.js';
+import { fieldError, sniffImageType, type ImageUpload } from '../../core/index.js';
 import type { QiImageJob } from './qi-image-job.js';
 import { readQiFlatBody } from './read-qi-flat-body.js';
 import { qiImageMimeTypes } from './qi-image-types.js';

@@ -1,5 +1,5 @@
-import { qiFlatOnlyFields, qiNativeBodySchema, qiNativeKnownFields } from './qi-client-schemas.js';
-import { fieldError, parseQiField } from './qi-field-error.js';
+import { fieldError, parseClientFields } from '../../core/index.js';
+import { qiFlatOnlyFields, qiNativeBodySchema, qiNativeKnownFields, qiUnknownField } from './qi-client-schemas.js';
 import type { QiImageJob } from './qi-image-job.js';
 
 const contentPath = ['input', 'messages', 0, 'content'] as const;
@@ -15,7 +15,7 @@ export function readQiNativeBody(request: Record<string, unknown>): QiImageJob {
       throw fieldError([field], 'send either input and parameters, or the flat fields (prompt, image, n, size...), not both');
     }
   }
-  const body = parseQiField(qiNativeBodySchema, request, [], qiNativeKnownFields);
+  const body = parseClientFields(qiNativeBodySchema, request, { unknownField: qiUnknownField(qiNativeKnownFields) });
   const content = body.input.messages[0]!.content;
   const textIndexes = content.flatMap((item, index) => (item.text === undefined ? [] : [index]));
   if (textIndexes.length === 0) throw fieldError(contentPath, 'expected the prompt as a {"text": ...} item');

@@ -1,5 +1,4 @@
-import type { ImageRequest } from '../../core/index.js';
-import { fieldError } from './qi-field-error.js';
+import { fieldError, type ImageRequest } from '../../core/index.js';
 import type { QiImageJob } from './qi-image-job.js';
 import { readQiFlatBody } from './read-qi-flat-body.js';
 import { readQiForm } from './read-qi-form.js';

@@ -1,5 +1,4 @@
-import { GatewayError, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
-import { fieldError, formatFieldPath } from './qi-field-error.js';
+import { fieldError, formatFieldPath, GatewayError, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
 import { classifyQiImage, type QiImageInput } from './qi-image-reference.js';
 import { qiImageMimeTypes } from './qi-image-types.js';
 

@@ -1,4 +1,4 @@
-import { invalidRequest, quoted, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, parseClientFields, quoted, type VideoSubmitRequest } from '../../core/index.js';
 import { readSrReferenceText, readSrReferenceUpload, type SrReferenceSource, type SrUpload } from './read-sr-reference.js';
 import { srRequestSchema, type SrSeconds, type SrSize } from './sr-request-schema.js';
 
@@ -28,14 +28,10 @@ const otherFamilyFields: Record<string, string> = {
 const formReferenceField = 'input_reference[image_url]';
 const formFileIdField = 'input_reference[file_id]';
 
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? String(segment) : `.${String(segment)}`)).join('');
-}
-
-function refusedField(key: string): never {
+function unknownField(key: string): string {
   const hint = otherFamilyFields[key];
-  if (hint !== undefined) throw invalidRequest(`${key}: not an sr-2 field; ${hint}`, { param: key });
-  throw invalidRequest(`unknown field ${quoted(key)}: sr-2 takes model, prompt, seconds, size, input_reference and remix_from_video_id`, { param: key });
+  if (hint !== undefined) return `${key}: not an sr-2 field; ${hint}`;
+  return `unknown field ${quoted(key)}: sr-2 takes model, prompt, seconds, size, input_reference and remix_from_video_id`;
 }
 
 /** The form's `input_reference[image_url]` as the JSON shape; a file id is refused, since it names a file in the upstream's own account. */
@@ -50,15 +46,8 @@ function withFormReference(fields: Record<string, unknown>): Record<string, unkn
 
 /** The validated fields, or a 400 naming the first wrong field and what to send instead. */
 function parseFields(fields: Record<string, unknown>) {
-  const result = srRequestSchema.safeParse(fields);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') refusedField(issue.keys[0] ?? '');
-  const path = fieldPath(issue.path);
-  let value: unknown = fields;
-  for (const segment of issue.path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
-  if (path === 'prompt' && value === undefined) throw invalidRequest('prompt: required; describe the video to make (for a remix, the change to make)', { param: 'prompt' });
-  throw invalidRequest(`${path}: ${value === undefined ? 'required' : issue.message}`, { param: path === '' ? undefined : path });
+  if (fields.prompt === undefined) throw invalidRequest('prompt: required; describe the video to make (for a remix, the change to make)', { param: 'prompt' });
+  return parseClientFields(srRequestSchema, fields, { unknownField });
 }
 
 /** The one reference image: an `input_reference` file, or the text (or `{image_url}`) field. */

@@ -47,6 +47,3 @@ export const srRequestSchema = z.strictObject({
     .min(1, { error: 'expected the id of one of your finished sr-2 videos (video_...)' })
     .optional(),
 });
-
-/** A validated sr-2 submission, defaults applied. */
-export type SrRequestFields = z.output<typeof srRequestSchema>;

@@ -1,6 +1,5 @@
-import { callOpenAiCompatible, type OperationCall, type OperationResult, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { callOpenAiCompatible, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { readSrVideo, toSrTaskProgress } from './from-sr-video.js';
-import type { SrOptions } from './sr-options.js';
 import { srVideoPath } from './sr-video-path.js';
 
 /**
@@ -9,7 +8,7 @@ import { srVideoPath } from './sr-video-path.js';
  * upstream having lost the task; any other failure leaves the task as it was.
  */
 export function createSrStatusOperation(host: ProviderHost) {
-  return async (call: OperationCall<VideoTaskQuery, SrOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<VideoTaskQuery, PathPrefixOptions>): Promise<OperationResult> => {
     const response = await callOpenAiCompatible(host, call, srVideoPath(call.request.handle), { method: 'GET' });
     return toSrTaskProgress(readSrVideo(await response.body.text(), true));
   };

@@ -1,23 +1,14 @@
-import {
-  callOpenAiCompatible,
-  jsonBody,
-  multipartBody,
-  type OperationCall,
-  type OperationResult,
-  type ProviderHost,
-  type UpstreamRequestBody,
-} from '../../core/index.js';
+import { callOpenAiCompatible, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type UpstreamRequestBody } from '../../core/index.js';
 import { readSrVideo, srSecondsOf } from './from-sr-video.js';
 import type { PreparedSrRequest } from './prepare-sr-request.js';
 import { resolveSrReference } from './resolve-sr-reference.js';
 import { srSubmitError, unreadAcceptance } from './sr-error.js';
-import type { SrOptions } from './sr-options.js';
 import { srUsage } from './sr-usage.js';
 import { srVideoPath } from './sr-video-path.js';
 import { toSrCreateFields, toSrCreateForm, toSrRemixBody } from './to-sr-request.js';
 
 /** Where the submission goes and its body: a remix, a text-to-video JSON body, or an image-to-video form. */
-async function requestOf(host: ProviderHost, call: OperationCall<PreparedSrRequest, SrOptions>): Promise<{ path: string; body: UpstreamRequestBody }> {
+async function requestOf(host: ProviderHost, call: OperationCall<PreparedSrRequest, PathPrefixOptions>): Promise<{ path: string; body: UpstreamRequestBody }> {
   const plan = call.request;
   if (plan.remixFromVideoId !== undefined) return { path: srVideoPath(plan.remixFromVideoId, '/remix'), body: jsonBody(toSrRemixBody(plan)) };
   const fields = toSrCreateFields(plan, call.upstreamModel);
@@ -38,7 +29,7 @@ async function requestOf(host: ProviderHost, call: OperationCall<PreparedSrReque
  * submission arrives prepared (see `prepareSrRequest`).
  */
 export function createSrSubmitOperation(host: ProviderHost) {
-  return async (call: OperationCall<PreparedSrRequest, SrOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<PreparedSrRequest, PathPrefixOptions>): Promise<OperationResult> => {
     const plan = call.request;
     const { path, body } = await requestOf(host, call);
     const remix = plan.remixFromVideoId !== undefined;

@@ -1,6 +1,6 @@
-import { callUpstream, GatewayError, malformedUpstreamAnswer, taskVanished, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { callUpstream, describeGoogleErrorText, GatewayError, malformedUpstreamAnswer, taskVanished, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { invalidVoOperation } from './from-vo-operation.js';
-import { describeVoError, voSubmitError } from './vo-error.js';
+import { voSubmitError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
 import type { VoUpstreamRequest } from './to-vo-request.js';
 
@@ -51,7 +51,7 @@ export async function getVoOperation(host: ProviderHost, call: OperationCall<unk
   }
   const url = `${call.channel.baseUrl}/${call.options.api_version}/${name}`;
   const response = await callUpstream(host, call, { method: 'GET', url, headers: { [voKeyHeader]: call.channel.apiKey } }, (refusal) =>
-    upstreamStatusError(refusal, describeVoError),
+    upstreamStatusError(refusal, describeGoogleErrorText),
   );
   return readJson(response);
 }

@@ -1,6 +1,5 @@
-import { GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { describeGoogleErrorText, GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 import { voKeyHeader } from './call-vo.js';
-import { describeVoError } from './vo-error.js';
 import type { VoOptions } from './vo-options.js';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -31,7 +30,7 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
     await response.body.dump();
     throw videoNotFound('the upstream no longer has this video; it keeps generated videos about 2 days');
   }
-  if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeVoError);
+  if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeGoogleErrorText);
   return response;
 }
 

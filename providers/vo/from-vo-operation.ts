@@ -1,5 +1,4 @@
-import { GatewayError, redactSecrets, type TaskProgress, invalidUpstreamAnswer } from '../../core/index.js';
-import { describeRpcCode } from './vo-error.js';
+import { describeGoogleRpcCode, GatewayError, redactSecrets, type TaskProgress, invalidUpstreamAnswer } from '../../core/index.js';
 import { voOperationSchema } from './vo-schemas.js';
 
 /** What one poll of an operation says, before billing is added. */
@@ -33,7 +32,7 @@ export function readVoOperation(json: unknown): VoOperationReading {
   if (!parsed.success) throw invalidVoOperation(parsed.error);
   const operation = parsed.data;
   if (operation.error !== undefined && operation.error !== null) {
-    const { http, name } = describeRpcCode(operation.error.code, operation.error.status);
+    const { http, name } = describeGoogleRpcCode(operation.error.code, operation.error.status);
     const message = operation.error.message === undefined || operation.error.message === null || operation.error.message === '' ? `the upstream failed the task (${name})` : redactSecrets(operation.error.message);
     return { progress: { kind: 'task-progress', status: 'failed', error: { code: http, message, type: name } }, videoUris: [] };
   }

@@ -1,4 +1,4 @@
-import { invalidRequest, quoted, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, parseClientFields, quoted, type VideoSubmitRequest } from '../../core/index.js';
 import { voModelTakesLastFrame } from './vo-model-rules.js';
 import { assertVoFrameBytes, readVoFrameText, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
 import {
@@ -48,17 +48,8 @@ function parseFields(fields: Record<string, unknown>): VoRequestFields {
   if (fields.metadata !== undefined) {
     throw invalidRequest('metadata: the vo models take flat fields; send durationSeconds, aspectRatio, resolution and the rest at the top level', { param: 'metadata' });
   }
-  const result = voRequestSchema.safeParse(fields);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const known = Object.keys(voRequestSchema.shape).join(', ');
-    throw invalidRequest(`unknown field ${quoted(key)}: vo models take ${known}`, { param: key });
-  }
-  // Every field is flat, so the first path segment is the field.
-  const field = String(issue.path[0] ?? 'body');
-  throw invalidRequest(`${field}: ${fields[field] === undefined ? 'required' : issue.message}`, { param: field });
+  const known = Object.keys(voRequestSchema.shape).join(', ');
+  return parseClientFields(voRequestSchema, fields, { unknownField: (field) => `unknown field ${quoted(field)}: vo models take ${known}` });
 }
 
 /** One value from a spec field and its common flat alias; both given must agree. */

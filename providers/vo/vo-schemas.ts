@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { googleRpcStatusSchema } from '../../core/index.js';
 
 // Lenient on purpose: only what the gateway reads, every field optional, unknown ones kept
 // (upstreams.md §1.11 marks much of the operation shape [M]; fixture gemini-veo-operation.json).
-
-/** The upstream's error envelope, a google.rpc.Status (upstreams.md §1.10). */
-export const voErrorBodySchema = z.looseObject({
-  error: z.looseObject({
-    code: z.number().nullish(),
-    message: z.string().nullish(),
-    status: z.string().nullish(),
-    details: z.array(z.unknown()).nullish(),
-  }),
-});
 
 const sampleSchema = z.looseObject({
   video: z.looseObject({ uri: z.string().nullish() }).nullish(),
@@ -22,13 +13,7 @@ export const voOperationSchema = z.looseObject({
   name: z.string().nullish(),
   /** Missing means not done (upstreams.md §1.11). */
   done: z.boolean().nullish(),
-  error: z
-    .looseObject({
-      code: z.number().nullish(),
-      message: z.string().nullish(),
-      status: z.string().nullish(),
-    })
-    .nullish(),
+  error: googleRpcStatusSchema.nullish(),
   response: z
     .looseObject({
       generateVideoResponse: z
@@ -41,6 +26,3 @@ export const voOperationSchema = z.looseObject({
     })
     .nullish(),
 });
-
-export type VoErrorBody = z.output<typeof voErrorBodySchema>;
-export type VoOperation = z.output<typeof voOperationSchema>;

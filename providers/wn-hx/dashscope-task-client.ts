@@ -7,9 +7,9 @@ import {
   retryAfterHeader,
   upstreamStatusError,
   type OperationCall,
+  type PathPrefixOptions,
   type ProviderHost,
 } from '../../core/index.js';
-import type { DashScopeVideoOptions } from './dashscope-video-options.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
 import { dashScopeCodeStatus, dashScopeSubmitError, describeDashScopeError, invalidDashScopeAnswer, readDashScopeErrorBody } from './dashscope-upstream-error.js';
 import { dashScopeSubmitAnswerSchema } from './dashscope-task-schemas.js';
@@ -22,7 +22,7 @@ export const dashScopeSynthesisPath = '/services/aigc/video-generation/video-syn
  * with the channel's key as a Bearer token and `X-DashScope-Async: enable`, without which
  * DashScope refuses (upstreams.md §4.1). Returns the upstream's `output.task_id`.
  */
-export async function submitDashScopeTask(host: ProviderHost, call: OperationCall<unknown, DashScopeVideoOptions>, job: DashScopeVideoJob): Promise<string> {
+export async function submitDashScopeTask(host: ProviderHost, call: OperationCall<unknown, PathPrefixOptions>, job: DashScopeVideoJob): Promise<string> {
   const response = await callUpstream(
     host,
     call,
@@ -49,7 +49,7 @@ export async function submitDashScopeTask(host: ProviderHost, call: OperationCal
 }
 
 /** Asks about a task: `GET {base_url}{path_prefix}/tasks/{task_id}` with the key only (upstreams.md §4.1); returns the parsed JSON. */
-export async function fetchDashScopeTask(host: ProviderHost, call: OperationCall<unknown, DashScopeVideoOptions>, taskId: string): Promise<unknown> {
+export async function fetchDashScopeTask(host: ProviderHost, call: OperationCall<unknown, PathPrefixOptions>, taskId: string): Promise<unknown> {
   const response = await callUpstream(host, call, { method: 'GET', url: prefixedUpstreamUrl(call, `/tasks/${encodeURIComponent(taskId)}`), headers: bearerAuthorization(call) }, (refusal) =>
     upstreamStatusError(refusal, (text) => {
       const error = readDashScopeErrorBody(text);

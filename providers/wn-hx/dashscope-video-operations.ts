@@ -1,8 +1,17 @@
-import { findUrlFields, type OperationHandler, type ProviderHost, type TaskAccepted, type TaskProgress, type VendorFetchedUrl, type VideoSubmitRequest, type VideoTaskQuery } from '../../core/index.js';
+import {
+  findUrlFields,
+  type OperationHandler,
+  type PathPrefixOptions,
+  type ProviderHost,
+  type TaskAccepted,
+  type TaskProgress,
+  type VendorFetchedUrl,
+  type VideoSubmitRequest,
+  type VideoTaskQuery,
+} from '../../core/index.js';
 import { fetchDashScopeTask, submitDashScopeTask } from './dashscope-task-client.js';
 import { videoFamilyOf } from './dashscope-video-family.js';
 import { videoJobUsage, type DashScopeVideoJob } from './dashscope-video-job.js';
-import type { DashScopeVideoOptions } from './dashscope-video-options.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
 
 // The client's fields that hold a URL DashScope downloads: wn2.5's `image` and `audio_url`,
@@ -30,7 +39,7 @@ export function prepareVideoRequest(request: VideoSubmitRequest): PreparedVideoR
  * will fetch against the gateway's address policy, submits the task, and hands core the
  * upstream task id as the handle.
  */
-export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, DashScopeVideoOptions> {
+export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, PathPrefixOptions> {
   return async (call): Promise<TaskAccepted> => {
     const { job, vendorFetchedUrls } = call.request;
     await host.media.checkVendorFetchedUrls(vendorFetchedUrls, call.signal);
@@ -40,7 +49,7 @@ export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler
 }
 
 /** `video.status`: asks the upstream about the task and maps its state at the tiers its model makes (see {@link fromDashScopeTask}). */
-export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, DashScopeVideoOptions> {
+export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, PathPrefixOptions> {
   return async (call): Promise<TaskProgress> => {
     const answer = await fetchDashScopeTask(host, call, call.request.handle);
     const model = call.request.model;

@@ -1,7 +1,7 @@
+import { fieldError } from '../../core/index.js';
 import type { HxMode } from './hx-family.js';
 import { hxImageFormat } from './media-formats.js';
 import { checkMediaReference } from './media-reference.js';
-import { fieldError } from './video-field-checks.js';
 
 /** Reference images an hx-1.0-r2v request takes (spec part 2, Limits). */
 const maxReferenceImages = 9;

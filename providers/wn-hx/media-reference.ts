@@ -1,6 +1,5 @@
-import { sniffImageType } from '../../core/index.js';
+import { fieldError, sniffImageType } from '../../core/index.js';
 import type { InlineImageTypes, MediaFormat } from './media-formats.js';
-import { fieldError } from './video-field-checks.js';
 
 /** The largest inline image (spec part 2: wn2.7 and hx images up to 20 MB). */
 export const maxInlineImageBytes = 20 * 1024 * 1024;

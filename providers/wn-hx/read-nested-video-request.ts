@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import type { VideoSubmitRequest } from '../../core/index.js';
+import { fieldError, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
 import type { NestedVideoBody } from './nested-video-body-schema.js';
-import { fieldError, parseVideoFields } from './video-field-checks.js';
 
 /** What a nested-body model makes its video from: text, a first frame (or clip), or references. */
 export type NestedVideoMode = 't2v' | 'i2v' | 'r2v';
@@ -80,7 +79,7 @@ function agreed<Value>(top: Value | undefined, nested: Value | undefined, topPat
  */
 export function readNestedVideoRequest<Body extends NestedVideoBody>(request: VideoSubmitRequest, mode: NestedVideoMode, rules: NestedVideoRules<Body>): DashScopeVideoJob {
   if (request.uploads !== undefined) throw fieldError('metadata', rules.multipartRefusal);
-  const body = parseVideoFields(rules.schema, request, (objectPath) => knownFields(rules, objectPath));
+  const body = parseClientFields(rules.schema, request, { unknownField: (field, objectPath) => `${field}: unknown field; ${knownFields(rules, objectPath)}` });
   const model = body.model;
   const { input, parameters = {} } = body.metadata;
 

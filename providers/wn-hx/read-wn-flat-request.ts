@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { VideoSubmitRequest } from '../../core/index.js';
+import { fieldError, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
 import { wnMediaFormats } from './media-formats.js';
 import { checkMediaReference, uploadedImage } from './media-reference.js';
-import { booleanField, fieldError, parseVideoFields, seedField } from './video-field-checks.js';
+import { booleanField, seedField } from './video-field-checks.js';
 
 const flatFieldList = 'prompt, image, duration, resolution, size, smart_rewrite, generate_audio, audio_url and seed';
 
@@ -81,7 +81,7 @@ function imageOf(request: VideoSubmitRequest, image: string | undefined): string
  */
 export function readWnFlatRequest(request: VideoSubmitRequest, mode: 't2v' | 'i2v'): DashScopeVideoJob {
   const { uploads: _uploads, ...body } = request;
-  const fields = parseVideoFields(flatSchema, request.uploads === undefined ? body : formFields(body), () => `wn2.5 models take ${flatFieldList}`);
+  const fields = parseClientFields(flatSchema, request.uploads === undefined ? body : formFields(body), { unknownField: (field) => `${field}: unknown field; wn2.5 models take ${flatFieldList}` });
   const model = request.model;
   const image = imageOf(request, fields.image);
   if (mode === 't2v' && image !== undefined) throw fieldError('image', `${model} makes video from text; use wn2.5-i2v-preview to start from an image`);

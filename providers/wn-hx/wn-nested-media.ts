@@ -1,6 +1,6 @@
+import { fieldError } from '../../core/index.js';
 import { wnMediaFormats, type MediaKind } from './media-formats.js';
 import { checkMediaReference } from './media-reference.js';
-import { fieldError } from './video-field-checks.js';
 
 /** One `metadata.input.media[]` item as the client sent it. */
 export interface WnMediaItem {

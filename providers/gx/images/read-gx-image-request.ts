@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidRequest, type ImageRequest } from '../../../core/index.js';
+import { invalidRequest, parseClientFields, type ImageRequest } from '../../../core/index.js';
 import { gxAspectRatioOf, gxImageSizeOf, gxQualityValues, gxTierOfImageSize, gxTierOfQuality, type GxImageSize } from './gx-image-config.js';
 
 /**
@@ -89,24 +89,13 @@ export interface GxImagePlan {
   topP: number | undefined;
 }
 
-/** `path` as a client reads it: `contents[0].parts[1].image`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text === '' ? String(segment) : `${text}.${String(segment)}`), '');
-}
-
 function parseFields(request: ImageRequest): GxImageFields {
-  const result = gxImageRequestSchema.safeParse(request);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const field = formatPath([...issue.path, issue.keys[0] ?? '']);
-    throw invalidRequest(`unknown field "${field}"; the gx image models take ${fieldList}`, { param: field });
-  }
-  // A single image string was checked as a list of one; its errors name the field itself.
-  const issuePath = typeof request.image === 'string' && issue.path[0] === 'image' ? ['image', ...issue.path.slice(2)] : issue.path;
-  const path = formatPath(issuePath);
-  if (path === '') throw invalidRequest(`the request is invalid: ${issue.message}`);
-  throw invalidRequest(`${path}: ${issue.message}`, { param: path });
+  return parseClientFields(gxImageRequestSchema, request, {
+    where: 'the request is invalid',
+    unknownField: (field) => `unknown field "${field}"; the gx image models take ${fieldList}`,
+    // A single image string was checked as a list of one; its errors name the field itself.
+    clientPath: (path) => (typeof request.image === 'string' && path[0] === 'image' ? ['image', ...path.slice(2)] : path),
+  });
 }
 
 /** Refusals that come before the field-by-field check, each with what to do instead. */

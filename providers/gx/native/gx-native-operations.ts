@@ -1,31 +1,24 @@
 import {
-  parseUpstreamJson,
   emptyUsage,
+  readUpstreamJsonBody,
   type NativeBatchEmbedRequest,
   type NativeEmbedRequest,
   type NativeGenerateRequest,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
+  type UpstreamResponse,
   type Usage,
 } from '../../../core/index.js';
 import { callGx } from '../call-gx.js';
 import { checkGxFileUris } from '../check-gx-file-uris.js';
-import { invalidGxResponse } from '../gx-error.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
 import type { GxOptions } from '../gx-options.js';
 import { readGxNativeUsage } from './read-gx-native-usage.js';
 import { toGxNativeRequest } from './to-gx-native-request.js';
 
-/** Reads a forwarded body, returning its text (sent to the client byte for byte) and its JSON (for usage). */
-async function readForwarded(response: Awaited<ReturnType<typeof callGx>>): Promise<{ text: string; json: unknown }> {
-  const text = await response.body.text();
-  try {
-    return { text, json: parseUpstreamJson(text) };
-  } catch (error) {
-    throw invalidGxResponse(error);
-  }
-}
+/** A forwarded body's text (sent to the client byte for byte) and its JSON (for usage). */
+const readGxBody = (response: UpstreamResponse) => readUpstreamJsonBody(response.body, 'a generateContent response');
 
 /** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten (its `fileUri` URLs checked first). */
 export function createGxGenerateOperation(host: ProviderHost) {
@@ -36,7 +29,7 @@ export function createGxGenerateOperation(host: ProviderHost) {
       const response = await callGx(host, call, model, 'streamGenerateContent', body);
       return { kind: 'stream', body: response.body, decoder: createGxNativeStreamDecoder(), framing: 'sse' };
     }
-    const { text, json } = await readForwarded(await callGx(host, call, model, 'generateContent', body));
+    const { text, json } = await readGxBody(await callGx(host, call, model, 'generateContent', body));
     return { kind: 'json', body: text, usage: readGxNativeUsage(json) };
   };
 }
@@ -52,7 +45,7 @@ function embeddingUsage(contents: readonly unknown[]): Usage {
 export function createGxEmbedOperation(host: ProviderHost) {
   return async (call: OperationCall<NativeEmbedRequest, GxOptions>): Promise<OperationResult> => {
     const body = call.request.model === undefined ? call.request : { ...call.request, model: `models/${call.upstreamModel}` };
-    const { text } = await readForwarded(await callGx(host, call, call.upstreamModel, 'embedContent', body));
+    const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'embedContent', body));
     return { kind: 'json', body: text, usage: embeddingUsage([call.request.content]) };
   };
 }
@@ -61,7 +54,7 @@ export function createGxEmbedOperation(host: ProviderHost) {
 export function createGxBatchEmbedOperation(host: ProviderHost) {
   return async (call: OperationCall<NativeBatchEmbedRequest, GxOptions>): Promise<OperationResult> => {
     const requests = call.request.requests.map((entry) => ({ ...entry, model: `models/${call.upstreamModel}` }));
-    const { text } = await readForwarded(await callGx(host, call, call.upstreamModel, 'batchEmbedContents', { ...call.request, requests }));
+    const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'batchEmbedContents', { ...call.request, requests }));
     return { kind: 'json', body: text, usage: embeddingUsage(call.request.requests.map((entry) => entry.content)) };
   };
 }

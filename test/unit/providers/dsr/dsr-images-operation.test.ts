@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ChannelTimeouts, ImageRequest, OperationCall } from '../../../../core/index.js';
 import { createDsrImagesOperation } from '../../../../providers/dsr/dsr-images-operation.js';
-import type { DsrOptions } from '../../../../providers/dsr/dsr-options.js';
+import type { PathPrefixOptions } from '../../../../core/index.js';
 import { seedreamResponses, stubHost, upstreamAnswer } from './fixtures/read-dsr-fixtures.js';
 
 const recorded = seedreamResponses();
@@ -17,7 +17,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-const call = (request: Record<string, unknown>, path_prefix = '/api/v3'): OperationCall<ImageRequest, DsrOptions> => ({
+const call = (request: Record<string, unknown>, path_prefix = '/api/v3'): OperationCall<ImageRequest, PathPrefixOptions> => ({
   request: request as ImageRequest,
   model: request.model as string,
   upstreamModel: 'doubao-seedream-4-5-251128',

@@ -1,12 +1,13 @@
 import t from 'tap';
 import { invalidApiKeyBody } from '../../../fakes/gx/gx-error-body.js';
-import { describeGxError, gxErrorToGatewayError, gxStatusInBody } from '../../../../providers/gx/gx-error.js';
+import { describeGoogleErrorText, googleKeyRefused, readGoogleErrorText } from '../../../../core/index.js';
+import { gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
 import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
 
 t.test('the recorded 429 body is described by its message and status', async (t) => {
-  t.equal(describeGxError(fixtureBytes('gemini-error-429.json').toString('utf8')), 'You exceeded your current quota, please check your plan. (RESOURCE_EXHAUSTED)');
-  t.equal(describeGxError('<html>bad gateway</html>'), undefined);
-  t.equal(describeGxError('{"unexpected": true}'), undefined);
+  t.equal(describeGoogleErrorText(fixtureBytes('gemini-error-429.json').toString('utf8')), 'You exceeded your current quota, please check your plan. (RESOURCE_EXHAUSTED)');
+  t.equal(describeGoogleErrorText('<html>bad gateway</html>'), undefined);
+  t.equal(describeGoogleErrorText('{"unexpected": true}'), undefined);
 });
 
 t.test('429 and 5xx upstream errors are retryable, with the usual gateway statuses', async (t) => {
@@ -38,7 +39,7 @@ t.test('an error without a numeric code is classified by its status name', async
 t.test('a 400 whose details say API_KEY_INVALID is the channel’s refused key: an auth failure another channel may not have', async (t) => {
   // The body upstreams.md §1.10 gives for a wrong key, as the fake gx upstream sends it.
   const body = invalidApiKeyBody();
-  t.equal(gxStatusInBody(JSON.stringify(body)), 401);
+  t.equal(googleKeyRefused(readGoogleErrorText(JSON.stringify(body))!), true);
   t.match(gxErrorToGatewayError(body.error), { statusCode: 502, code: 'upstream_auth_failed', retryable: true });
-  t.equal(gxStatusInBody(JSON.stringify({ error: { code: 400, message: 'Invalid value at contents', status: 'INVALID_ARGUMENT' } })), undefined, 'other 400s stay the client’s');
+  t.equal(googleKeyRefused(readGoogleErrorText(JSON.stringify({ error: { code: 400, message: 'Invalid value at contents', status: 'INVALID_ARGUMENT' } }))!), false, 'other 400s stay the client’s');
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { describeVoError, voSubmitError } from '../../../../providers/vo/vo-error.js';
+import { describeGoogleErrorText } from '../../../../core/index.js';
+import { voSubmitError } from '../../../../providers/vo/vo-error.js';
 import { voFixture } from './fixtures/read-vo-fixture.js';
 import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
@@ -42,8 +43,8 @@ t.test("the channel's own trouble is retryable: a refused key, a failed precondi
   t.match(await voSubmitError(answer(503, { error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })), { statusCode: 502, code: 'upstream_error', retryable: true });
 });
 
-t.test('describeVoError gives the message and status for core, and nothing for other bodies', async (t) => {
-  t.equal(describeVoError(JSON.stringify(voFixture('gemini-error-429.json'))), 'You exceeded your current quota, please check your plan. (RESOURCE_EXHAUSTED)');
-  t.equal(describeVoError('<html>'), undefined);
-  t.equal(describeVoError(JSON.stringify({ error: { status: 'NOT_FOUND' } })), 'NOT_FOUND');
+t.test('describeGoogleErrorText gives the message and status for core, and nothing for other bodies', async (t) => {
+  t.equal(describeGoogleErrorText(JSON.stringify(voFixture('gemini-error-429.json'))), 'You exceeded your current quota, please check your plan. (RESOURCE_EXHAUSTED)');
+  t.equal(describeGoogleErrorText('<html>'), undefined);
+  t.equal(describeGoogleErrorText(JSON.stringify({ error: { status: 'NOT_FOUND' } })), 'NOT_FOUND');
 });

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { describeUpstreamError, upstreamStatusError } from './upstream-error.js';
+import { readUpstreamJsonAs } from './upstream-json.js';
+import type { UpstreamStatusMapper } from './call-upstream.js';
+
+// The error dialect of Google's APIs (reference upstreams.md §1.10): an error body
+// `{"error": <google.rpc.Status>}` whose `details` carry typed messages (`RetryInfo`,
+// `ErrorInfo`, `BadRequest`), for the providers whose upstream speaks it.
+
+/** A google.rpc.Status, the `error` of an error body or of a failed operation; loose, as every upstream body is read. */
+export const googleRpcStatusSchema = z.looseObject({
+  code: z.number().nullish(),
+  message: z.string().nullish(),
+  status: z.string().nullish(),
+  details: z.array(z.unknown()).nullish(),
+});
+
+/** A google.rpc.Status as read. */
+export type GoogleRpcStatus = z.output<typeof googleRpcStatusSchema>;
+
+/** An error body: `{"error": {code, message, status, details}}`. */
+export const googleErrorBodySchema = z.looseObject({ error: googleRpcStatusSchema });
+
+// google.rpc.Code numbers with their names and the HTTP statuses google/rpc/code.proto maps
+// them to; a failed operation's `error` carries only the number (fixture gemini-veo-operation.json).
+const rpcCodes: Record<number, [name: string, http: number]> = {
+  1: ['CANCELLED', 499],
+  2: ['UNKNOWN', 500],
+  3: ['INVALID_ARGUMENT', 400],
+  4: ['DEADLINE_EXCEEDED', 504],
+  5: ['NOT_FOUND', 404],
+  6: ['ALREADY_EXISTS', 409],
+  7: ['PERMISSION_DENIED', 403],
+  8: ['RESOURCE_EXHAUSTED', 429],
+  9: ['FAILED_PRECONDITION', 400],
+  10: ['ABORTED', 409],
+  11: ['OUT_OF_RANGE', 400],
+  12: ['UNIMPLEMENTED', 501],
+  13: ['INTERNAL', 500],
+  14: ['UNAVAILABLE', 503],
+  15: ['DATA_LOSS', 500],
+  16: ['UNAUTHENTICATED', 401],
+};
+
+const httpOfName = new Map(Object.values(rpcCodes));
+
+/**
+ * The HTTP status and the name of a google.rpc code, given by number or by name (500 and
+ * `UNKNOWN` for neither): for an error that came without an HTTP status line.
+ */
+export function describeGoogleRpcCode(code: number | null | undefined, status: string | null | undefined): { http: number; name: string } {
+  const known = code === null || code === undefined ? undefined : rpcCodes[code];
+  return { http: known?.[1] ?? httpOfName.get(status ?? '') ?? 500, name: status ?? known?.[0] ?? 'UNKNOWN' };
+}
+
+/** The status's `details` of the given type (`google.rpc.RetryInfo`), as records. */
+export function googleErrorDetails(error: Pick<GoogleRpcStatus, 'details'>, type: string): Record<string, unknown>[] {
+  return (error.details ?? []).filter(
+    (detail): detail is Record<string, unknown> => typeof detail === 'object' && detail !== null && typeof (detail as Record<string, unknown>)['@type'] === 'string' && ((detail as Record<string, unknown>)['@type'] as string).endsWith(type),
+  );
+}
+
+/** Seconds to wait, from a `google.rpc.RetryInfo` detail (`"retryDelay": "34.4s"`, fixture gemini-error-429.json). */
+export function googleRetryAfterSeconds(error: Pick<GoogleRpcStatus, 'details'>): number | undefined {
+  for (const detail of googleErrorDetails(error, 'google.rpc.RetryInfo')) {
+    const seconds = typeof detail.retryDelay === 'string' ? Number.parseFloat(detail.retryDelay) : Number.NaN;
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the status refuses the channel's key: an `ErrorInfo` whose reason is `API_KEY_...`.
+ * Google answers a wrong key with 400 `INVALID_ARGUMENT` (upstreams.md §1.10), but the key is
+ * the channel's, so it is the channel's failure (401), not a mistake of the client's.
+ */
+export const googleKeyRefused = (error: Pick<GoogleRpcStatus, 'details'>): boolean =>
+  googleErrorDetails(error, 'google.rpc.ErrorInfo').some((detail) => typeof detail.reason === 'string' && detail.reason.startsWith('API_KEY_'));
+
+/** The error object in an error body's text, if it is one. */
+export const readGoogleErrorText = (text: string): GoogleRpcStatus | undefined => readUpstreamJsonAs(text, googleErrorBodySchema)?.error;
+
+/** The upstream's own words in an error body: `message (STATUS)`. */
+export function describeGoogleErrorText(text: string): string | undefined {
+  const error = readGoogleErrorText(text);
+  return error === undefined ? undefined : describeUpstreamError(error.message, error.status);
+}
+
+/**
+ * The gateway error for a Google API's non-2xx answer (see `upstreamStatusError`), with the
+ * upstream's message, the `RetryInfo` delay when there is no `Retry-After` header, and a
+ * refused channel key judged as 401.
+ */
+export const googleStatusError: UpstreamStatusMapper = (response) =>
+  upstreamStatusError(
+    response,
+    describeGoogleErrorText,
+    (text) => {
+      const error = readGoogleErrorText(text);
+      return error === undefined ? undefined : googleRetryAfterSeconds(error);
+    },
+    (text) => {
+      const error = readGoogleErrorText(text);
+      return error !== undefined && googleKeyRefused(error) ? 401 : undefined;
+    },
+  );
