@@ -213,8 +213,8 @@ export interface UpstreamUrlStreamOptions {
   /** The channel's timeouts; first byte, idle and total bound the transfer, redirects included. */
   timeouts: ChannelTimeouts;
   /**
-   * The channel's `base_url` (pass `call.channel.baseUrl`): a URL on the same host is fetched
-   * whatever its address, private or loopback included, since the gateway already trusts that
+   * The channel's `base_url` (pass `call.channel.baseUrl`): a URL on the same host and port is
+   * fetched whatever its address, private or loopback included, since the gateway already trusts that
    * host with the channel's key (an upstream the operator runs on a private network serves
    * its results from there). A redirect to any other host is checked as usual.
    */

@@ -58,10 +58,14 @@ function parseMediaUrl(text: string, wording: RefusalWording): URL {
   return url;
 }
 
-/** The host name of a channel's `base_url`, lower case; undefined when there is none or it does not parse. */
+/**
+ * The host of a channel's `base_url` (name and port, lower case); undefined when there is none
+ * or it does not parse. The port counts: another port of the same machine is another service
+ * (an admin console, a metadata proxy) that the operator never pointed the gateway at.
+ */
 function trustedHostOf(channelBaseUrl: string | undefined): string | undefined {
   if (channelBaseUrl === undefined || !URL.canParse(channelBaseUrl)) return undefined;
-  return new URL(channelBaseUrl).hostname.toLowerCase();
+  return new URL(channelBaseUrl).host.toLowerCase();
 }
 
 /** Per-request limits that replace the agent's media defaults (an upstream's URL runs on the channel's timeouts). */
@@ -181,7 +185,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
     let url = first;
     for (let redirects = 0; ; redirects++) {
       const response =
-        trustedHost !== undefined && url.hostname.toLowerCase() === trustedHost
+        trustedHost !== undefined && url.host.toLowerCase() === trustedHost
           ? await this.#channelHostAgent.request({ origin: url.origin, path: url.pathname + url.search, method: 'GET', headers: requestHeaders, signal, ...timeouts })
           : await this.#get(url, redirects > 0, wording, signal, timeouts);
       if (!redirectStatuses.has(response.statusCode)) return { response, url };

@@ -433,7 +433,7 @@ t.test('streamUpstreamUrl: a URL an upstream gave', async (t) => {
     t.match(await rejection(stream(fetcher, `${server.origin}/loop`)), { statusCode: 502, code: 'upstream_invalid_response', message: /redirected more than 3 times/ });
   });
 
-  t.test("a URL on the channel's own host is fetched whatever its address; a redirect off it is checked again", async (t) => {
+  t.test("a URL on the channel's own host and port is fetched whatever its address; a redirect off it is checked again", async (t) => {
     const strict = startFetcher(t, {}, { resolveHost });
     const own = { signal: new AbortController().signal, timeouts, channelBaseUrl: `${server.origin}/api/v1` };
     const response = await strict.streamUpstreamUrl(`${server.origin}/hop`, own);
@@ -444,6 +444,8 @@ t.test('streamUpstreamUrl: a URL an upstream gave', async (t) => {
     t.match(await rejection(strict.streamUpstreamUrl(`${server.origin}/to-internal`, own)), { statusCode: 502, code: 'upstream_url_refused', message: /^the upstream redirected the gateway to internal\.test/ });
     const other = { ...own, channelBaseUrl: 'http://upstream.example/api' };
     t.match(await rejection(strict.streamUpstreamUrl(`${server.origin}/video.mp4`, other)), { statusCode: 502, code: 'upstream_url_refused' }, 'another channel host does not open loopback');
+    const otherPort = { ...own, channelBaseUrl: `http://127.0.0.1:${server.port === 1 ? 2 : 1}/api` };
+    t.match(await rejection(strict.streamUpstreamUrl(`${server.origin}/video.mp4`, otherPort)), { statusCode: 502, code: 'upstream_url_refused' }, 'another port of the same address is another service');
     t.match(await rejection(strict.fetch(`${server.origin}/video.mp4`)), { statusCode: 400, code: 'media_url_not_allowed' }, 'a fetch without a channel host is guarded as before');
   });
 
