@@ -49,7 +49,10 @@ t.test('a deadline aborts when the caller aborts, and says the time was not up',
 
 t.test('a deadline aborts with a TimeoutError when its time is up', async (t) => {
   const deadline = new Deadline(5, new AbortController().signal);
+  // The deadline's timer is unref'd (it must not hold a gateway open): this one keeps the test alive.
+  const keepAlive = setTimeout(() => {}, 5_000);
   await new Promise<void>((resolve) => deadline.signal.addEventListener('abort', () => resolve()));
+  clearTimeout(keepAlive);
   t.equal(deadline.expired, true);
   t.equal((deadline.signal.reason as DOMException).name, 'TimeoutError');
   deadline.clear();
