@@ -1,20 +1,18 @@
 import type { DestinationStream } from 'pino';
-import { pino } from 'pino';
 
 import cluster from 'node:cluster';
 import { fstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { BatchedLogDestination } from './batched-log-destination.js';
 
 /**
  * How many bytes a write gathers (`minLength`) and carries at most (`maxWrite`). Each write
- * costs a system call and a hand-off to libuv's thread pool, paid on the gateway's core:
- * with writes of 2–4 KiB, a few request lines each, the log's writes were about 4% of the
- * gateway's busy time under the benchmark's load. So a process that has its stdout to itself,
- * or writes to a file or a terminal, gathers 16 KiB and writes up to 64 KiB at once. Not more: sonic-boom measures the byte
- * length of the batch it appends to on every line, which grows with the batch. The workers of a cluster that share one
- * pipe keep each write within what a pipe writes whole (`PIPE_BUF`, 4096 bytes on Linux): a
- * larger write could interleave with another worker's and cut lines in two. (Writes to a
- * regular file move its shared offset atomically, so workers may batch there too.)
+ * costs a system call and a hand-off to libuv's thread pool, paid on the gateway's core, so a
+ * process that has its stdout to itself, or writes to a file or a terminal, gathers 16 KiB and
+ * writes up to 64 KiB at once. The workers of a cluster that share one pipe keep each write
+ * within what a pipe writes whole (`PIPE_BUF`, 4096 bytes on Linux): a larger write could
+ * interleave with another worker's and cut lines in two. (Writes to a regular file move its
+ * shared offset atomically, so workers may batch there too.)
  */
 function writeSizes(): { minLength: number; maxWrite: number } {
   let sharedPipe = false;
@@ -59,8 +57,8 @@ function prettyDestination(): DestinationStream {
 
 /**
  * The process's log destination, shared by every logger writing to stdout so that one flush
- * covers them all: pino's asynchronous destination (`sync: false`), which gathers lines and
- * writes them in batches, so logging never blocks a request on a slow reader of stdout. A
+ * covers them all: a {@link BatchedLogDestination}, which gathers lines and writes them in
+ * batches, asynchronously, so logging never blocks a request on a slow reader of stdout. A
  * line waits at most {@link periodicFlushMilliseconds} for company. Lines still buffered are
  * written synchronously when the process exits, however it exits: a clean stop, SIGTERM or
  * SIGINT, a failed start, an uncaught exception. With `LOG_FORMAT=pretty` (the default on a
@@ -69,18 +67,11 @@ function prettyDestination(): DestinationStream {
 export function processLogDestination(): DestinationStream {
   if (processDestination === undefined && logFormat() === 'pretty') processDestination = prettyDestination();
   if (processDestination === undefined) {
-    const destination = pino.destination({ dest: 1, sync: false, ...writeSizes(), periodicFlush: periodicFlushMilliseconds });
+    const destination = new BatchedLogDestination({ fd: 1, ...writeSizes(), periodicFlushMilliseconds });
     // `exit` comes with every process.exit() (main.ts ends every command with one: a clean
     // stop, SIGTERM, SIGINT, a failed start) and after an uncaught exception. Nothing
-    // asynchronous runs after it, so the flush is synchronous. (pino.destination registers a
-    // flush of its own at exit too; the gateway's promise does not rest on that detail.)
-    process.once('exit', () => {
-      try {
-        destination.flushSync();
-      } catch {
-        // Nothing more can be done for the log at exit: stdout is gone.
-      }
-    });
+    // asynchronous runs after it, so the flush is synchronous.
+    process.once('exit', () => destination.flushSync());
     processDestination = destination;
   }
   return processDestination;
