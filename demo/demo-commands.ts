@@ -49,6 +49,8 @@ export interface DemoCommandContext {
   videoTaskIds: readonly string[];
   /** An asset group the demo made at start, for the create-asset line. */
   assetGroupId: string;
+  /** `tasks.min_poll_interval_ms` of the demo's config: polls closer than this get the cached state. */
+  minPollIntervalMs: number;
 }
 
 /** Single-quotes `text` for a POSIX shell (a quote inside becomes '\''). */
@@ -154,7 +156,7 @@ export function demoSections(context: DemoCommandContext): DemoSection[] {
       notes: [
         'Each poll line asks about a task the demo submitted at start with the submit line above it;',
         'repeat it to watch the task move on (queued, in_progress, then succeeded, or completed for',
-        'sdx; the upstream is asked at most every 2 s). A finished task shows the video\'s url (a',
+        `sdx; the upstream is asked at most every ${context.minPollIntervalMs / 1000} s). A finished task shows the video's url (a`,
         '/content url on the gateway wants the same Authorization header). To poll a task you',
         'submitted, put the task_id its submit answered in place of the id in the poll line.',
       ],

@@ -46,9 +46,15 @@ async function postAsDemo(app: FastifyInstance, apiKey: string, url: string, bod
   return response.json();
 }
 
-function fakeAddresses(upstreams: DemoUpstreams): string {
-  const { gx, openai, ark, dashscope, veo } = upstreams;
-  return `gx ${gx.fake.url}, OpenAI ${openai.fake.url}, Ark ${ark.fake.url}, DashScope ${dashscope.fake.url}, Veo ${veo.fake.url}`;
+/** The fakes' addresses, one a line, with the families each one serves. */
+function fakeAddresses({ gx, openai, ark, dashscope, veo }: DemoUpstreams): string[] {
+  return [
+    `gx         ${gx.fake.url}  (gx)`,
+    `OpenAI     ${openai.fake.url}  (gp, gi, audio, sr)`,
+    `Ark        ${ark.fake.url}  (dsr, dsx and sdx, the asset library)`,
+    `DashScope  ${dashscope.fake.url}  (qi, wn, hx)`,
+    `Veo        ${veo.fake.url}  (vo)`,
+  ];
 }
 
 async function main(): Promise<void> {
@@ -86,7 +92,7 @@ async function main(): Promise<void> {
       'Model Gateway demo: the gateway in front of fake upstreams for every model family',
       '',
       `  gateway         ${baseUrl}`,
-      `  fake upstreams  ${fakeAddresses(upstreams)}`,
+      ...fakeAddresses(upstreams).map((line, index) => `${index === 0 ? '  fake upstreams' : '                '}  ${line}`),
       '                  (chat answers "echo: <your last message>"; images, audio and videos are small samples)',
       `  config          ${configFile}`,
       `  API key         ${apiKey}`,
@@ -96,7 +102,7 @@ async function main(): Promise<void> {
       'Paste any line below into a shell; lines starting with # are comments.',
       '',
     ];
-    for (const section of demoSections({ baseUrl, apiKey, loginToken, sampleAudio, videoTaskIds, assetGroupId })) {
+    for (const section of demoSections({ baseUrl, apiKey, loginToken, sampleAudio, videoTaskIds, assetGroupId, minPollIntervalMs: config.tasks.min_poll_interval_ms })) {
       lines.push(`# ---- ${section.heading}`, ...section.notes.map((note) => `# ${note}`), '');
       for (const { title, command } of section.commands) lines.push(`# ${title}`, command, '');
     }
