@@ -1,30 +1,31 @@
 /**
- * `npm run demo`: the gateway in front of a fake gx upstream, ready to try with curl and no
- * vendor account. It starts the fake (answers `echo: <last user text>`), writes a config
- * pointing a gx channel at it (memory store, a demo user, prices for the demo models),
- * starts the gateway, issues an unlimited API key and prints it with curl commands for every
- * route. It serves until Ctrl-C (SIGINT) or SIGTERM, then deletes its temporary directory.
+ * `npm run demo`: the gateway in front of fake upstreams for every model family, ready to try
+ * with curl and no vendor account. It starts the vendor fakes of `test/fakes/` (gx, OpenAI,
+ * Ark, DashScope, Veo), writes a config with one channel per family on them (memory store, a
+ * demo user, prices from the shipped catalog) and a sample WAV, starts the gateway, issues an
+ * unlimited API key, submits one video task per family and makes an asset group (so the poll
+ * and asset lines carry real ids), and prints the key with a curl line per route group. It
+ * serves until Ctrl-C (SIGINT) or SIGTERM, then deletes its temporary directory.
  *
  * Options: --port N (default $DEMO_PORT or 3000; 0 picks a free port), --host ADDRESS
  * (default 127.0.0.1). Gateway logs go to standard error at LOG_LEVEL (default warn).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../server/build-app.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { generateLoginToken } from '../core/security/login-token.js';
 import { TokenService } from '../core/tokens/token-service.js';
-import { startFakeGxUpstream } from '../test/fakes/gx/fake-gx-upstream.js';
-import { demoCommands } from './demo-commands.js';
-
-const demoUserId = 1;
+import { pcmTone, wavFile } from '../test/fakes/openai/fake-openai-upstream.js';
+import { demoSections, demoVideoRequests } from './demo-commands.js';
+import { demoConfig, demoUserId } from './demo-config.js';
+import { startDemoUpstreams, type DemoUpstreams } from './demo-upstreams.js';
 
 const { values } = parseArgs({
   options: {
@@ -33,84 +34,92 @@ const { values } = parseArgs({
   },
 });
 
-/** The demo's config as YAML (JSON strings are valid YAML scalars, so any path quotes safely). */
-function demoConfig(options: { host: string; port: number; directory: string; upstreamUrl: string; upstreamKey: string; loginToken: string }): string {
-  return `# Written by npm run demo; deleted when the demo stops.
-server: { host: ${JSON.stringify(options.host)}, port: ${options.port} }
-storage: { driver: memory, data_dir: ${JSON.stringify(options.directory)} }
-security: { encryption_key: ${randomBytes(32).toString('hex')} }
-users:
-  - { id: ${demoUserId}, username: demo, login_token: ${options.loginToken} }
-groups: { default: { ratio: 1 } }
-pricing:
-  gx-2.5-pro: { input_per_mtok: 1.25, output_per_mtok: 10, cached_input_per_mtok: 0.31 }
-  gx-2.5-flash: { input_per_mtok: 0.3, output_per_mtok: 2.5, cached_input_per_mtok: 0.075 }
-  "gx-3*": { input_per_mtok: 2, output_per_mtok: 12 }
-  text-embedding-004: { per_call: 0.0001 }
-providers:
-  - name: gx-fake
-    plugin: gx
-    base_url: ${JSON.stringify(options.upstreamUrl)}
-    api_key: ${options.upstreamKey}
-    models: [gx-2.5-pro, gx-2.5-flash, "gx-3*", text-embedding-004]
-`;
+/** POSTs `body` as the demo's key would and answers the JSON; anything but 200 stops the demo, naming the route. */
+async function postAsDemo(app: FastifyInstance, apiKey: string, url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+  if (response.statusCode !== 200) throw new Error(`the demo's own POST ${url} answered ${response.statusCode}: ${response.body}`);
+  return response.json();
+}
+
+/** The fakes' addresses, one a line, with the families each one serves. */
+function fakeAddresses({ gx, openai, ark, dashscope, veo }: DemoUpstreams): string[] {
+  return [
+    `gx         ${gx.fake.url}  (gx)`,
+    `OpenAI     ${openai.fake.url}  (gp, gi, audio, sr)`,
+    `Ark        ${ark.fake.url}  (dsr, dsx and sdx, the asset library)`,
+    `DashScope  ${dashscope.fake.url}  (qi, wn, hx)`,
+    `Veo        ${veo.fake.url}  (vo)`,
+  ];
 }
 
 async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'model-gateway-demo-'));
-  const upstreamKey = `gx-demo-${randomBytes(12).toString('hex')}`;
-  const upstream = await startFakeGxUpstream({ apiKey: upstreamKey });
-  const loginToken = generateLoginToken();
-  const configFile = join(directory, 'gateway.yaml');
-  writeFileSync(
-    configFile,
-    demoConfig({ host: values.host, port: Number(values.port), directory, upstreamUrl: upstream.url, upstreamKey, loginToken }),
-    { mode: 0o600 },
-  );
-  const { config } = loadConfigFile(configFile);
-  // Logs go to standard error so standard output holds only what the demo prints.
-  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', destination: pino.destination(2) }) as unknown as FastifyBaseLogger;
-  const app = await buildApp(config, { configFile, logger });
-  try {
-    await app.listen({ host: config.server.host, port: config.server.port });
-  } catch (error) {
-    await Promise.all([app.close(), upstream.close()]);
+  let upstreams: DemoUpstreams | undefined;
+  let app: FastifyInstance | undefined;
+  const stopAll = async () => {
+    await Promise.all([app?.close(), upstreams?.close()]);
     rmSync(directory, { recursive: true, force: true });
+  };
+
+  try {
+    upstreams = await startDemoUpstreams();
+    const loginToken = generateLoginToken();
+    const configFile = join(directory, 'gateway.yaml');
+    writeFileSync(configFile, demoConfig({ host: values.host, port: Number(values.port), directory, loginToken, upstreams }), { mode: 0o600 });
+    const sampleAudio = join(directory, 'sample.wav');
+    writeFileSync(sampleAudio, wavFile(pcmTone(1)));
+    const { config } = loadConfigFile(configFile);
+    // Logs go to standard error so standard output holds only what the demo prints.
+    const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', destination: pino.destination(2) }) as unknown as FastifyBaseLogger;
+    app = await buildApp(config, { configFile, logger });
+    await app.listen({ host: config.server.host, port: config.server.port });
+
+    const tokens = app.gateway.resolve(TokenService);
+    const token = await tokens.create(demoUserId, { name: 'demo', unlimited_quota: true });
+    const apiKey = `sk-${await tokens.revealKey(demoUserId, token.id)}`;
+    const { port } = app.server.address() as AddressInfo;
+    const baseUrl = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
+    const videoTaskIds: string[] = [];
+    for (const { body } of demoVideoRequests) videoTaskIds.push(String((await postAsDemo(app, apiKey, '/v1/video/generations', body)).task_id));
+    const assetGroupId = String((await postAsDemo(app, apiKey, '/v1/asset-groups', { name: 'demo-cast' })).id);
+
+    const lines = [
+      'Model Gateway demo: the gateway in front of fake upstreams for every model family',
+      '',
+      `  gateway         ${baseUrl}`,
+      ...fakeAddresses(upstreams).map((line, index) => `${index === 0 ? '  fake upstreams' : '                '}  ${line}`),
+      '                  (chat answers "echo: <your last message>"; images, audio and videos are small samples)',
+      `  config          ${configFile}`,
+      `  API key         ${apiKey}`,
+      `  login token     ${loginToken} (user "demo", for the /api/token management API)`,
+      `  sample audio    ${sampleAudio} (the transcription line uploads it)`,
+      '',
+      'Paste any line below into a shell; lines starting with # are comments.',
+      '',
+    ];
+    for (const section of demoSections({ baseUrl, apiKey, loginToken, sampleAudio, videoTaskIds, assetGroupId, minPollIntervalMs: config.tasks.min_poll_interval_ms })) {
+      lines.push(`# ---- ${section.heading}`, ...section.notes.map((note) => `# ${note}`), '');
+      for (const { title, command } of section.commands) lines.push(`# ${title}`, command, '');
+    }
+    lines.push('Serving until Ctrl-C.', '');
+    process.stdout.write(lines.join('\n'));
+  } catch (error) {
+    await stopAll();
     throw error;
   }
-
-  const tokens = app.gateway.resolve(TokenService);
-  const token = await tokens.create(demoUserId, { name: 'demo', unlimited_quota: true });
-  const apiKey = `sk-${await tokens.revealKey(demoUserId, token.id)}`;
-  const { port } = app.server.address() as AddressInfo;
-  const baseUrl = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
-
-  const lines = [
-    'Model Gateway demo',
-    '',
-    `  gateway           ${baseUrl}`,
-    `  fake gx upstream  ${upstream.url} (answers "echo: <your last message>")`,
-    `  config            ${configFile}`,
-    `  API key           ${apiKey}`,
-    `  login token       ${loginToken} (user "demo", for the /api/token management API)`,
-    '',
-    'Try:',
-    '',
-  ];
-  for (const { title, command } of demoCommands(baseUrl, apiKey, loginToken)) lines.push(`# ${title}`, command, '');
-  lines.push('Serving until Ctrl-C.', '');
-  process.stdout.write(lines.join('\n'));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     process.stdout.write(`\n${signal}: stopping the demo\n`);
-    Promise.all([app.close(), upstream.close()])
-      .then(() => {
-        rmSync(directory, { recursive: true, force: true });
-        process.exit(0);
-      })
+    stopAll()
+      .then(() => process.exit(0))
       .catch((error: unknown) => {
         console.error(error);
         process.exit(1);

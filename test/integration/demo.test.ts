@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 
 /** The TypeScript loader tap runs this file with, so the child runs `demo/run-demo.ts` unbuilt (as cli.test.ts does). */
 function typescriptLoader(): string {
@@ -10,63 +12,194 @@ function typescriptLoader(): string {
   return import.meta.resolve('@tapjs/typescript/import');
 }
 
+/** A line the demo printed for pasting, with the comment above it. */
+interface PrintedCommand {
+  title: string;
+  line: string;
+  method: 'GET' | 'POST';
+  url: URL;
+  /** The JSON body of a `-d` line. */
+  body: Record<string, any> | undefined;
+}
+
+/** What a printed line did when the shell ran it. */
+interface Answer {
+  exitCode: number;
+  /** The HTTP status curl reported (through the test's curlrc, below). */
+  status: number;
+  /** Standard output without that report: the body, or the headers of a line that saves the body to a file. */
+  text: string;
+  /** The directory the line ran in (a file it saved is there). */
+  directory: string;
+}
+
+const statusMarker = '@@demo-test-status ';
+
 /**
- * Splits a command line the way a POSIX shell does for the quoting the demo prints: words
- * separated by spaces, single-quoted text taken literally, a backslash escaping one character.
- * Any other shell syntax fails the test, so a change in how the demo quotes is noticed.
+ * Every command the demo printed: the lines between its "Paste any line" sentence and "Serving
+ * until Ctrl-C." that are neither blank nor comments. Each must be a curl line.
  */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let index = 0; index < line.length; index += 1) {
-    const character = line[index] as string;
-    if (character === ' ') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (character === "'") {
-      const end = line.indexOf("'", index + 1);
-      if (end === -1) throw new Error(`unterminated quote in: ${line}`);
-      word = (word ?? '') + line.slice(index + 1, end);
-      index = end;
-    } else if (character === '\\') {
-      word = (word ?? '') + (line[index + 1] ?? '');
-      index += 1;
-    } else if (/["$`;&|<>()]/.test(character)) {
-      throw new Error(`unexpected shell syntax ${character} in: ${line}`);
-    } else {
-      word = (word ?? '') + character;
-    }
-  }
-  if (word !== undefined) words.push(word);
-  return words;
+function printedCommands(output: string): PrintedCommand[] {
+  const start = output.indexOf('Paste any line below');
+  const end = output.indexOf('Serving until Ctrl-C.');
+  const lines = output.slice(output.indexOf('\n', start) + 1, end).split('\n');
+  const commands: PrintedCommand[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '' || line.startsWith('#')) return;
+    if (!line.startsWith('curl ')) throw new Error(`a printed line that is not a curl command: ${line}`);
+    const url = /'(https?:\/\/[^']+)'/.exec(line)?.[1];
+    if (url === undefined) throw new Error(`no URL in: ${line}`);
+    const data = /-d '((?:[^']|'\\'')*)'/.exec(line)?.[1];
+    commands.push({
+      title: (lines[index - 1] ?? '').replace(/^# /, ''),
+      line,
+      method: data !== undefined || line.includes(' -F ') ? 'POST' : 'GET',
+      url: new URL(url),
+      body: data === undefined ? undefined : JSON.parse(data.replaceAll(`'\\''`, "'")),
+    });
+  });
+  return commands;
 }
 
-/** Sends what a printed `curl` line asks for (only the options the demo uses) with fetch. */
-async function runCurl(line: string): Promise<{ status: number; text: string }> {
-  const [program, ...words] = shellWords(line);
-  if (program !== 'curl') throw new Error(`not a curl command: ${line}`);
-  let url: string | undefined;
-  const headers: Record<string, string> = {};
-  let body: string | undefined;
-  for (let index = 0; index < words.length; index += 1) {
-    const word = words[index] as string;
-    if (word === '-s' || word === '-sN') continue;
-    if (word === '-H' || word === '-d') {
-      const value = words[(index += 1)] ?? '';
-      if (word === '-d') body = value;
-      else headers[value.slice(0, value.indexOf(':')).trim()] = value.slice(value.indexOf(':') + 1).trim();
-    } else if (word.startsWith('-')) {
-      throw new Error(`unexpected curl option ${word}`);
-    } else {
-      url = word;
-    }
-  }
-  if (url === undefined) throw new Error(`no URL in: ${line}`);
-  const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, body });
-  return { status: response.status, text: await response.text() };
+/**
+ * Runs `line` as a user pasting it would: `/bin/sh -c` with the real curl, in a fresh directory.
+ * CURL_HOME points curl at a config that adds only a `--write-out` of the HTTP status, so the
+ * test sees the status without changing the line.
+ */
+function runInShell(line: string, curlHome: string): Promise<Answer> {
+  const directory = mkdtempSync(join(tmpdir(), 'demo-line-'));
+  const environment: NodeJS.ProcessEnv = { ...process.env, CURL_HOME: curlHome };
+  for (const name of ['http_proxy', 'https_proxy', 'all_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) delete environment[name];
+  return new Promise((resolve) => {
+    execFile('/bin/sh', ['-c', line], { cwd: directory, env: environment, timeout: 15_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      const at = stdout.lastIndexOf(`\n${statusMarker}`);
+      const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({
+        exitCode,
+        status: at === -1 ? 0 : Number(stdout.slice(at + statusMarker.length + 1).trim()),
+        text: at === -1 ? stdout : stdout.slice(0, at),
+        directory,
+      });
+    });
+  });
 }
 
-t.test('the demo prints a key and curl commands that work, and stops cleanly on Ctrl-C', async (t) => {
+const expectedImageModels = ['dsr-4-0-250828', 'gi-2', 'gx-2.5-flash-image', 'qi-plus'];
+const expectedVideoModels = ['dsx-1-0-pro-250528', 'hx-1.0-t2v', 'sdx-2-0', 'sr-2', 'vo-3.0-fast-generate-001', 'wn2.5-t2v-preview', 'wn2.7-t2v-2026-04-25'];
+const taskStatuses = ['queued', 'in_progress', 'succeeded', 'completed'];
+
+/** The `data:` payloads of a server-sent event stream, in order. */
+const eventData = (text: string) => text.split(/\r?\n/).filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+
+const isImage = (bytes: Buffer) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) || bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+
+/** What a user checks in the answer of each kind of printed line; a line of any other route fails the test. */
+const expectations: Array<{ route: RegExp; check(t: Test, answer: Answer, command: PrintedCommand): Promise<void> | void }> = [
+  {
+    route: /^GET \/v1\/models$/,
+    check: (t, { text }) => {
+      const ids = JSON.parse(text).data.map((model: { id: string }) => model.id);
+      t.ok(ids.includes('gx-2.5-pro') && ids.includes('sdx-2-0') && ids.includes('tts-1'), `lists the models of every family (${ids.length})`);
+    },
+  },
+  {
+    route: /^POST \/v1\/chat\/completions$/,
+    check: (t, { text }, { body }) => {
+      if (body?.stream !== true) {
+        t.equal(JSON.parse(text).choices[0].message.content, 'echo: Hello, gateway!', 'choices[0].message.content is the answer');
+        return;
+      }
+      const events = eventData(text);
+      t.equal(events.at(-1), '[DONE]', 'the stream ends with data: [DONE]');
+      const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+      t.equal(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? '').join(''), 'echo: Hello, gateway!', 'its deltas spell the answer');
+      t.ok(chunks.at(-1).usage.total_tokens > 0, 'the last chunk carries usage');
+    },
+  },
+  {
+    route: /^POST \/v1\/responses$/,
+    check: (t, { text }) => {
+      const response = JSON.parse(text);
+      t.match(response, { object: 'response', status: 'completed' });
+      const said = response.output.flatMap((item: { content?: Array<{ text?: string }> }) => item.content ?? []).map((part: { text?: string }) => part.text).join('');
+      t.equal(said, 'echo: Hello, gateway!', 'its output text is the answer');
+    },
+  },
+  {
+    route: /^POST \/v1beta\/models\/[^/]+:generateContent$/,
+    check: (t, { text }) => t.type(JSON.parse(text).candidates[0].content.parts[0].text, 'string', 'candidates[0] has text'),
+  },
+  {
+    route: /^POST \/v1beta\/models\/[^/]+:streamGenerateContent$/,
+    check: (t, { text }) => {
+      const events = eventData(text).map((event) => JSON.parse(event));
+      t.ok(events.length > 0 && events.every((event) => Array.isArray(event.candidates)), `${events.length} events, each with candidates`);
+      t.ok(events.at(-1).candidates[0].finishReason, 'the last one says why it finished');
+    },
+  },
+  {
+    route: /^POST \/v1beta\/models\/[^/]+:embedContent$/,
+    check: (t, { text }) => {
+      const values: unknown[] = JSON.parse(text).embedding.values;
+      t.ok(values.length > 0 && values.every((value) => typeof value === 'number'), `an embedding of ${values.length} numbers`);
+    },
+  },
+  {
+    route: /^POST \/v1\/audio\/speech$/,
+    check: (t, { text, directory }, { line }) => {
+      t.match(text, /^content-type: audio\/mpeg\r?$/im, 'the printed headers say audio/mpeg');
+      const file = /-o '([^']+)'/.exec(line)?.[1] as string;
+      t.ok(readFileSync(join(directory, file)).length > 0, `${file} holds the audio`);
+    },
+  },
+  {
+    route: /^POST \/v1\/audio\/transcriptions$/,
+    check: (t, { text }) => t.ok(JSON.parse(text).text.length > 0, 'the transcript is text'),
+  },
+  {
+    route: /^POST \/v1\/images\/generations$/,
+    check: async (t, { text }) => {
+      const [image] = JSON.parse(text).data;
+      if (typeof image.b64_json === 'string' && image.b64_json !== '') {
+        t.ok(isImage(Buffer.from(image.b64_json, 'base64')), 'data[0].b64_json is an image');
+        return;
+      }
+      const fetched = await fetch(image.url);
+      t.equal(fetched.status, 200, 'data[0].url can be fetched');
+      t.ok(isImage(Buffer.from(await fetched.arrayBuffer())), 'and is an image');
+    },
+  },
+  {
+    route: /^POST \/v1\/video\/generations$/,
+    check: (t, { text }) => t.match(JSON.parse(text), { task_id: /^video_\w{24}$/, status: 'submitted' }),
+  },
+  {
+    route: /^GET \/v1\/video\/generations\/video_\w+$/,
+    check: (t, { text }, { url }) => {
+      const task = JSON.parse(text);
+      t.equal(task.task_id, url.pathname.split('/').at(-1), 'answers the task of the line');
+      t.ok(taskStatuses.includes(task.status), `its status is ${task.status}`);
+    },
+  },
+  {
+    route: /^POST \/v1\/asset-groups$/,
+    check: (t, { text }) => t.match(JSON.parse(text), { id: /^group-/, object: 'asset_group', name: 'my-cast' }),
+  },
+  {
+    route: /^POST \/v1\/assets$/,
+    check: (t, { text }, { body }) => t.match(JSON.parse(text), { id: /^asset-/, object: 'asset', group_id: body?.group_id, status: 'processing', reference: /^asset:\/\// }),
+  },
+  {
+    route: /^GET \/v1\/assets$/,
+    check: (t, { text }) => t.match(JSON.parse(text), { object: 'list', data: [{ object: 'asset' }] }),
+  },
+  {
+    route: /^GET \/api\/token\/$/,
+    check: (t, { text }) => t.match(JSON.parse(text), { data: { items: [{ name: 'demo', unlimited_quota: true }] } }),
+  },
+];
+
+t.test('the demo prints a curl line for every route group and family, each one answers when pasted into a shell, and Ctrl-C stops it cleanly', async (t) => {
   const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' };
   delete environment.NODE_OPTIONS;
   const child = spawn(process.execPath, ['--import', typescriptLoader(), fileURLToPath(new URL('../../demo/run-demo.ts', import.meta.url)), '--port', '0'], {
@@ -74,8 +207,11 @@ t.test('the demo prints a key and curl commands that work, and stops cleanly on 
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const curlHome = mkdtempSync(join(tmpdir(), 'demo-curl-home-'));
+  writeFileSync(join(curlHome, '.curlrc'), `write-out = "\\n${statusMarker}%{http_code}\\n"\n`);
   t.teardown(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(curlHome, { recursive: true, force: true });
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
@@ -96,17 +232,36 @@ t.test('the demo prints a key and curl commands that work, and stops cleanly on 
   t.match(output, /API key +sk-[0-9A-Za-z]{48}\n/, 'prints the API key');
   const configFile = /config +(\S+)/.exec(output)?.[1] as string;
   t.ok(existsSync(configFile), 'its config file exists while it runs');
-  const commands = output.split('\n').filter((line) => line.startsWith('curl '));
-  t.equal(commands.length, 7, 'one command per route it shows');
+  const commands = printedCommands(output);
 
-  const chat = commands.find((line) => line.includes('/v1/chat/completions') && !line.includes('"stream":true')) as string;
-  const answered = await runCurl(chat);
-  t.equal(answered.status, 200, 'the printed chat request succeeds');
-  t.equal(JSON.parse(answered.text).choices[0].message.content, 'echo: Hello, gateway!');
-  for (const command of commands.filter((line) => line !== chat)) {
-    const { status, text } = await runCurl(command);
-    t.equal(status, 200, `${command.slice(0, 90)}... answers 200 (${text.slice(0, 200)})`);
+  const routes = new Set(commands.map(({ method, url }) => `${method} ${url.pathname}`));
+  for (const route of ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/audio/speech', 'POST /v1/audio/transcriptions', 'POST /v1/asset-groups', 'POST /v1/assets']) {
+    t.ok(routes.has(route), `a line for ${route}`);
   }
+  t.ok(commands.some(({ url, body }) => url.pathname === '/v1/chat/completions' && body?.stream === true), 'a line for streamed chat');
+  for (const method of ['generateContent', 'streamGenerateContent', 'embedContent']) t.ok(commands.some(({ url }) => url.pathname.endsWith(`:${method}`)), `a line for native ${method}`);
+  const modelsOf = (path: string) => commands.filter(({ url }) => url.pathname === path).map(({ body }) => body?.model as string).sort();
+  t.same(modelsOf('/v1/images/generations'), expectedImageModels, 'an image line for each family');
+  t.same(modelsOf('/v1/video/generations'), expectedVideoModels, 'a video submit line for each family');
+  const polls = commands.filter(({ method, url }) => method === 'GET' && url.pathname.startsWith('/v1/video/generations/'));
+  t.equal(polls.length, expectedVideoModels.length, 'and a poll line for each');
+
+  let answered = 0;
+  for (const command of commands) {
+    const answer = await runInShell(command.line, curlHome);
+    t.teardown(() => rmSync(answer.directory, { recursive: true, force: true }));
+    const name = `${command.title}: ${command.method} ${command.url.pathname}`;
+    t.equal(answer.exitCode, 0, `${name}: curl exits 0`);
+    t.ok(answer.status >= 200 && answer.status < 300, `${name}: answers ${answer.status} (${answer.text.slice(0, 300)})`);
+    const expectation = expectations.find(({ route }) => route.test(`${command.method} ${command.url.pathname}`));
+    if (expectation === undefined) {
+      t.fail(`${name}: the test knows no answer to expect from this route; add one to its expectations`);
+      continue;
+    }
+    await t.test(name, async (t) => expectation.check(t, answer, command));
+    answered += 1;
+  }
+  t.equal(answered, commands.length, `all ${commands.length} printed lines ran and answered as expected`);
 
   child.kill('SIGINT');
   t.equal(await exited, 0, 'Ctrl-C exits 0');
