@@ -22,6 +22,7 @@ export {
   videoNotReady,
 } from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
+export { readWithHandCheck, type SchemaRead } from './validation/read-with-hand-check.js';
 export { isBase64Text } from './validation/base64-text.js';
 export { booleanField, expectedOneOf, maxSeed, seedField, wholeNumberField } from './validation/client-field-schemas.js';
 export { fieldError, formatFieldPath, parseClientFields, type ClientFieldsOptions, type FieldPath } from './validation/parse-client-input.js';
@@ -113,7 +114,7 @@ export {
 } from './contracts/audio-requests.js';
 export { readAudioDuration } from './media/read-audio-duration.js';
 export { sniffImageType } from './media/sniff-image-type.js';
-export { checkImageBytes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats, type ImageSourceText } from './media/image-source.js';
+export { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats, type ImageSourceText } from './media/image-source.js';
 export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
 export { appendUploadFile, imageUploadFile, type UploadFile } from './media/upload-file.js';

@@ -22,6 +22,14 @@ export interface ImageFormats {
 }
 
 /**
+ * The types to pass the media fetcher as `allowedMimeTypes` for an image of `formats`: a URL
+ * whose Content-Type already names another format is refused before its body is read, while
+ * `image/jpg` (which some hosts send for JPEG) and octet-stream are let through, and the bytes
+ * decide then.
+ */
+export const fetchableImageTypes = (formats: ImageFormats): readonly string[] => [...formats.types, 'image/jpg', 'application/octet-stream'];
+
+/**
  * The MIME type `bytes` show, when it is one of `formats`.
  * @throws GatewayError 400 `invalid_request` naming `param`: bytes of no image type, or of a
  *   type the upstream does not take (`bmp images are not accepted as frames; send png, ...`).

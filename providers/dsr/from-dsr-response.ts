@@ -1,4 +1,4 @@
-import { describeArkError, errorForUpstreamStatus, isArkSensitiveContent, tokenCount, type Usage } from '../../core/index.js';
+import { describeArkError, emptyUsage, errorForUpstreamStatus, isArkSensitiveContent, tokenCount, type Usage } from '../../core/index.js';
 import { dsrEmptyResponse, dsrPromptBlocked, invalidDsrResponse } from './dsr-error.js';
 import { dsrImagesResponseSchema, type DsrImageItem, type DsrUsage } from './dsr-schemas.js';
 
@@ -23,15 +23,7 @@ const hasImage = (item: DsrImageItem): boolean => (typeof item.url === 'string' 
 /** The core usage of an answer that delivered `images` images; Ark reports output tokens only. */
 export function convertDsrUsage(usage: DsrUsage | null | undefined, images: number): Usage {
   const outputTokens = tokenCount(usage?.output_tokens);
-  return {
-    inputTokens: 0,
-    cachedInputTokens: 0,
-    outputTokens,
-    reasoningTokens: 0,
-    outputModalities: { image: outputTokens },
-    images,
-    source: 'upstream',
-  };
+  return { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images };
 }
 
 /**

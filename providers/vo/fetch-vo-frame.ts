@@ -1,10 +1,8 @@
-import { checkImageBytes, fetchImage, type MediaFetcher } from '../../core/index.js';
+import { checkImageBytes, fetchableImageTypes, fetchImage, type MediaFetcher } from '../../core/index.js';
 import { voFrameFormats, type VoFrameSource } from './read-vo-frame.js';
 import type { VoInlineImage } from './to-vo-request.js';
 
-// Passed to the media fetcher so a URL whose Content-Type already names another format is
-// refused before its body is read. Octet-stream is let through: the bytes decide then.
-const fetchableTypes: readonly string[] = [...voFrameFormats.types, 'image/jpg', 'application/octet-stream'];
+const fetchableTypes = fetchableImageTypes(voFrameFormats);
 
 /**
  * Reads one frame into the inline bytes the upstream takes: a file as it came, a URL through

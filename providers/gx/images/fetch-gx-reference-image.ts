@@ -1,4 +1,4 @@
-import { fetchImage, readImageSourceText, type ImageFormats, type MediaFetcher } from '../../../core/index.js';
+import { fetchableImageTypes, fetchImage, readImageSourceText, type ImageFormats, type MediaFetcher } from '../../../core/index.js';
 
 /** A reference image as the upstream gets it: `inlineData` of a user part. */
 export interface GxInlineImage {
@@ -14,9 +14,7 @@ export const gxReferenceImageFormats: ImageFormats = {
   usedAs: 'references',
 };
 
-// Passed to the media fetcher so a URL whose Content-Type already names another format is
-// refused before its body is read. Octet-stream is let through: the bytes decide then.
-const fetchableTypes: readonly string[] = [...gxReferenceImageFormats.types, 'image/jpg', 'application/octet-stream'];
+const fetchableTypes = fetchableImageTypes(gxReferenceImageFormats);
 
 /**
  * Reads one reference image as the client gave it (an http(s) URL through the SSRF guard, a
