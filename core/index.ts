@@ -22,13 +22,18 @@ export {
   videoNotReady,
 } from './errors/error-codes.js';
 export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
+export { readWithHandCheck, type SchemaRead } from './validation/read-with-hand-check.js';
 export { isBase64Text } from './validation/base64-text.js';
+export { booleanField, expectedOneOf, maxSeed, seedField, wholeNumberField } from './validation/client-field-schemas.js';
 export { fieldError, formatFieldPath, parseClientFields, type ClientFieldsOptions, type FieldPath } from './validation/parse-client-input.js';
 export { exceedsJsonDepth, maxEmbeddedJsonDepth, parseEmbeddedJson } from './validation/json-depth.js';
+export { readFormFields, type FormFieldKinds } from './validation/form-fields.js';
 export { matchesModelPattern } from './routing/model-pattern.js';
-export { emptyUsage, tokenCount, type ModalityTokens, type Usage } from './contracts/usage.js';
+export { emptyUsage, tokenCount, videoUsage, type ModalityTokens, type Usage } from './contracts/usage.js';
+export { emptyTaskResult, failedTask, taskProgress } from './contracts/task-progress.js';
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
 export { stopAfterFirstError, streamFailure } from './streaming/stop-after-first-error.js';
+export { readJsonFrame, type JsonFrame } from './streaming/read-json-frame.js';
 export {
   defineProvider,
   type ChannelContext,
@@ -109,10 +114,20 @@ export {
 } from './contracts/audio-requests.js';
 export { readAudioDuration } from './media/read-audio-duration.js';
 export { sniffImageType } from './media/sniff-image-type.js';
+export { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats, type ImageSourceText } from './media/image-source.js';
 export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
+export { appendUploadFile, imageUploadFile, type UploadFile } from './media/upload-file.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
-export { describeUpstreamError, errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader, upstreamStatusError } from './http/upstream-error.js';
+export {
+  describeUpstreamError,
+  errorForUpstreamStatus,
+  isChannelTrouble,
+  readBodyExcerpt,
+  retryAfterHeader,
+  upstreamRefusal,
+  upstreamStatusError,
+} from './http/upstream-error.js';
 export {
   bearerAuthorization,
   callUpstream,
@@ -135,12 +150,14 @@ export {
   openAiErrorBodySchema,
   openAiErrorDetailSchema,
   openAiErrorToGatewayError,
+  openAiInBandError,
   openAiStatusError,
   readOpenAiError,
   readOpenAiErrorText,
   rejectOpenAiError,
   type OpenAiErrorDetail,
 } from './http/openai-compatible.js';
+export { googleApiKeyHeader, googleApiOptionsSchema, googleApiUrl, type GoogleApiOptions } from './http/google-api.js';
 export {
   describeGoogleErrorText,
   describeGoogleRpcCode,
@@ -161,8 +178,18 @@ export {
   type OpenAiChatUsage,
   type OpenAiTokenUsage,
 } from './http/openai-usage.js';
+export { arkErrorBodySchema, arkErrorDetailSchema, describeArkError, isArkSensitiveContent, readArkErrorBody, type ArkErrorDetail } from './http/ark-api-errors.js';
+export {
+  dashScopeCodeStatus,
+  dashScopeErrorBodySchema,
+  describeDashScopeError,
+  describeDashScopeErrorText,
+  isDashScopeModerationCode,
+  readDashScopeErrorBody,
+  type DashScopeErrorBody,
+} from './http/dashscope-api-errors.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -41,5 +41,10 @@ export function emptyUsage(source: Usage['source'] = 'upstream'): Usage {
   return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source };
 }
 
+/** The usage of video: `seconds` of it at `resolution` (the `resolution_multipliers` key, such as `720p`), no tokens. */
+export function videoUsage(seconds: number, resolution: string | undefined, source: Usage['source']): Usage {
+  return { ...emptyUsage(source), seconds, resolution };
+}
+
 /** An upstream's token count as a whole number of at least 0: 0 for a count that is missing, negative or not a number. */
 export const tokenCount = (value: number | null | undefined): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);

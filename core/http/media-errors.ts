@@ -51,10 +51,11 @@ export const vendorFetchedUrlNotAllowed = (field: string, cause: unknown) =>
   );
 
 /**
- * A 400 media error with the request field it is about in front of its message and as its
- * `param`, so the client knows which of its URLs to fix. Anything else is returned as it is.
+ * A 400 media error with the request field it is about in front of its message (or `label`,
+ * such as the field with a file's name) and as its `param`, so the client knows which of its
+ * URLs to fix. Anything else is returned as it is.
  */
-export function mediaErrorAboutField(error: unknown, field: string): unknown {
+export function mediaErrorAboutField(error: unknown, field: string, label = field): unknown {
   if (!GatewayError.is(error) || error.statusCode !== 400) return error;
-  return new GatewayError(400, error.code, `${field}: ${error.message}`, { param: field, cause: error, headers: error.headers });
+  return new GatewayError(400, error.code, `${label}: ${error.message}`, { param: field, cause: error, headers: error.headers });
 }

@@ -74,13 +74,16 @@ export function openAiErrorToGatewayError(error: OpenAiErrorDetail): GatewayErro
   return errorForUpstreamStatus(status, describeOpenAiError(error) ?? `the upstream reported error ${status}`);
 }
 
-/**
- * Throws the gateway error for an OpenAI-style error body that came with a 2xx status
- * (see {@link openAiErrorToGatewayError}); returns for any other answer.
- */
-export function rejectOpenAiError(json: unknown): void {
+/** The gateway error for an OpenAI-style error body that came with a 2xx status (see {@link openAiErrorToGatewayError}); undefined for any other answer. */
+export function openAiInBandError(json: unknown): GatewayError | undefined {
   const error = readOpenAiError(json);
-  if (error !== undefined) throw openAiErrorToGatewayError(error);
+  return error === undefined ? undefined : openAiErrorToGatewayError(error);
+}
+
+/** Throws the gateway error for an OpenAI-style error body that came with a 2xx status (see {@link openAiInBandError}); returns for any other answer. */
+export function rejectOpenAiError(json: unknown): void {
+  const error = openAiInBandError(json);
+  if (error !== undefined) throw error;
 }
 
 /** The gateway error for an OpenAI-style upstream's non-2xx answer, judged by its status with the upstream's own message. */

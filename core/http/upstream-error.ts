@@ -43,6 +43,28 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
 }
 
+// Statuses about the channel, not the request: its key (401, 403), a model or path it lacks
+// (404), a timeout (408), its rate limit (429).
+const channelStatuses = new Set([401, 403, 404, 408, 429]);
+
+/**
+ * Whether an upstream's non-2xx answer to a task submission is the channel's trouble rather
+ * than the request's: the statuses above, 5xx, and anything that is no 4xx. Such an answer is
+ * judged by {@link errorForUpstreamStatus} and the submission moves to another channel before
+ * any accepts it; any other 4xx is the upstream refusing the request (see {@link upstreamRefusal}).
+ */
+export const isChannelTrouble = (status: number): boolean => status < 400 || status >= 500 || channelStatuses.has(status);
+
+/**
+ * 502 with the upstream's own `code` (`upstream_invalid_request` without one) and the field
+ * it names as `param`: the upstream refused the request itself, passed through as spec part 2
+ * says upstream task errors are. Not retried unless `retryable`: another channel would refuse
+ * the same request.
+ */
+export function upstreamRefusal(code: string | null | undefined, message: string, options: { param?: string | null; retryable?: boolean } = {}): GatewayError {
+  return new GatewayError(502, code ?? 'upstream_invalid_request', redactSecrets(message), { param: options.param ?? undefined, retryable: options.retryable ?? false });
+}
+
 /**
  * An upstream's error in its own words: `message (code)`, either alone when the other is
  * missing, undefined with neither. `code` is whatever names the error (a code, a status name).

@@ -56,15 +56,32 @@ export async function readUpstreamJsonBody(body: UpstreamBody, expected: string,
 }
 
 /**
+ * A 2xx answer's body read as JSON, for an answer the gateway reads and never passes on: any
+ * failure of the reading (a body that broke off, stalled or was aborted, or is not JSON) is
+ * the upstream's. With `schema`, the JSON is read by it too (see {@link parseUpstreamAnswer}).
+ * @throws {@link invalidUpstreamAnswer}`(expected)`, retryable unless `retryable: false` says
+ *   another channel must not be asked (an upstream that may have started a task).
+ */
+export async function readUpstreamAnswer(body: UpstreamBody, expected: string, options?: { retryable?: boolean }): Promise<unknown>;
+export async function readUpstreamAnswer<Output>(body: UpstreamBody, expected: string, options: { retryable?: boolean }, schema: UpstreamSchema<Output>): Promise<Output>;
+export async function readUpstreamAnswer<Output>(body: UpstreamBody, expected: string, options: { retryable?: boolean } = {}, schema?: UpstreamSchema<Output>): Promise<unknown> {
+  let json: unknown;
+  try {
+    json = await body.json();
+  } catch (error) {
+    throw invalidUpstreamAnswer(expected, { ...options, cause: error });
+  }
+  return schema === undefined ? json : parseUpstreamAnswer(json, schema, expected, options);
+}
+
+/** A lenient zod schema, or anything that reads a value the same way. */
+type UpstreamSchema<Output> = { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } };
+
+/**
  * `json` read by a lenient `schema`.
  * @throws {@link invalidUpstreamAnswer}`(expected)` for a value of another shape.
  */
-export function parseUpstreamAnswer<Output>(
-  json: unknown,
-  schema: { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } },
-  expected: string,
-  options: { retryable?: boolean } = {},
-): Output {
+export function parseUpstreamAnswer<Output>(json: unknown, schema: UpstreamSchema<Output>, expected: string, options: { retryable?: boolean } = {}): Output {
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
   throw invalidUpstreamAnswer(expected, { ...options, cause: parsed.error });

@@ -1,24 +1,8 @@
-import { describeUpstreamError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, promptBlocked, readUpstreamJsonAs, upstreamStatusError, type UpstreamResponse } from '../../core/index.js';
-import { dsrErrorBodySchema, type DsrErrorDetail } from './dsr-schemas.js';
-
-/**
- * True for Ark's safety-filter codes: `InputTextSensitiveContentDetected`,
- * `InputImageSensitiveContentDetected`, `OutputImageSensitiveContentDetected` (upstreams.md
- * §3.1, §3.2) and any other `...SensitiveContentDetected`.
- */
-export function isDsrSensitiveContent(code: string | null | undefined): boolean {
-  return typeof code === 'string' && code.endsWith('SensitiveContentDetected');
-}
-
-/** The upstream's message with its code: `The request failed because ... (InputTextSensitiveContentDetected)`. */
-export const describeDsrErrorDetail = (error: DsrErrorDetail): string | undefined => describeUpstreamError(error.message, error.code);
-
-/** The error object of an Ark error body, if the text is one. */
-export const readDsrErrorBody = (text: string): DsrErrorDetail | undefined => readUpstreamJsonAs(text, dsrErrorBodySchema)?.error;
+import { describeArkError, emptyUpstreamAnswer, GatewayError, invalidUpstreamAnswer, isArkSensitiveContent, promptBlocked, readArkErrorBody, upstreamStatusError, type ArkErrorDetail, type UpstreamResponse } from '../../core/index.js';
 
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
-export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
-  const detail = describeDsrErrorDetail(error) ?? 'the content was flagged';
+export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
+  const detail = describeArkError(error) ?? 'the content was flagged';
   return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
 }
 
@@ -27,12 +11,12 @@ export function dsrPromptBlocked(error: DsrErrorDetail): GatewayError {
  * becomes the gateway error for its status, with Ark's message.
  */
 export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
-  const seen: { error?: DsrErrorDetail } = {};
+  const seen: { error?: ArkErrorDetail } = {};
   const failure = await upstreamStatusError(response, (text) => {
-    seen.error = readDsrErrorBody(text);
-    return seen.error === undefined ? undefined : describeDsrErrorDetail(seen.error);
+    seen.error = readArkErrorBody(text);
+    return seen.error === undefined ? undefined : describeArkError(seen.error);
   });
-  return seen.error !== undefined && isDsrSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
+  return seen.error !== undefined && isArkSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
 }
 
 /** 502 `empty_response`: the upstream answered without any image; another channel, or a retry, may do better. */

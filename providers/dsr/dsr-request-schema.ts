@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { booleanField, seedField, wholeNumberField } from '../../core/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, Seedream-style family table, plus the route's common fields).
@@ -20,11 +21,6 @@ const dsrContentSchema = z.strictObject({
   parts: z.array(dsrContentPartSchema, { error: 'expected an array of {text} and {image} parts' }).min(1, { error: 'expected at least one part' }),
 });
 
-const wholeNumber = (low: number, high: number) => {
-  const message = `expected a whole number from ${low} to ${high}`;
-  return z.number({ error: message }).int({ error: message }).min(low, { error: message }).max(high, { error: message });
-};
-
 /** The client body of `images.generate` and `images.edit` for a Seedream-style model. */
 export const dsrRequestSchema = z.strictObject({
   model: z.string(),
@@ -45,8 +41,8 @@ export const dsrRequestSchema = z.strictObject({
     .optional(),
   contents: z.array(dsrContentSchema, { error: 'expected an array of {role, parts}' }).min(1, { error: 'expected at least one item' }).optional(),
   size: z.string({ error: 'expected a size such as 2048x2048' }).optional(),
-  watermark: z.boolean({ error: 'expected true or false' }).optional(),
-  seed: wholeNumber(0, 2147483647).optional(),
+  watermark: booleanField.optional(),
+  seed: seedField.optional(),
   guidance_scale: z
     .number({ error: 'expected a number from 1.0 to 10.0' })
     .min(1, { error: 'expected a number from 1.0 to 10.0' })
@@ -54,7 +50,7 @@ export const dsrRequestSchema = z.strictObject({
     .optional(),
   sequential_image_generation: z.enum(['auto', 'disabled'], { error: 'expected auto or disabled' }).optional(),
   sequential_image_generation_options: z
-    .strictObject({ max_images: wholeNumber(1, 4).optional() }, { error: 'expected an object such as {"max_images": 4}' })
+    .strictObject({ max_images: wholeNumberField(1, 4).optional() }, { error: 'expected an object such as {"max_images": 4}' })
     .optional(),
   optimize_prompt_options: z
     .strictObject({ mode: z.enum(['standard', 'fast'], { error: 'expected standard or fast' }).optional() }, { error: 'expected an object such as {"mode": "standard"}' })

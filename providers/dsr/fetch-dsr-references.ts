@@ -1,4 +1,4 @@
-import { GatewayError, type ProviderHost } from '../../core/index.js';
+import { mediaErrorAboutField, type ProviderHost } from '../../core/index.js';
 import type { DsrReference } from './collect-dsr-inputs.js';
 
 /**
@@ -20,8 +20,7 @@ export async function fetchDsrReferences(host: ProviderHost, references: readonl
       const media = await host.media.fetch(reference.source, { allowedMimeTypes: dsrReferenceMimeTypes, signal });
       images.push(`data:${media.mimeType};base64,${media.data.toString('base64')}`);
     } catch (error) {
-      if (!GatewayError.is(error) || error.statusCode !== 400) throw error;
-      throw new GatewayError(400, error.code, `${reference.label}: ${error.message}`, { param: reference.field, cause: error });
+      throw mediaErrorAboutField(error, reference.field, reference.label);
     }
   }
   return images;

@@ -1,5 +1,5 @@
-import { errorForUpstreamStatus, tokenCount, type Usage } from '../../core/index.js';
-import { describeDsrErrorDetail, dsrEmptyResponse, dsrPromptBlocked, invalidDsrResponse, isDsrSensitiveContent } from './dsr-error.js';
+import { describeArkError, emptyUsage, errorForUpstreamStatus, isArkSensitiveContent, tokenCount, type Usage } from '../../core/index.js';
+import { dsrEmptyResponse, dsrPromptBlocked, invalidDsrResponse } from './dsr-error.js';
 import { dsrImagesResponseSchema, type DsrImageItem, type DsrUsage } from './dsr-schemas.js';
 
 /** What the client gets for a Seedream-style request, and what it is billed. */
@@ -23,15 +23,7 @@ const hasImage = (item: DsrImageItem): boolean => (typeof item.url === 'string' 
 /** The core usage of an answer that delivered `images` images; Ark reports output tokens only. */
 export function convertDsrUsage(usage: DsrUsage | null | undefined, images: number): Usage {
   const outputTokens = tokenCount(usage?.output_tokens);
-  return {
-    inputTokens: 0,
-    cachedInputTokens: 0,
-    outputTokens,
-    reasoningTokens: 0,
-    outputModalities: { image: outputTokens },
-    images,
-    source: 'upstream',
-  };
+  return { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images };
 }
 
 /**
@@ -47,17 +39,17 @@ export function fromDsrResponse(json: unknown, context: DsrAnswerContext): DsrIm
   if (!parsed.success) throw invalidDsrResponse(parsed.error);
   const answer = parsed.data;
   if (answer.error !== undefined && answer.error !== null) {
-    if (isDsrSensitiveContent(answer.error.code)) throw dsrPromptBlocked(answer.error);
-    throw errorForUpstreamStatus(500, describeDsrErrorDetail(answer.error) ?? 'the upstream reported an error');
+    if (isArkSensitiveContent(answer.error.code)) throw dsrPromptBlocked(answer.error);
+    throw errorForUpstreamStatus(500, describeArkError(answer.error) ?? 'the upstream reported an error');
   }
   const items = answer.data ?? [];
   const delivered = items.filter(hasImage).length;
   if (delivered === 0) {
     const failures = items.flatMap((item) => (item.error === undefined || item.error === null ? [] : [item.error]));
-    const blocked = failures.find((failure) => isDsrSensitiveContent(failure.code));
+    const blocked = failures.find((failure) => isArkSensitiveContent(failure.code));
     if (blocked !== undefined) throw dsrPromptBlocked(blocked);
     const first = failures[0];
-    throw dsrEmptyResponse(first === undefined ? undefined : describeDsrErrorDetail(first));
+    throw dsrEmptyResponse(first === undefined ? undefined : describeArkError(first));
   }
   // The raw items and usage, not zod's output: their keys stay in the upstream's order.
   const raw = json as { data: unknown[]; usage?: unknown };

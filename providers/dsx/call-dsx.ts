@@ -1,27 +1,20 @@
 import {
   bearerAuthorization,
-  describeUpstreamError,
+  describeArkError,
   errorForUpstreamStatus,
   GatewayError,
-  invalidUpstreamAnswer,
+  isChannelTrouble,
   prefixedUpstreamUrl,
+  readArkErrorBody,
   readBodyExcerpt,
-  readUpstreamJsonAs,
-  redactSecrets,
   retryAfterHeader,
+  upstreamRefusal,
   upstreamStatusError,
   type OperationCall,
   type UpstreamCall,
   type UpstreamResponse,
 } from '../../core/index.js';
 import type { DsxOptions } from './dsx-options.js';
-import { dsxErrorBodySchema, type DsxErrorDetail } from './dsx-schemas.js';
-
-/** The error object of an Ark error body, if the text is one. */
-export const readDsxErrorBody = (text: string): DsxErrorDetail | undefined => readUpstreamJsonAs(text, dsxErrorBodySchema)?.error;
-
-/** Ark's message with its code: `The parameter ... is not valid (InvalidParameter)`. */
-export const describeDsxError = (error: DsxErrorDetail | undefined): string | undefined => describeUpstreamError(error?.message, error?.code);
 
 /** A request to `{base_url}{path_prefix}{path}` with the channel's key as a Bearer token (upstreams.md §3.1), for `callUpstream`. */
 export function dsxCall(call: OperationCall<unknown, DsxOptions>, method: 'GET' | 'POST', path: string, body?: unknown): UpstreamCall {
@@ -33,9 +26,6 @@ export function dsxCall(call: OperationCall<unknown, DsxOptions>, method: 'GET' 
   };
 }
 
-// The channel's trouble, not the request's: another channel may take the task.
-const channelStatuses = new Set([401, 403, 404, 408, 429]);
-
 /**
  * The error for a refused create. The channel's own trouble (401, 403, 404 unknown model,
  * 408, 429, 5xx) is retryable on another channel; any other refusal is the request's, passed
@@ -44,23 +34,14 @@ const channelStatuses = new Set([401, 403, 404, 408, 429]);
  */
 export async function dsxSubmitError(response: UpstreamResponse): Promise<GatewayError> {
   const excerpt = await readBodyExcerpt(response);
-  const error = readDsxErrorBody(excerpt);
-  const message = describeDsxError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
-  if (channelStatuses.has(response.statusCode) || response.statusCode >= 500 || response.statusCode < 400) {
+  const error = readArkErrorBody(excerpt);
+  const message = describeArkError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
+  if (isChannelTrouble(response.statusCode)) {
     return errorForUpstreamStatus(response.statusCode, message, retryAfterHeader(response));
   }
-  const param = error?.param ?? '';
-  return new GatewayError(502, error?.code ?? 'upstream_invalid_request', redactSecrets(error?.message ?? message), {
-    param: param === '' ? undefined : param,
-    retryable: false,
-  });
+  return upstreamRefusal(error?.code, error?.message ?? message, { param: error?.param === '' ? undefined : error?.param });
 }
 
 /** The error for a failed question about a task: 404 stays 404 (core then marks the task vanished), others by status. */
 export const dsxTaskQueryError = (response: UpstreamResponse): Promise<GatewayError> =>
-  upstreamStatusError(response, (text) => describeDsxError(readDsxErrorBody(text)));
-
-/** 502 for a 2xx answer the gateway cannot read. */
-export function invalidDsxResponse(what: string, retryable: boolean, cause?: unknown): GatewayError {
-  return invalidUpstreamAnswer(what, { retryable, cause });
-}
+  upstreamStatusError(response, (text) => describeArkError(readArkErrorBody(text)));

@@ -1,11 +1,4 @@
-/**
- * True for Ark's safety-filter codes: `InputTextSensitiveContentDetected`,
- * `InputImageSensitiveContentDetected`, `OutputVideoSensitiveContentDetected` (upstreams.md
- * §3.1, §3.3) and any other `...SensitiveContentDetected`: a moderation failure.
- */
-export function isDsxSensitiveContent(code: string | null | undefined): boolean {
-  return typeof code === 'string' && code.endsWith('SensitiveContentDetected');
-}
+import { isArkSensitiveContent } from '../../core/index.js';
 
 /**
  * The numeric `error.code` of a failed task (the task view's code is an integer; Ark's own
@@ -14,7 +7,7 @@ export function isDsxSensitiveContent(code: string | null | undefined): boolean 
  */
 export function dsxFailureStatus(code: string | null | undefined): number {
   if (typeof code !== 'string' || code === '') return 500;
-  if (isDsxSensitiveContent(code) || /^(InvalidParameter|MissingParameter|InvalidArgument)/.test(code)) return 400;
+  if (isArkSensitiveContent(code) || /^(InvalidParameter|MissingParameter|InvalidArgument)/.test(code)) return 400;
   if (/RateLimit|QuotaExceeded|TooManyRequests/.test(code)) return 429;
   if (/Timeout/i.test(code)) return 504;
   return 500;

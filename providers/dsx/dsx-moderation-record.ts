@@ -1,4 +1,4 @@
-import { isDsxSensitiveContent } from './dsx-error-codes.js';
+import { isArkSensitiveContent } from '../../core/index.js';
 import type { DsxTask } from './dsx-schemas.js';
 
 /** The moderation record of a task (`GET /v1/video/generations/moderation-result/{task_id}`). */
@@ -30,7 +30,7 @@ export function dsxModerationRecord(task: DsxTask): DsxModerationRecord {
   const code = task.error?.code ?? undefined;
   const message = task.error?.message ?? undefined;
   const detail = { ...(code === undefined ? {} : { code }), ...(message === undefined ? {} : { message }) };
-  if (!isDsxSensitiveContent(code)) return { result: 'not_flagged', flagged: false, task_status: status, ...detail };
+  if (!isArkSensitiveContent(code)) return { result: 'not_flagged', flagged: false, task_status: status, ...detail };
   const target = targetPattern.exec(code ?? '');
   return {
     result: 'blocked',

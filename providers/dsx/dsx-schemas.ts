@@ -1,20 +1,8 @@
 import { z } from 'zod';
+import { arkErrorDetailSchema } from '../../core/index.js';
 
 // Lenient: only what the gateway reads is checked; every other field is tolerated
 // (reference/upstreams.md §3.1, §3.3; fixture ark-seedance-task-succeeded.json).
-
-/** The `error` object of an Ark error body or of a failed task: `{code, message, param, type}`. */
-export const dsxErrorDetailSchema = z.looseObject({
-  code: z.string().nullish(),
-  message: z.string().nullish(),
-  param: z.string().nullish(),
-  type: z.string().nullish(),
-});
-
-export type DsxErrorDetail = z.output<typeof dsxErrorDetailSchema>;
-
-/** An error body: `{"error": {...}}`. */
-export const dsxErrorBodySchema = z.looseObject({ error: dsxErrorDetailSchema });
 
 /** The answer to a create: `{"id": "cgt-..."}` only (upstreams.md §3.3). */
 export const dsxCreatedTaskSchema = z.looseObject({ id: z.string().min(1) });
@@ -36,7 +24,7 @@ export const dsxTaskSchema = z.looseObject({
       total_tokens: z.number().nullish(),
     })
     .nullish(),
-  error: dsxErrorDetailSchema.nullish(),
+  error: arkErrorDetailSchema.nullish(),
   resolution: z.string().nullish(),
   duration: z.number().nullish(),
   frames: z.number().nullish(),

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { videoUsage, type Usage } from '../../core/index.js';
 import { dsxFramesPerSecond } from './check-dsx-markers.js';
 import type { DsxSubmission } from './dsx-submission.js';
 
@@ -24,14 +24,5 @@ export function estimateDsxTokens(resolution: string, seconds: number, frames?: 
  */
 export function estimateDsxUsage(submission: DsxSubmission): Usage {
   const outputTokens = estimateDsxTokens(submission.resolution, submission.seconds, submission.frames);
-  return {
-    inputTokens: 0,
-    cachedInputTokens: 0,
-    outputTokens,
-    reasoningTokens: 0,
-    outputModalities: { video: outputTokens },
-    seconds: submission.seconds,
-    resolution: submission.resolution,
-    source: 'estimated',
-  };
+  return { ...videoUsage(submission.seconds, submission.resolution, 'estimated'), outputTokens, outputModalities: { video: outputTokens } };
 }

@@ -1,4 +1,4 @@
-import type { TaskProgress, Usage } from '../../core/index.js';
+import { emptyTaskResult, failedTask, taskProgress, videoUsage, type TaskProgress, type Usage } from '../../core/index.js';
 import { dsxFailureStatus } from './dsx-error-codes.js';
 import type { DsxTask } from './dsx-schemas.js';
 
@@ -16,7 +16,7 @@ export function dsxTaskUsage(task: DsxTask): Usage | undefined {
   const seconds = typeof task.frames === 'number' && task.frames > 0 ? task.frames / (task.framespersecond ?? 24) : task.duration;
   const resolution = task.resolution ?? undefined;
   if (typeof tokens !== 'number' || tokens < 0 || typeof seconds !== 'number' || seconds <= 0 || resolution === undefined) return undefined;
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: tokens, reasoningTokens: 0, outputModalities: { video: tokens }, seconds, resolution, source: 'upstream' };
+  return { ...videoUsage(seconds, resolution, 'upstream'), outputTokens: tokens, outputModalities: { video: tokens } };
 }
 
 /**
@@ -32,31 +32,21 @@ export function fromDsxTask(task: DsxTask): DsxTaskProgress {
   switch (task.status) {
     case 'queued':
     case 'pending':
-      return { kind: 'task-progress', status: 'queued' };
+      return taskProgress('queued');
     case 'succeeded': {
       const url = task.content?.video_url ?? '';
-      if (url === '') return { kind: 'task-progress', status: 'failed', error: { code: 502, message: 'the upstream reported success without a video URL', type: 'empty_response' } };
+      if (url === '') return emptyTaskResult('the upstream reported success without a video URL');
       const usage = dsxTaskUsage(task);
       const lastFrame = task.content?.last_frame_url ?? '';
-      return {
-        kind: 'task-progress',
-        status: 'succeeded',
-        url,
-        ...(usage === undefined ? {} : { usage }),
-        ...(lastFrame === '' ? {} : { details: { last_frame_url: lastFrame } }),
-      };
+      return taskProgress('succeeded', { url, ...(usage === undefined ? {} : { usage }), ...(lastFrame === '' ? {} : { details: { last_frame_url: lastFrame } }) });
     }
     case 'failed':
-      return {
-        kind: 'task-progress',
-        status: 'failed',
-        error: { code: dsxFailureStatus(task.error?.code), message: task.error?.message ?? 'the upstream task failed', type: task.error?.code ?? 'failed' },
-      };
+      return failedTask(dsxFailureStatus(task.error?.code), task.error?.message ?? 'the upstream task failed', task.error?.code ?? 'failed');
     case 'cancelled':
-      return { kind: 'task-progress', status: 'failed', error: { code: 409, message: 'the upstream task was cancelled before it ran', type: 'cancelled' } };
+      return failedTask(409, 'the upstream task was cancelled before it ran', 'cancelled');
     case 'expired':
-      return { kind: 'task-progress', status: 'failed', error: { code: 504, message: 'the upstream task expired before it ran (execution_expires_after passed)', type: 'expired' } };
+      return failedTask(504, 'the upstream task expired before it ran (execution_expires_after passed)', 'expired');
     default:
-      return { kind: 'task-progress', status: 'in_progress' };
+      return taskProgress('in_progress');
   }
 }

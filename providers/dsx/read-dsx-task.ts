@@ -1,5 +1,5 @@
-import { callUpstream, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
-import { dsxCall, dsxTaskQueryError, invalidDsxResponse } from './call-dsx.js';
+import { callUpstream, readUpstreamAnswer, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { dsxCall, dsxTaskQueryError } from './call-dsx.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxTaskSchema, type DsxTask } from './dsx-schemas.js';
 
@@ -11,13 +11,5 @@ import { dsxTaskSchema, type DsxTask } from './dsx-schemas.js';
 export async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuery, DsxOptions>): Promise<DsxTask> {
   // The handle is Ark's task id, `cgt-...`.
   const response = await callUpstream(host, call, dsxCall(call, 'GET', `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`), dsxTaskQueryError);
-  let json: unknown;
-  try {
-    json = await response.body.json();
-  } catch (error) {
-    throw invalidDsxResponse('a task object', true, error);
-  }
-  const parsed = dsxTaskSchema.safeParse(json);
-  if (!parsed.success) throw invalidDsxResponse('a task object', true, parsed.error);
-  return parsed.data;
+  return readUpstreamAnswer(response.body, 'a task object', { retryable: true }, dsxTaskSchema);
 }

@@ -1,5 +1,5 @@
-import { callUpstream, type OperationHandler, type ProviderHost } from '../../core/index.js';
-import { dsxCall, dsxSubmitError, invalidDsxResponse } from './call-dsx.js';
+import { callUpstream, readUpstreamAnswer, type OperationHandler, type ProviderHost } from '../../core/index.js';
+import { dsxCall, dsxSubmitError } from './call-dsx.js';
 import type { DsxOptions } from './dsx-options.js';
 import { dsxCreatedTaskSchema } from './dsx-schemas.js';
 import type { DsxSubmission } from './dsx-submission.js';
@@ -37,18 +37,11 @@ export const createDsxSubmitOperation =
       submission = readDsxSubmission(call.request.request, await lookUpDsxAssets(host, call, submission.assets));
     }
     const response = await callUpstream(host, call, dsxCall(call, 'POST', '/contents/generations/tasks', toDsxTaskRequest(submission, call.upstreamModel)), dsxSubmitError);
-    let json: unknown;
-    try {
-      json = await response.body.json();
-    } catch (error) {
-      throw invalidDsxResponse('a created task', false, error);
-    }
-    const created = dsxCreatedTaskSchema.safeParse(json);
-    if (!created.success) throw invalidDsxResponse('a created task', false, created.error);
+    const created = await readUpstreamAnswer(response.body, 'a created task', { retryable: false }, dsxCreatedTaskSchema);
     const usage = estimateDsxUsage(submission);
     return {
       kind: 'task',
-      handle: created.data.id,
+      handle: created.id,
       usage,
       ...(submission.profile.succeededStatus === undefined ? {} : { succeededStatus: submission.profile.succeededStatus }),
       details: dsxTaskDetails(submission),

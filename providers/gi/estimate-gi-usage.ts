@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { emptyUsage, type Usage } from '../../core/index.js';
 import type { GiRequestFields } from './gi-request-schema.js';
 import type { GiRequestPlan } from './read-gi-request.js';
 
@@ -25,11 +25,9 @@ export function giOutputTokensPerImage(size: string, quality: GiRequestFields['q
  */
 export function estimateGiUsage({ fields }: GiRequestPlan): Usage {
   return {
+    ...emptyUsage('estimated'),
     inputTokens: Math.ceil(Buffer.byteLength(fields.prompt, 'utf8') / 4),
-    cachedInputTokens: 0,
     outputTokens: fields.n * giOutputTokensPerImage(fields.size, fields.quality),
-    reasoningTokens: 0,
     images: fields.n,
-    source: 'estimated',
   };
 }

@@ -12,8 +12,6 @@ export const giFetchedMimeTypes: readonly string[] = [...giImageMimeTypes, 'imag
 /** `image/jpg` as the registered `image/jpeg`; other types unchanged. */
 export const normalizeGiImageType = (mimeType: string): string => (mimeType === 'image/jpg' ? 'image/jpeg' : mimeType);
 
-const extensions: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
 /**
  * The type an uploaded file is sent upstream as: what its bytes show, else what the client
  * declared (`image/jpg` read as `image/jpeg`), or undefined when neither is an accepted type.
@@ -26,6 +24,3 @@ export function giUploadType(bytes: Uint8Array, declared: string): string | unde
   const normalized = normalizeGiImageType(bare);
   return giImageMimeTypes.includes(normalized) ? normalized : undefined;
 }
-
-/** The file extension for an accepted type, for the file names of fetched images. */
-export const giImageExtension = (mimeType: string): string => extensions[mimeType] ?? 'png';

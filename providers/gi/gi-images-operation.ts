@@ -1,12 +1,12 @@
-import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost } from '../../core/index.js';
+import { callOpenAiCompatible, GatewayError, jsonBody, multipartBody, type OperationCall, type OperationResult, type PathPrefixOptions, type ProviderHost, type UploadFile } from '../../core/index.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { GiImageFiles, PreparedGiRequest } from './prepare-gi-request.js';
-import { resolveGiImage, type GiImageFile } from './resolve-gi-images.js';
+import { resolveGiImage } from './resolve-gi-images.js';
 import { toGiEditForm, toGiGenerationBody } from './to-gi-request.js';
 
 async function fetchGiImages(host: ProviderHost, request: PreparedGiRequest, signal: AbortSignal): Promise<GiImageFiles> {
-  const references: GiImageFile[] = [];
+  const references: UploadFile[] = [];
   // One at a time: each fetch is capped by the gateway, and 16 parallel downloads of 20 MB would not be.
   for (const [index, source] of request.references.entries()) references.push(await resolveGiImage(host, source, `image-${index + 1}`, signal));
   const mask = request.mask === undefined ? undefined : await resolveGiImage(host, request.mask, 'mask', signal);

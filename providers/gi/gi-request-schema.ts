@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedOneOf } from '../../core/index.js';
 import { giSizeProblem } from './gi-size.js';
 
 /** `quality` values; the upstream also knows `auto` (upstreams.md §2.7), so it is accepted too. */
@@ -6,8 +7,6 @@ export const giQualities = ['low', 'medium', 'high', 'auto'] as const;
 
 /** `input_fidelity` values (spec part 2); see `toGiInputFidelity` for what the upstream gets. */
 export const giInputFidelities = ['low', 'medium', 'high', 'auto'] as const;
-
-const oneOf = (values: readonly string[]) => ({ error: `expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}` });
 
 // A multipart form sends every field as text, so the form's "80" or "false" stands for the JSON value.
 const fromFormText = (value: unknown): unknown => {
@@ -37,20 +36,20 @@ export const giRequestSchema = z.strictObject({
       if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
     })
     .default('1024x1024'),
-  quality: z.enum(giQualities, oneOf(giQualities)).default('high'),
-  input_fidelity: z.enum(giInputFidelities, oneOf(giInputFidelities)).optional(),
+  quality: z.enum(giQualities, expectedOneOf(giQualities)).default('high'),
+  input_fidelity: z.enum(giInputFidelities, expectedOneOf(giInputFidelities)).optional(),
   image: z.union([imageSource, z.array(imageSource)], { error: 'expected an http(s) URL or a data: URI, or a list of them' }).optional(),
   images: z.array(imageSource, { error: 'expected a list of http(s) URLs or data: URIs' }).optional(),
   mask: imageSource.optional(),
   // Always b64_json: the upstream refuses the field (upstreams.md §2.7), so it is checked and never sent.
-  response_format: z.enum(['b64_json', 'url'], oneOf(['b64_json', 'url'])).optional(),
-  background: z.enum(['transparent', 'opaque', 'auto'], oneOf(['transparent', 'opaque', 'auto'])).optional(),
-  output_format: z.enum(['png', 'jpeg', 'webp'], oneOf(['png', 'jpeg', 'webp'])).optional(),
+  response_format: z.enum(['b64_json', 'url'], expectedOneOf(['b64_json', 'url'])).optional(),
+  background: z.enum(['transparent', 'opaque', 'auto'], expectedOneOf(['transparent', 'opaque', 'auto'])).optional(),
+  output_format: z.enum(['png', 'jpeg', 'webp'], expectedOneOf(['png', 'jpeg', 'webp'])).optional(),
   output_compression: z.preprocess(
     fromFormText,
     z.number({ error: 'expected a whole number from 0 to 100' }).int({ error: 'expected a whole number from 0 to 100' }).min(0, { error: 'expected at least 0' }).max(100, { error: 'expected at most 100' }),
   ).optional(),
-  moderation: z.enum(['low', 'auto'], oneOf(['low', 'auto'])).optional(),
+  moderation: z.enum(['low', 'auto'], expectedOneOf(['low', 'auto'])).optional(),
   user: z.string({ error: 'expected a string' }).optional(),
   stream: z.preprocess(fromFormText, z.literal(false, { error: 'streamed image generation is not offered; leave stream out' })).optional(),
 });

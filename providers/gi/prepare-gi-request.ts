@@ -1,11 +1,10 @@
-import { OncePerRequest, type ImageRequest } from '../../core/index.js';
+import { OncePerRequest, type ImageRequest, type UploadFile } from '../../core/index.js';
 import { readGiRequest, type GiRequestPlan } from './read-gi-request.js';
-import type { GiImageFile } from './resolve-gi-images.js';
 
 /** A request's images in hand, ready to go upstream. */
 export interface GiImageFiles {
-  references: GiImageFile[];
-  mask?: GiImageFile;
+  references: UploadFile[];
+  mask?: UploadFile;
 }
 
 /**

@@ -1,13 +1,6 @@
-import { GatewayError, invalidRequest, quoted, type ProviderHost } from '../../core/index.js';
-import { giFetchedMimeTypes, giImageExtension, giUploadType, normalizeGiImageType } from './gi-image-types.js';
+import { GatewayError, imageUploadFile, invalidRequest, quoted, type ProviderHost, type UploadFile } from '../../core/index.js';
+import { giFetchedMimeTypes, giUploadType, normalizeGiImageType } from './gi-image-types.js';
 import type { GiImageSource } from './read-gi-request.js';
-
-/** An image ready to go upstream as a multipart file. */
-export interface GiImageFile {
-  filename: string;
-  mimeType: string;
-  data: Buffer;
-}
 
 /** gpt-image takes input images up to 50 MB each; the gateway's own `security.media.max_bytes` still caps it. */
 const largestImageBytes = 50 * 1024 * 1024;
@@ -17,19 +10,18 @@ const largestImageBytes = 50 * 1024 * 1024;
  * data: URI fetched through the SSRF guard. A refused fetch is the guard's 400 with the
  * field's name in front, so the client knows which image to fix.
  */
-export async function resolveGiImage(host: ProviderHost, source: GiImageSource, name: string, signal: AbortSignal): Promise<GiImageFile> {
+export async function resolveGiImage(host: ProviderHost, source: GiImageSource, name: string, signal: AbortSignal): Promise<UploadFile> {
   if ('upload' in source) {
     const { upload } = source;
     const mimeType = giUploadType(upload.data, upload.mimeType);
     if (mimeType === undefined) {
       throw invalidRequest(`${source.field}: the file ${quoted(upload.filename)} is not a png, jpeg or webp image; send one of those`, { param: source.field });
     }
-    return { filename: upload.filename === '' ? `${name}.${giImageExtension(mimeType)}` : upload.filename, mimeType, data: upload.data };
+    return imageUploadFile(upload.data, mimeType, name, upload.filename);
   }
   try {
     const media = await host.media.fetch(source.url, { allowedMimeTypes: giFetchedMimeTypes, maxBytes: largestImageBytes, signal });
-    const mimeType = normalizeGiImageType(media.mimeType);
-    return { filename: `${name}.${giImageExtension(mimeType)}`, mimeType, data: media.data };
+    return imageUploadFile(media.data, normalizeGiImageType(media.mimeType), name);
   } catch (error) {
     if (GatewayError.is(error) && error.statusCode === 400) throw invalidRequest(`${source.field}: ${error.message}`, { param: source.field, cause: error });
     throw error;

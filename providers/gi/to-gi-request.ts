@@ -1,5 +1,5 @@
+import { appendUploadFile, type UploadFile } from '../../core/index.js';
 import type { GiRequestFields } from './gi-request-schema.js';
-import type { GiImageFile } from './resolve-gi-images.js';
 
 /**
  * The upstream's `input_fidelity` for the client's, or undefined to leave it out. The upstream
@@ -46,13 +46,12 @@ export function toGiGenerationBody(fields: GiRequestFields, upstreamModel: strin
  * field, so a client's `moderation` is left out and the upstream's default (`auto`) applies.
  * Serialize it with `new Response(form)`.
  */
-export function toGiEditForm(fields: GiRequestFields, upstreamModel: string, references: readonly GiImageFile[], mask?: GiImageFile): FormData {
+export function toGiEditForm(fields: GiRequestFields, upstreamModel: string, references: readonly UploadFile[], mask?: UploadFile): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(sharedFields(fields, upstreamModel))) form.append(name, String(value));
   const fidelity = toGiInputFidelity(fields.input_fidelity);
   if (fidelity !== undefined) form.append('input_fidelity', fidelity);
-  const file = (image: GiImageFile) => new Blob([image.data], { type: image.mimeType });
-  for (const image of references) form.append('image[]', file(image), image.filename);
-  if (mask !== undefined) form.append('mask', file(mask), mask.filename);
+  for (const image of references) appendUploadFile(form, 'image[]', image);
+  if (mask !== undefined) appendUploadFile(form, 'mask', mask);
   return form;
 }

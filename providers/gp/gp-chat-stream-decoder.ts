@@ -1,4 +1,4 @@
-import { fromOpenAiChatUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, readOpenAiError, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { fromOpenAiChatUsage, invalidUpstreamAnswer, openAiInBandError, readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import type { GpChunk } from './gp-schemas.js';
 import { readGpChunk } from './read-gp-chunk.js';
 
@@ -59,21 +59,14 @@ export function createGpChatStreamDecoder(options: GpChatStreamOptions): StreamD
 
   return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      const data = frame.data.trim();
-      if (data === '') return [];
-      if (data === '[DONE]') {
+      const read = readJsonFrame(frame, 'a chat completion', openAiInBandError);
+      if (read.kind === 'blank') return [];
+      if (read.kind === 'done') {
         finished = true;
         return [];
       }
-      let json: unknown;
-      try {
-        json = parseUpstreamJson(data);
-      } catch (cause) {
-        return fail(invalidUpstreamAnswer('a chat completion', { cause }));
-      }
-      const upstreamError = readOpenAiError(json);
-      if (upstreamError !== undefined) return fail(openAiErrorToGatewayError(upstreamError));
-      const parsed = readGpChunk(json);
+      if (read.kind === 'error') return fail(read.error);
+      const parsed = readGpChunk(read.json);
       if (!parsed.success) return fail(invalidUpstreamAnswer('a chat completion', { cause: parsed.error }));
       const chunk = parsed.data;
 

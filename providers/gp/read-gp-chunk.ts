@@ -1,8 +1,5 @@
-import { absent, isRecord, numberOrAbsent, stringOrAbsent } from '../../core/index.js';
+import { absent, isRecord, numberOrAbsent, readWithHandCheck, stringOrAbsent, type SchemaRead } from '../../core/index.js';
 import { gpChunkSchema, type GpChunk } from './gp-schemas.js';
-
-/** A read chunk, or why it is not one (the schema's error, for the log). */
-export type GpChunkRead = { success: true; data: GpChunk } | { success: false; error: unknown };
 
 const countsOrAbsent = (value: unknown, ...names: string[]): boolean => absent(value) || (isRecord(value) && names.every((name) => numberOrAbsent(value[name])));
 
@@ -35,14 +32,8 @@ function plainChunk(json: unknown): json is GpChunk {
 }
 
 /**
- * Reads a `chat.completion.chunk`. A chunk of plain choices and counts, which is every
- * chunk of an ordinary stream, is checked by hand; anything unusual goes through the schema,
- * which judges it and reads it. The schema on every frame was one of the largest costs of a
- * stream; the hand check accepts only what the schema accepts, so the leniency and the
- * errors stay.
+ * Reads a `chat.completion.chunk`: a chunk of plain choices and counts, which is every chunk
+ * of an ordinary stream, is checked by hand, anything unusual goes through the schema (see
+ * `readWithHandCheck`).
  */
-export function readGpChunk(json: unknown): GpChunkRead {
-  if (plainChunk(json)) return { success: true, data: json };
-  const parsed = gpChunkSchema.safeParse(json);
-  return parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error };
-}
+export const readGpChunk = (json: unknown): SchemaRead<GpChunk> => readWithHandCheck(json, plainChunk, gpChunkSchema);

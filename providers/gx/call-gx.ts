@@ -1,5 +1,4 @@
-import { callUpstream, googleStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
-import type { GxOptions } from './gx-options.js';
+import { callUpstream, googleApiKeyHeader, googleApiUrl, googleStatusError, type GoogleApiOptions, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 
 /** A native generate request, ready to send. */
 export interface GxRequest {
@@ -18,14 +17,14 @@ export type GxMethod = 'generateContent' | 'streamGenerateContent' | 'embedConte
  * Streams always use `alt=sse`. A non-2xx answer becomes the gateway error for its status,
  * read with gx's error body (its message, `RetryInfo`, and a refused key told by its reason).
  */
-export function callGx(host: ProviderHost, call: OperationCall<unknown, GxOptions>, model: string, method: GxMethod, body: unknown): Promise<UpstreamResponse> {
+export function callGx(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, model: string, method: GxMethod, body: unknown): Promise<UpstreamResponse> {
   const query = method === 'streamGenerateContent' ? '?alt=sse' : '';
   return callUpstream(
     host,
     call,
     {
-      url: `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(model)}:${method}${query}`,
-      headers: { 'x-gx-api-key': call.channel.apiKey },
+      url: googleApiUrl(call, `models/${encodeURIComponent(model)}:${method}${query}`),
+      headers: googleApiKeyHeader(call),
       body: JSON.stringify(body),
     },
     googleStatusError,

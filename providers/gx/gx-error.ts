@@ -26,6 +26,12 @@ export function gxErrorToGatewayError(error: GoogleRpcStatus): GatewayError {
   return errorForUpstreamStatus(status, message, googleRetryAfterSeconds(error));
 }
 
+/** The gateway error for an upstream error body (`{"error": ...}`) that came with HTTP 200, in a stream frame or a whole body; undefined for any other answer. */
+export function gxInBandError(json: unknown): GatewayError | undefined {
+  const error = readGxError(json);
+  return error === undefined ? undefined : gxErrorToGatewayError(error);
+}
+
 /** The upstream error object in a parsed JSON value, if it is an error body (`{"error": ...}`). */
 export function readGxError(json: unknown): GoogleRpcStatus | undefined {
   if (typeof json !== 'object' || json === null || !('error' in json)) return undefined;
@@ -35,9 +41,12 @@ export function readGxError(json: unknown): GoogleRpcStatus | undefined {
   return { message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' };
 }
 
+/** What a gx answer is expected to be, for {@link invalidGxResponse} and `readUpstreamAnswer`. */
+export const gxResponseExpected = 'a generateContent response';
+
 /** 502 for an upstream answer that is not JSON or not a generateContent response; another channel may do better. */
 export function invalidGxResponse(cause?: unknown): GatewayError {
-  return invalidUpstreamAnswer('a generateContent response', { cause });
+  return invalidUpstreamAnswer(gxResponseExpected, { cause });
 }
 
 /** 502 for an answer without any candidate and without a reason. */

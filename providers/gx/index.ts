@@ -1,6 +1,5 @@
-import { defineProvider } from '../../core/index.js';
+import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
 import { createGxChatOperation } from './chat/gx-chat-operation.js';
-import { gxOptionsSchema, type GxOptions } from './gx-options.js';
 import { estimateGxImageUsage } from './images/estimate-gx-image-usage.js';
 import { createGxImageOperation } from './images/gx-image-operation.js';
 import { readGxImageRequest, type GxImagePlan } from './images/read-gx-image-request.js';
@@ -10,10 +9,10 @@ import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOp
  * The gx family: chat completions translated to the native API, the native endpoints
  * passed through, and the image endpoints for its image models.
  */
-export default defineProvider<GxOptions, { 'images.generate': GxImagePlan; 'images.edit': GxImagePlan }>({
+export default defineProvider<GoogleApiOptions, { 'images.generate': GxImagePlan; 'images.edit': GxImagePlan }>({
   apiVersion: 2,
   name: 'gx',
-  options: gxOptionsSchema,
+  options: googleApiOptionsSchema,
   // Only the image operations read the request into a plan; chat and the native endpoints take it as the route validated it.
   prepare: { 'images.generate': readGxImageRequest, 'images.edit': readGxImageRequest },
   create: (_options, host) => {

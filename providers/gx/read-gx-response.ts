@@ -1,9 +1,5 @@
-import { absent, isRecord, numberOrAbsent, stringOrAbsent } from '../../core/index.js';
+import { absent, isRecord, numberOrAbsent, readWithHandCheck, stringOrAbsent, type SchemaRead } from '../../core/index.js';
 import { gxGenerateContentResponseSchema, type GxGenerateContentResponse } from './gx-schemas.js';
-
-/** A read response, or why it is not one (the schema's error, for the log). */
-export type GxResponseRead = { success: true; data: GxGenerateContentResponse } | { success: false; error: unknown };
-
 
 function plainPart(part: unknown): boolean {
   return (
@@ -66,13 +62,7 @@ function plainResponse(json: unknown): json is GxGenerateContentResponse {
 }
 
 /**
- * Reads a `generateContent` response or one stream chunk. The common response (text, usage,
- * ids) is checked by hand; anything else goes through the schema, which judges it and reads
- * it. The schema on every stream frame was one of the largest costs of a translated stream;
- * the hand check accepts only what the schema accepts, so the leniency and the errors stay.
+ * Reads a `generateContent` response or one stream chunk: the common response (text, usage,
+ * ids) is checked by hand, anything else goes through the schema (see `readWithHandCheck`).
  */
-export function readGxResponse(json: unknown): GxResponseRead {
-  if (plainResponse(json)) return { success: true, data: json };
-  const parsed = gxGenerateContentResponseSchema.safeParse(json);
-  return parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error };
-}
+export const readGxResponse = (json: unknown): SchemaRead<GxGenerateContentResponse> => readWithHandCheck(json, plainResponse, gxGenerateContentResponseSchema);

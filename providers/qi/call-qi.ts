@@ -1,5 +1,5 @@
-import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, readBodyExcerpt, retryAfterHeader, type OperationCall, type ProviderHost } from '../../core/index.js';
-import { invalidQiResponse, qiStatusError } from './qi-error.js';
+import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, readBodyExcerpt, readUpstreamAnswer, retryAfterHeader, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { qiResponseExpected, qiStatusError } from './qi-error.js';
 import type { QiOptions } from './qi-options.js';
 
 /** The sync image path under the channel's prefix (upstreams.md §4.3). */
@@ -15,9 +15,5 @@ export async function callQi(host: ProviderHost, call: OperationCall<unknown, Qi
   const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, qiGenerationPath), headers: bearerAuthorization(call), body }, async (refusal) =>
     qiStatusError(refusal.statusCode, await readBodyExcerpt(refusal), retryAfterHeader(refusal)),
   );
-  try {
-    return await response.body.json();
-  } catch (error) {
-    throw invalidQiResponse(error);
-  }
+  return readUpstreamAnswer(response.body, qiResponseExpected);
 }

@@ -1,4 +1,4 @@
-import { tokenCount, type Usage } from '../../core/index.js';
+import { emptyUsage, tokenCount, type Usage } from '../../core/index.js';
 import { emptyQiResponse, invalidQiResponse, qiInBandError } from './qi-error.js';
 import { qiResponseSchema, type QiUsage } from './qi-schemas.js';
 
@@ -45,12 +45,10 @@ export function fromQiResponse(json: unknown): QiImageResult {
   if (urls.length === 0) throw emptyQiResponse();
   const clientUsage = clientUsageOf(answer.usage);
   const usage: Usage = {
+    ...emptyUsage('upstream'),
     inputTokens: clientUsage?.input_tokens ?? 0,
-    cachedInputTokens: 0,
     outputTokens: clientUsage?.output_tokens ?? 0,
-    reasoningTokens: 0,
     images: urls.length,
-    source: 'upstream',
   };
   return clientUsage === undefined ? { urls, usage } : { urls, usage, clientUsage };
 }

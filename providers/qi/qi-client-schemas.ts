@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { booleanField, seedField } from '../../core/index.js';
 
 // Strict on purpose: a misspelt or unsupported field is a 400 naming it, never silently dropped.
 
-/** DashScope's seed range (upstreams.md §4.2, §4.4; spec part 2's seed limits). */
-export const maxQiSeed = 2_147_483_647;
-
 const wholeNumber = (problem: string) => z.number({ error: problem }).int({ error: problem });
-const flag = z.boolean({ error: 'expected true or false' });
 
 /**
  * `width*height` in pixels as DashScope writes it (upstreams.md §4.3); `WIDTHxHEIGHT`, the
@@ -22,12 +19,10 @@ export const qiParametersSchema = z.strictObject(
   {
     n: wholeNumber('expected a whole number of images').min(1, { error: 'expected at least 1' }).optional(),
     negative_prompt: z.string({ error: 'expected a string' }).optional(),
-    prompt_extend: flag.optional(),
-    seed: wholeNumber('expected a whole number from 0 to 2147483647')
-      .min(0, { error: 'expected a whole number from 0 to 2147483647' })
-      .max(maxQiSeed, { error: 'expected a whole number from 0 to 2147483647' })
-      .optional(),
-    watermark: flag.optional(),
+    prompt_extend: booleanField.optional(),
+    // DashScope's seed range (upstreams.md §4.2, §4.4; spec part 2's seed limits).
+    seed: seedField.optional(),
+    watermark: booleanField.optional(),
     size: qiSizeSchema.optional(),
   },
   { error: 'expected an object of parameters' },

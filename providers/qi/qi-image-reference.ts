@@ -1,4 +1,4 @@
-import { fieldError, isBase64Text, sniffImageType, type FieldPath } from '../../core/index.js';
+import { fieldError, isBase64Text, sniffBase64ImageType, type FieldPath } from '../../core/index.js';
 import { qiImageMimeTypes } from './qi-image-types.js';
 
 /** An input image as the client gave it, with where it was given. */
@@ -9,9 +9,6 @@ export interface QiImageInput {
 
 /** What an input image is: a URL the upstream may fetch, or inline data as a data: URI. */
 export type QiImageReference = { kind: 'url'; url: string } | { kind: 'data'; uri: string };
-
-/** Enough base64 for the 12 bytes the magic numbers need. */
-const headCharacters = 16;
 
 /**
  * Classifies an input image without any I/O: an http(s) URL is kept as given; a `data:` URI
@@ -37,7 +34,7 @@ export function classifyQiImage(input: QiImageInput): QiImageReference {
   if (!isBase64Text(base64)) {
     throw fieldError(input.path, 'expected an http(s) URL, a data: URI or base64 image data');
   }
-  const mimeType = sniffImageType(Buffer.from(base64.slice(0, headCharacters), 'base64'), qiImageMimeTypes);
+  const mimeType = sniffBase64ImageType(base64, qiImageMimeTypes);
   if (mimeType === undefined) throw fieldError(input.path, 'is neither an http(s) URL nor a data: URI, and as base64 it is not a PNG, JPEG or WebP image');
   return { kind: 'data', uri: `data:${mimeType};base64,${base64}` };
 }

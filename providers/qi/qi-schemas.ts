@@ -38,12 +38,3 @@ export const qiResponseSchema = z.looseObject({
   code: z.string().nullish(),
   message: z.string().nullish(),
 });
-
-/** DashScope's error body: `{request_id, code, message}` (upstreams.md §4.1). */
-export const qiErrorBodySchema = z.looseObject({
-  request_id: z.string().nullish(),
-  code: z.string().nullish(),
-  message: z.string().nullish(),
-});
-
-export type QiErrorBody = z.output<typeof qiErrorBodySchema>;

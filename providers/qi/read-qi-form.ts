@@ -1,13 +1,9 @@
-import { fieldError, sniffImageType, type ImageUpload } from '../../core/index.js';
+import { fieldError, readFormFields, sniffImageType, type ImageUpload } from '../../core/index.js';
 import type { QiImageJob } from './qi-image-job.js';
 import { readQiFlatBody } from './read-qi-flat-body.js';
 import { qiImageMimeTypes } from './qi-image-types.js';
 
 const imageFields = new Set(['image', 'image[]']);
-const booleanFields = ['prompt_extend', 'watermark'];
-
-/** A form sends every field as text; `true` and `false` are the flags' values. */
-const asFlag = (value: unknown): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /**
  * Reads a multipart body (how OpenAI clients send `/v1/images/edits`): the flat fields as
@@ -16,9 +12,8 @@ const asFlag = (value: unknown): unknown => (value === 'true' ? true : value ===
  */
 export function readQiForm(fields: Record<string, unknown>, uploads: readonly ImageUpload[]): QiImageJob {
   if (fields.image !== undefined) throw fieldError(['image'], 'in a multipart body send images as files (image or image[]); URLs need a JSON body');
-  const converted = { ...fields };
-  for (const name of booleanFields) if (name in converted) converted[name] = asFlag(converted[name]);
-  const job = readQiFlatBody(converted);
+  // A form sends every field as text; `true` and `false` are the flags' values.
+  const job = readQiFlatBody(readFormFields(fields, { booleans: ['prompt_extend', 'watermark'] }));
   const images = uploads.map((upload, index) => {
     if (!imageFields.has(upload.field)) throw fieldError([upload.field], 'unknown file field; send the images as image or image[]');
     const mimeType = sniffImageType(upload.data, qiImageMimeTypes);

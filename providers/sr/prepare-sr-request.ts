@@ -1,13 +1,12 @@
-import { OncePerRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { OncePerRequest, type UploadFile, type VideoSubmitRequest } from '../../core/index.js';
 import { readSrRequest, type SrRequestPlan } from './read-sr-request.js';
-import type { SrReferenceFile } from './to-sr-request.js';
 
 /**
  * A submission as the plugin prepares it: checked (see {@link readSrRequest}), with a slot
  * for its reference image, which the first channel's handler fetches and a failover reuses.
  */
 export interface PreparedSrRequest extends SrRequestPlan {
-  referenceFile: OncePerRequest<SrReferenceFile>;
+  referenceFile: OncePerRequest<UploadFile>;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { invalidRequest, isBase64Text, type VideoSubmitRequest } from '../../core/index.js';
-import { sniffSrImageType } from './sr-image-types.js';
+import { invalidRequest, isBase64Text, sniffBase64ImageType, type VideoSubmitRequest } from '../../core/index.js';
+import { sniffSrImageType, srImageMimeTypes } from './sr-image-types.js';
 
 /** A file of a multipart submission. */
 export type SrUpload = NonNullable<VideoSubmitRequest['uploads']>[number];
@@ -15,9 +15,6 @@ const param = 'input_reference';
 const accepted = 'a png, jpeg or webp image';
 const whitespace = /[\t\n\f\r ]+/g;
 
-/** The type the first bytes of base64 data show: 32 characters decode to 24 bytes, more than a signature needs. */
-const sniffBase64 = (base64: string) => sniffSrImageType(Buffer.from(base64.slice(0, 32), 'base64'));
-
 function refuse(problem: string): never {
   throw invalidRequest(`${param}: ${problem}`, { param });
 }
@@ -28,7 +25,7 @@ const anyForm = `expected an http(s) URL, a data: URI or base64 of ${accepted}`;
 function inlineBase64(base64: string, what: string, invalid: string): string {
   const compact = base64.replace(whitespace, '');
   if (!isBase64Text(compact)) refuse(invalid);
-  const mimeType = sniffBase64(compact);
+  const mimeType = sniffBase64ImageType(compact, srImageMimeTypes, 24);
   if (mimeType === undefined) refuse(`the ${what} does not hold ${accepted}; send one of those`);
   return `data:${mimeType};base64,${compact}`;
 }

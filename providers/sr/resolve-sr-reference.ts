@@ -1,7 +1,6 @@
-import { GatewayError, invalidRequest, type ProviderHost } from '../../core/index.js';
+import { imageUploadFile, invalidRequest, mediaErrorAboutField, type ProviderHost, type UploadFile } from '../../core/index.js';
 import type { SrReferenceSource } from './read-sr-reference.js';
-import { sniffSrImageType, srFetchedMimeTypes, srImageExtension } from './sr-image-types.js';
-import type { SrReferenceFile } from './to-sr-request.js';
+import { sniffSrImageType, srFetchedMimeTypes } from './sr-image-types.js';
 
 const param = 'input_reference';
 
@@ -13,19 +12,17 @@ const param = 'input_reference';
  * refusal is the guard's 400 (its code kept, such as `media_url_not_allowed`) with
  * `input_reference: ` in front and the param set.
  */
-export async function resolveSrReference(host: ProviderHost, source: SrReferenceSource, signal: AbortSignal): Promise<SrReferenceFile> {
+export async function resolveSrReference(host: ProviderHost, source: SrReferenceSource, signal: AbortSignal): Promise<UploadFile> {
   if (source.kind === 'upload') {
-    const { upload, mimeType } = source;
-    return { filename: upload.filename === '' ? `input_reference.${srImageExtension(mimeType)}` : upload.filename, mimeType, data: upload.data };
+    return imageUploadFile(source.upload.data, source.mimeType, param, source.upload.filename);
   }
   let data: Buffer;
   try {
     data = (await host.media.fetch(source.kind === 'url' ? source.url : source.dataUri, { allowedMimeTypes: srFetchedMimeTypes, signal })).data;
   } catch (error) {
-    if (GatewayError.is(error) && error.statusCode === 400) throw new GatewayError(400, error.code, `${param}: ${error.message}`, { param, cause: error });
-    throw error;
+    throw mediaErrorAboutField(error, param);
   }
   const mimeType = sniffSrImageType(data);
   if (mimeType === undefined) throw invalidRequest(`${param}: the image is not a png, jpeg or webp image; send one of those`, { param });
-  return { filename: `input_reference.${srImageExtension(mimeType)}`, mimeType, data };
+  return imageUploadFile(data, mimeType, param);
 }

@@ -3,18 +3,15 @@ import {
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
+  isChannelTrouble,
   readBodyExcerpt,
   readOpenAiErrorText,
   redactSecrets,
   retryAfterHeader,
+  upstreamRefusal,
   videoNotFound,
   type UpstreamResponse,
 } from '../../core/index.js';
-
-// Statuses judged by what they say about the channel, not the request: the channel's key
-// (401, 403), a model or path it lacks (404), a timeout (408) and rate limits (429). They fail
-// over to another channel like 5xx do.
-const channelStatuses = new Set([401, 403, 404, 408, 429]);
 
 /**
  * The gateway error for the upstream's non-2xx answer to a submission. The upstream refusing
@@ -24,7 +21,7 @@ const channelStatuses = new Set([401, 403, 404, 408, 429]);
  * 404 `video_not_found` on `remix_from_video_id`, not retried: core sends a remix only to the
  * channel holding its video, and the upstream losing a video says nothing against the channel.
  * Everything else is judged by status (`errorForUpstreamStatus`): 5xx, 429 and the channel's
- * own failures move to the next channel.
+ * own failures (its key, a model or path it lacks, a timeout) move to the next channel.
  */
 export async function srSubmitError(response: UpstreamResponse, remix: boolean): Promise<GatewayError> {
   const text = await readBodyExcerpt(response);
@@ -34,10 +31,9 @@ export async function srSubmitError(response: UpstreamResponse, remix: boolean):
     const detail = error?.message ?? `the upstream answered HTTP ${status}`;
     return videoNotFound(`remix_from_video_id: the upstream no longer has this video: ${redactSecrets(detail)}`, 'remix_from_video_id');
   }
-  if (status >= 400 && status < 500 && !channelStatuses.has(status)) {
-    const code = (typeof error?.code === 'string' && error.code !== '' ? error.code : undefined) ?? (error?.type ?? undefined) ?? 'upstream_invalid_request';
-    const message = error?.message ?? `the upstream refused the video (HTTP ${status})`;
-    return new GatewayError(502, code, redactSecrets(message), { param: error?.param ?? undefined, retryable: false });
+  if (!isChannelTrouble(status)) {
+    const code = (typeof error?.code === 'string' && error.code !== '' ? error.code : undefined) ?? error?.type;
+    return upstreamRefusal(code, error?.message ?? `the upstream refused the video (HTTP ${status})`, { param: error?.param });
   }
   return errorForUpstreamStatus(status, describeOpenAiError(error) ?? `the upstream answered HTTP ${status}`, retryAfterHeader(response));
 }

@@ -6,10 +6,5 @@ export const srImageMimeTypes: readonly string[] = ['image/png', 'image/jpeg', '
 /** {@link srImageMimeTypes} plus `image/jpg`, which some hosts send for JPEG; for `MediaFetcher.fetch`, which refuses other types from the headers. */
 export const srFetchedMimeTypes: readonly string[] = [...srImageMimeTypes, 'image/jpg'];
 
-const extensions: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
 /** The accepted image type the first bytes reveal, or undefined (core's sniffer among {@link srImageMimeTypes}). */
 export const sniffSrImageType = (bytes: Uint8Array): string | undefined => sniffImageType(bytes, srImageMimeTypes);
-
-/** The file extension of an accepted type, for the name of the uploaded file. */
-export const srImageExtension = (mimeType: string): string => extensions[mimeType] ?? 'png';

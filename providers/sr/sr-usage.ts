@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { videoUsage, type Usage } from '../../core/index.js';
 
 /**
  * The `resolution_multipliers` key of a `WIDTHxHEIGHT` size: its short side and `p`, so both
@@ -13,5 +13,5 @@ export function srResolutionOf(size: string | undefined): string | undefined {
 
 /** What an sr video costs: its seconds at its size's resolution (`per_second` × `resolution_multipliers`). */
 export function srUsage(seconds: number, size: string | undefined, source: Usage['source']): Usage {
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds, resolution: srResolutionOf(size), source };
+  return videoUsage(seconds, srResolutionOf(size), source);
 }

@@ -1,3 +1,4 @@
+import { appendUploadFile, type UploadFile } from '../../core/index.js';
 import type { SrRequestPlan } from './read-sr-request.js';
 
 /** The text fields of a new video (upstreams.md §2.9): every one sent, defaults included, `seconds` as the string the upstream's enum is. */
@@ -8,23 +9,16 @@ export interface SrCreateFields {
   size: string;
 }
 
-/** An image ready to go upstream as the multipart file `input_reference`. */
-export interface SrReferenceFile {
-  filename: string;
-  mimeType: string;
-  data: Buffer;
-}
-
 /** The fields of `POST /videos` for a plan, with the channel's upstream model. */
 export function toSrCreateFields(plan: SrRequestPlan, upstreamModel: string): SrCreateFields {
   return { model: upstreamModel, prompt: plan.prompt, seconds: String(plan.seconds), size: plan.size };
 }
 
 /** The multipart form of an image-to-video submission: the text fields, then the image as the file `input_reference`. */
-export function toSrCreateForm(fields: SrCreateFields, reference: SrReferenceFile): FormData {
+export function toSrCreateForm(fields: SrCreateFields, reference: UploadFile): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('input_reference', new Blob([reference.data], { type: reference.mimeType }), reference.filename);
+  appendUploadFile(form, 'input_reference', reference);
   return form;
 }
 

@@ -1,23 +1,11 @@
-import { callUpstream, describeGoogleErrorText, GatewayError, malformedUpstreamAnswer, taskVanished, upstreamStatusError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
-import { invalidVoOperation } from './from-vo-operation.js';
+import { callUpstream, describeGoogleErrorText, googleApiKeyHeader, googleApiUrl, malformedUpstreamAnswer, readUpstreamAnswer, taskVanished, upstreamStatusError, type GoogleApiOptions, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { voOperationExpected } from './from-vo-operation.js';
 import { voSubmitError } from './vo-error.js';
-import type { VoOptions } from './vo-options.js';
 import type { VoUpstreamRequest } from './to-vo-request.js';
-
-/** The header the channel's key travels in (upstreams.md §1.1, read with the spec's neutral names). */
-export const voKeyHeader = 'x-gx-api-key';
 
 // Operation names look like `models/{model}/operations/{id}`; anything else from the upstream
 // is not turned into a path.
 const operationName = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
-
-async function readJson(response: UpstreamResponse): Promise<unknown> {
-  try {
-    return await response.body.json();
-  } catch (error) {
-    throw invalidVoOperation(error);
-  }
-}
 
 /**
  * Starts a task: `POST {base_url}/{api_version}/models/{model}:predictLongRunning` with the
@@ -25,9 +13,9 @@ async function readJson(response: UpstreamResponse): Promise<unknown> {
  * becomes {@link voSubmitError}.
  * @throws GatewayError 502 (not retried: the task may have started) for an answer without a name.
  */
-export async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, VoOptions>, body: VoUpstreamRequest): Promise<string> {
-  const url = `${call.channel.baseUrl}/${call.options.api_version}/models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`;
-  const response = await callUpstream(host, call, { url, headers: { [voKeyHeader]: call.channel.apiKey }, body: JSON.stringify(body) }, voSubmitError);
+export async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, body: VoUpstreamRequest): Promise<string> {
+  const url = googleApiUrl(call, `models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`);
+  const response = await callUpstream(host, call, { url, headers: googleApiKeyHeader(call), body: JSON.stringify(body) }, voSubmitError);
   let json: unknown;
   try {
     json = await response.body.json();
@@ -45,13 +33,12 @@ export async function submitVoTask(host: ProviderHost, call: OperationCall<unkno
  * Asks about a task: `GET {base_url}/{api_version}/{operation name}` with the channel's key.
  * A 404 becomes a 404 gateway error, which tells core the upstream lost the task.
  */
-export async function getVoOperation(host: ProviderHost, call: OperationCall<unknown, VoOptions>, name: string): Promise<unknown> {
+export async function getVoOperation(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, name: string): Promise<unknown> {
   if (!operationName.test(name) || name.split('/').includes('..')) {
     throw taskVanished(`"${name}" is not an operation name this channel can ask about`);
   }
-  const url = `${call.channel.baseUrl}/${call.options.api_version}/${name}`;
-  const response = await callUpstream(host, call, { method: 'GET', url, headers: { [voKeyHeader]: call.channel.apiKey } }, (refusal) =>
+  const response = await callUpstream(host, call, { method: 'GET', url: googleApiUrl(call, name), headers: googleApiKeyHeader(call) }, (refusal) =>
     upstreamStatusError(refusal, describeGoogleErrorText),
   );
-  return readJson(response);
+  return readUpstreamAnswer(response.body, voOperationExpected);
 }

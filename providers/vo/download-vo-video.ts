@@ -1,6 +1,4 @@
-import { describeGoogleErrorText, GatewayError, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
-import { voKeyHeader } from './call-vo.js';
-import type { VoOptions } from './vo-options.js';
+import { describeGoogleErrorText, googleApiKeyHeader, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type GoogleApiOptions, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -17,11 +15,11 @@ const originOf = (text: string): string | undefined => (URL.canParse(text) ? new
  * @throws GatewayError 502 `upstream_url_refused` for an address the guard refuses, 404 when
  *   the upstream no longer has the video, else the error for its status.
  */
-export async function downloadVoVideo(host: ProviderHost, call: OperationCall<unknown, VoOptions>, uri: string): Promise<UpstreamResponse> {
+export async function downloadVoVideo(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, uri: string): Promise<UpstreamResponse> {
   const guarded = (url: string) => host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts, channelBaseUrl: call.channel.baseUrl });
   let response: UpstreamResponse;
   if (originOf(uri) === new URL(call.channel.baseUrl).origin) {
-    response = await sendUpstream(host, call, { method: 'GET', url: uri, headers: { [voKeyHeader]: call.channel.apiKey } });
+    response = await sendUpstream(host, call, { method: 'GET', url: uri, headers: googleApiKeyHeader(call) });
     if (redirectStatuses.has(response.statusCode)) response = await guarded(await redirectTarget(response, uri));
   } else {
     response = await guarded(uri);

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { videoUsage, type Usage } from '../../core/index.js';
 import type { VoVideoPlan } from './read-vo-request.js';
 
 /**
@@ -7,7 +7,7 @@ import type { VoVideoPlan } from './read-vo-request.js';
  * `resolution_multipliers` entry keyed `720p` or `1080p`.
  */
 export function voUsage(secondsEach: number, videos: number, resolution: string, source: Usage['source']): Usage {
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: secondsEach * videos, resolution, source };
+  return videoUsage(secondsEach * videos, resolution, source);
 }
 
 /**

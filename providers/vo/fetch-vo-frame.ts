@@ -1,20 +1,8 @@
-import { GatewayError, invalidRequest, type FetchedMedia, type MediaFetcher } from '../../core/index.js';
-import { assertVoFrameBytes, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
+import { checkImageBytes, fetchableImageTypes, fetchImage, type MediaFetcher } from '../../core/index.js';
+import { voFrameFormats, type VoFrameSource } from './read-vo-frame.js';
 import type { VoInlineImage } from './to-vo-request.js';
-import { voFrameTypes } from './vo-frame-types.js';
 
-// Passed to the media fetcher so a URL whose Content-Type already names another format is
-// refused before its body is read. Octet-stream is let through: the bytes decide then.
-const fetchableTypes: readonly string[] = [...voFrameTypes, 'image/jpg', 'application/octet-stream'];
-
-/** A media error with the field it is about in front, so the client knows which frame to fix. */
-function aboutField(error: unknown, field: VoFrameField): unknown {
-  if (!GatewayError.is(error) || error.statusCode !== 400) return error;
-  if (error.code === 'unsupported_media_type') {
-    return invalidRequest(`${field}: the image is not png, jpeg or webp; convert it to one of them`, { param: field, cause: error });
-  }
-  return new GatewayError(400, error.code, `${field}: ${error.message}`, { param: field, cause: error, headers: error.headers });
-}
+const fetchableTypes = fetchableImageTypes(voFrameFormats);
 
 /**
  * Reads one frame into the inline bytes the upstream takes: a file as it came, a URL through
@@ -24,18 +12,9 @@ function aboutField(error: unknown, field: VoFrameField): unknown {
  *   guard, is too large, or is not a png, jpeg or webp image.
  */
 export async function fetchVoFrame(source: VoFrameSource, media: MediaFetcher, signal: AbortSignal): Promise<VoInlineImage> {
-  let data: Buffer;
-  if (source.kind === 'upload') {
-    data = source.data;
-  } else {
-    let fetched: FetchedMedia;
-    try {
-      fetched = await media.fetch(source.url, { allowedMimeTypes: fetchableTypes, signal });
-    } catch (error) {
-      throw aboutField(error, source.field);
-    }
-    data = fetched.data;
-  }
-  const mimeType = assertVoFrameBytes(data, source.field);
-  return { bytesBase64Encoded: data.toString('base64'), mimeType };
+  const frame =
+    source.kind === 'upload'
+      ? { mimeType: checkImageBytes(source.data, source.field, voFrameFormats), data: source.data }
+      : await fetchImage(media, source.url, source.field, voFrameFormats, { allowedMimeTypes: fetchableTypes, signal });
+  return { bytesBase64Encoded: frame.data.toString('base64'), mimeType: frame.mimeType };
 }

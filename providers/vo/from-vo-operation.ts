@@ -1,4 +1,4 @@
-import { describeGoogleRpcCode, GatewayError, redactSecrets, type TaskProgress, invalidUpstreamAnswer } from '../../core/index.js';
+import { describeGoogleRpcCode, emptyTaskResult, failedTask, parseUpstreamAnswer, redactSecrets, taskProgress, type TaskProgress } from '../../core/index.js';
 import { voOperationSchema } from './vo-schemas.js';
 
 /** What one poll of an operation says, before billing is added. */
@@ -8,10 +8,8 @@ export interface VoOperationReading {
   videoUris: string[];
 }
 
-/** 502 for a poll answer that is not an operation; the task stays as it was and is asked about again. */
-export function invalidVoOperation(cause?: unknown): GatewayError {
-  return invalidUpstreamAnswer('a long-running operation', { cause });
-}
+/** What a poll answer is expected to be: an operation. */
+export const voOperationExpected = 'a long-running operation';
 
 /**
  * Maps an operation (upstreams.md §1.11, fixture gemini-veo-operation.json) onto the task
@@ -28,38 +26,27 @@ export function invalidVoOperation(cause?: unknown): GatewayError {
  * @throws GatewayError 502 for an answer that is not an operation.
  */
 export function readVoOperation(json: unknown): VoOperationReading {
-  const parsed = voOperationSchema.safeParse(json);
-  if (!parsed.success) throw invalidVoOperation(parsed.error);
-  const operation = parsed.data;
+  // Not an operation: a 502, and the task stays as it was and is asked about again.
+  const operation = parseUpstreamAnswer(json, voOperationSchema, voOperationExpected);
   if (operation.error !== undefined && operation.error !== null) {
     const { http, name } = describeGoogleRpcCode(operation.error.code, operation.error.status);
     const message = operation.error.message === undefined || operation.error.message === null || operation.error.message === '' ? `the upstream failed the task (${name})` : redactSecrets(operation.error.message);
-    return { progress: { kind: 'task-progress', status: 'failed', error: { code: http, message, type: name } }, videoUris: [] };
+    return { progress: failedTask(http, message, name), videoUris: [] };
   }
-  if (operation.done !== true) return { progress: { kind: 'task-progress', status: 'in_progress' }, videoUris: [] };
+  if (operation.done !== true) return { progress: taskProgress('in_progress'), videoUris: [] };
 
   const answer = operation.response?.generateVideoResponse;
   const videoUris = (answer?.generatedSamples ?? []).flatMap((sample) => {
     const uri = sample.video?.uri;
     return typeof uri === 'string' && uri !== '' ? [uri] : [];
   });
-  if (videoUris.length > 0) return { progress: { kind: 'task-progress', status: 'succeeded', progress: 100 }, videoUris };
+  if (videoUris.length > 0) return { progress: taskProgress('succeeded', { progress: 100 }), videoUris };
 
   const filtered = answer?.raiMediaFilteredCount ?? 0;
   const reasons = (answer?.raiMediaFilteredReasons ?? []).filter((reason) => reason.trim() !== '');
   if (filtered > 0 || reasons.length > 0) {
     const because = reasons.length === 0 ? '' : `: ${reasons.join(' ')}`;
-    return {
-      progress: {
-        kind: 'task-progress',
-        status: 'failed',
-        error: { code: 400, message: `the upstream's safety filters removed the video${because}; change the prompt or the frames`, type: 'content_filtered' },
-      },
-      videoUris: [],
-    };
+    return { progress: failedTask(400, `the upstream's safety filters removed the video${because}; change the prompt or the frames`, 'content_filtered'), videoUris: [] };
   }
-  return {
-    progress: { kind: 'task-progress', status: 'failed', error: { code: 502, message: 'the upstream finished the task without any video', type: 'empty_response' } },
-    videoUris: [],
-  };
+  return { progress: emptyTaskResult('the upstream finished the task without any video'), videoUris: [] };
 }

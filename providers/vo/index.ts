@@ -1,8 +1,7 @@
-import { defineProvider } from '../../core/index.js';
+import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
 import { estimateVoUsage } from './estimate-vo-usage.js';
 import { readVoRequest, type VoVideoPlan } from './read-vo-request.js';
 import { createVoContentOperation } from './vo-content-operation.js';
-import { voOptionsSchema, type VoOptions } from './vo-options.js';
 import { createVoStatusOperation } from './vo-status-operation.js';
 import { createVoSubmitOperation } from './vo-submit-operation.js';
 import { VoTaskNotes } from './vo-task-notes.js';
@@ -11,10 +10,10 @@ import { VoTaskNotes } from './vo-task-notes.js';
  * The vo family: video tasks on the upstream's long-running operations (`predictLongRunning`,
  * then polls of the operation), and the finished video fetched with the channel's key.
  */
-export default defineProvider<VoOptions, { 'video.submit': VoVideoPlan }>({
+export default defineProvider<GoogleApiOptions, { 'video.submit': VoVideoPlan }>({
   apiVersion: 2,
   name: 'vo',
-  options: voOptionsSchema,
+  options: googleApiOptionsSchema,
   prepare: { 'video.submit': readVoRequest },
   create: (_options, host) => {
     const notes = new VoTaskNotes(host.keyValueStore('tasks'), host.logger);

@@ -1,5 +1,15 @@
-import { invalidRequest, isBase64Text, sniffImageType } from '../../core/index.js';
-import { voFrameTypes, voSniffBytes, voSniffedTypes } from './vo-frame-types.js';
+import { checkImageBytes, readImageSourceText, type ImageFormats } from '../../core/index.js';
+
+/**
+ * The frame formats the family takes for `image` and `lastFrame`, as their bytes show them;
+ * bytes are told among these and gif, so a refusal can name gif.
+ */
+export const voFrameFormats: ImageFormats = {
+  types: ['image/png', 'image/jpeg', 'image/webp'],
+  names: 'png, jpeg or webp',
+  usedAs: 'frames',
+  told: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+};
 
 /** The client fields that carry a frame. */
 export type VoFrameField = 'image' | 'lastFrame';
@@ -14,22 +24,10 @@ export type VoFrameSource =
   | { field: VoFrameField; kind: 'fetch'; url: string }
   | { field: VoFrameField; kind: 'upload'; data: Buffer };
 
-const acceptedNames = 'png, jpeg or webp';
-const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const base64DataUri = /^data:[^,]*;base64,/i;
 
-/** 400 unless `bytes` start like a png, jpeg or webp image. */
-export function assertVoFrameBytes(bytes: Uint8Array, field: VoFrameField): string {
-  const mimeType = sniffImageType(bytes, voSniffedTypes);
-  if (mimeType === undefined) throw invalidRequest(`${field}: the data is not a ${acceptedNames} image`, { param: field });
-  if (!voFrameTypes.includes(mimeType)) {
-    throw invalidRequest(`${field}: ${mimeType.slice('image/'.length)} images are not accepted as frames; send ${acceptedNames}`, { param: field });
-  }
-  return mimeType;
-}
-
-/** The first bytes of base64 text, enough to sniff its type. */
-const headOf = (base64: string): Buffer => Buffer.from(base64.slice(0, Math.ceil(voSniffBytes / 3) * 4), 'base64');
+/** The first 12 bytes of base64 text: enough for every signature of the frame formats (WebP's `RIFF....WEBP`). */
+const headOf = (base64: string): Buffer => Buffer.from(base64.slice(0, 16), 'base64');
 
 /**
  * Classifies a frame given as text and checks what can be checked before any fetch: the
@@ -37,20 +35,9 @@ const headOf = (base64: string): Buffer => Buffer.from(base64.slice(0, Math.ceil
  * @throws GatewayError 400 naming `field`.
  */
 export function readVoFrameText(value: string, field: VoFrameField): VoFrameSource {
-  const trimmed = value.trim();
-  const named = scheme.exec(trimmed)?.[1]?.toLowerCase();
-  if (named === 'http' || named === 'https') return { field, kind: 'fetch', url: trimmed };
-  if (named === 'data') {
-    // A percent-encoded data: URI is left to the media fetcher, which decodes both kinds.
-    const prefix = base64DataUri.exec(trimmed)?.[0];
-    if (prefix !== undefined) assertVoFrameBytes(headOf(trimmed.slice(prefix.length).replace(/\s+/g, '')), field);
-    return { field, kind: 'fetch', url: trimmed };
-  }
-  if (named !== undefined) throw invalidRequest(`${field}: ${named}: addresses are not fetched; send an https URL, a data: URI or base64 image data`, { param: field });
-  const compact = trimmed.replace(/\s+/g, '');
-  if (!isBase64Text(compact)) {
-    throw invalidRequest(`${field}: expected an https URL, a data: URI or base64 image data`, { param: field });
-  }
-  assertVoFrameBytes(headOf(compact), field);
-  return { field, kind: 'fetch', url: `data:application/octet-stream;base64,${compact}` };
+  const source = readImageSourceText(value, field);
+  // A percent-encoded data: URI is left to the media fetcher, which decodes both kinds.
+  const prefix = base64DataUri.exec(source.url)?.[0];
+  if (prefix !== undefined) checkImageBytes(headOf(source.url.slice(prefix.length).replace(/\s+/g, '')), field, voFrameFormats);
+  return { field, kind: 'fetch', url: source.url };
 }

@@ -1,6 +1,6 @@
-import { invalidRequest, parseClientFields, quoted, type VideoSubmitRequest } from '../../core/index.js';
+import { checkImageBytes, invalidRequest, parseClientFields, quoted, readFormFields, type VideoSubmitRequest } from '../../core/index.js';
 import { voModelTakesLastFrame } from './vo-model-rules.js';
-import { assertVoFrameBytes, readVoFrameText, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
+import { readVoFrameText, voFrameFormats, type VoFrameField, type VoFrameSource } from './read-vo-frame.js';
 import {
   voRequestSchema,
   type VoAspectRatio,
@@ -28,20 +28,9 @@ export interface VoVideoPlan {
 // The spec's defaults (spec part 2, `vo-` fields).
 const defaults = { durationSeconds: 4, aspectRatio: '16:9', resolution: '1080p', sampleCount: 1 } as const;
 
-const numericFormFields = new Set(['durationSeconds', 'sampleCount', 'fps', 'seed', 'duration']);
-const booleanFormFields = new Set(['generateAudio', 'addWatermark']);
+// A multipart form sends every field as text; its "8" or "false" stands for the JSON value.
+const formFieldKinds = { integers: ['durationSeconds', 'sampleCount', 'fps', 'seed', 'duration'], booleans: ['generateAudio', 'addWatermark'] };
 const frameFields = new Set<string>(['image', 'lastFrame']);
-
-/** A multipart form sends every field as text; its "8" or "false" stands for the JSON value. */
-function fromFormText(fields: Record<string, unknown>): Record<string, unknown> {
-  const converted: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (typeof value === 'string' && numericFormFields.has(name) && /^\s*-?\d+\s*$/.test(value)) converted[name] = Number(value);
-    else if (typeof value === 'string' && booleanFormFields.has(name) && (value === 'true' || value === 'false')) converted[name] = value === 'true';
-    else converted[name] = value;
-  }
-  return converted;
-}
 
 /** The validated fields, or a 400 naming the first wrong field and what to send instead. */
 function parseFields(fields: Record<string, unknown>): VoRequestFields {
@@ -71,7 +60,7 @@ function readFrames(request: VideoSubmitRequest, fields: VoRequestFields): Parti
     }
     const field = upload.field as VoFrameField;
     if (frames[field] !== undefined) throw invalidRequest(`${field}: send one ${field}, as a file or as text, not both or twice`, { param: field });
-    assertVoFrameBytes(upload.data, field);
+    checkImageBytes(upload.data, field, voFrameFormats);
     frames[field] = { field, kind: 'upload', data: upload.data };
   }
   return frames;
@@ -86,7 +75,7 @@ function readFrames(request: VideoSubmitRequest, fields: VoRequestFields): Parti
  */
 export function readVoRequest(request: VideoSubmitRequest): VoVideoPlan {
   const { uploads, ...rest } = request;
-  const fields = parseFields(uploads === undefined ? rest : fromFormText(rest));
+  const fields = parseFields(uploads === undefined ? rest : readFormFields(rest, formFieldKinds));
   const frames = readFrames(request, fields);
   if (frames.lastFrame !== undefined && !voModelTakesLastFrame(request.model)) {
     throw invalidRequest(`lastFrame: ${request.model} makes videos from a first frame only; use vo-3.1-fast-generate-preview for a first and a last frame`, { param: 'lastFrame' });

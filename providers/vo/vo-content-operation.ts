@@ -1,8 +1,7 @@
-import { emptyUsage, headerValue, videoNotReady, type BytesResult, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
+import { emptyUsage, headerValue, videoNotReady, type BytesResult, type GoogleApiOptions, type OperationCall, type ProviderHost, type VideoTaskQuery } from '../../core/index.js';
 import { getVoOperation } from './call-vo.js';
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation } from './from-vo-operation.js';
-import type { VoOptions } from './vo-options.js';
 
 
 /**
@@ -12,7 +11,7 @@ import type { VoOptions } from './vo-options.js';
  * the media guard from anywhere else.
  */
 export function createVoContentOperation(host: ProviderHost) {
-  return async (call: OperationCall<VideoTaskQuery, VoOptions>): Promise<BytesResult> => {
+  return async (call: OperationCall<VideoTaskQuery, GoogleApiOptions>): Promise<BytesResult> => {
     const { progress, videoUris } = readVoOperation(await getVoOperation(host, call, call.request.handle));
     const uri = videoUris[0];
     if (uri === undefined) {

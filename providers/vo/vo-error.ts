@@ -4,10 +4,11 @@ import {
   googleErrorDetails,
   googleKeyRefused,
   googleRetryAfterSeconds,
+  isChannelTrouble,
   readBodyExcerpt,
   readGoogleErrorText,
-  redactSecrets,
   retryAfterHeader,
+  upstreamRefusal,
   type GoogleRpcStatus,
   type UpstreamResponse,
 } from '../../core/index.js';
@@ -33,9 +34,6 @@ function paramOf(error: GoogleRpcStatus): string | undefined {
   return clientFields.has(last) ? last : named;
 }
 
-// Statuses that are the channel's trouble, not the request's; core judges them (retryable).
-const channelStatuses = new Set([401, 403, 404, 408, 429]);
-
 /**
  * The gateway error for an upstream's non-2xx answer to a submission. A refusal of the
  * request itself (400 `INVALID_ARGUMENT`, `OUT_OF_RANGE`...) goes back as a 502 with the
@@ -49,15 +47,11 @@ export async function voSubmitError(response: UpstreamResponse): Promise<Gateway
   const excerpt = await readBodyExcerpt(response);
   const error = readGoogleErrorText(excerpt);
   const message = error?.message ?? error?.status ?? `the upstream answered HTTP ${status}`;
-  if (status < 400 || status >= 500 || channelStatuses.has(status)) {
+  if (isChannelTrouble(status)) {
     const retryAfter = (error === undefined ? undefined : googleRetryAfterSeconds(error)) ?? retryAfterHeader(response);
     return errorForUpstreamStatus(status, message, retryAfter);
   }
   if (error !== undefined && googleKeyRefused(error)) return errorForUpstreamStatus(401, message);
-  const code = error?.status ?? 'upstream_invalid_request';
   const param = error === undefined ? undefined : paramOf(error);
-  return new GatewayError(502, code, `the upstream refused the task: ${redactSecrets(message)}`, {
-    ...(param === undefined ? {} : { param }),
-    retryable: code === 'FAILED_PRECONDITION',
-  });
+  return upstreamRefusal(error?.status, `the upstream refused the task: ${message}`, { param, retryable: error?.status === 'FAILED_PRECONDITION' });
 }

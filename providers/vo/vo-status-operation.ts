@@ -1,8 +1,7 @@
-import type { OperationCall, ProviderHost, TaskProgress, VideoTaskQuery } from '../../core/index.js';
+import type { GoogleApiOptions, OperationCall, ProviderHost, TaskProgress, VideoTaskQuery } from '../../core/index.js';
 import { getVoOperation } from './call-vo.js';
 import { voUsage } from './estimate-vo-usage.js';
 import { readVoOperation } from './from-vo-operation.js';
-import type { VoOptions } from './vo-options.js';
 import type { VoTaskNotes } from './vo-task-notes.js';
 
 /**
@@ -11,7 +10,7 @@ import type { VoTaskNotes } from './vo-task-notes.js';
  * may have removed some.
  */
 export function createVoStatusOperation(host: ProviderHost, notes: VoTaskNotes) {
-  return async (call: OperationCall<VideoTaskQuery, VoOptions>): Promise<TaskProgress> => {
+  return async (call: OperationCall<VideoTaskQuery, GoogleApiOptions>): Promise<TaskProgress> => {
     const { progress, videoUris } = readVoOperation(await getVoOperation(host, call, call.request.handle));
     if (progress.status !== 'succeeded') return progress;
     const note = await notes.recall(call.request.handle);

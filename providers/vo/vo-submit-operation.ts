@@ -1,10 +1,9 @@
-import type { OperationCall, ProviderHost, TaskAccepted } from '../../core/index.js';
+import type { GoogleApiOptions, OperationCall, ProviderHost, TaskAccepted } from '../../core/index.js';
 import { submitVoTask } from './call-vo.js';
 import { voUsage } from './estimate-vo-usage.js';
 import { fetchVoFrame } from './fetch-vo-frame.js';
 import type { VoVideoPlan } from './read-vo-request.js';
 import { toVoRequest } from './to-vo-request.js';
-import type { VoOptions } from './vo-options.js';
 import type { VoTaskNotes } from './vo-task-notes.js';
 
 /**
@@ -13,7 +12,7 @@ import type { VoTaskNotes } from './vo-task-notes.js';
  * `predictLongRunning` call made. The operation name is the task's handle.
  */
 export function createVoSubmitOperation(host: ProviderHost, notes: VoTaskNotes) {
-  return async (call: OperationCall<VoVideoPlan, VoOptions>): Promise<TaskAccepted> => {
+  return async (call: OperationCall<VoVideoPlan, GoogleApiOptions>): Promise<TaskAccepted> => {
     const plan = call.request;
     const [image, lastFrame] = await Promise.all([
       plan.firstFrame === undefined ? undefined : fetchVoFrame(plan.firstFrame, host.media, call.signal),

@@ -1,9 +1,13 @@
 import {
   bearerAuthorization,
   callUpstream,
+  dashScopeCodeStatus,
+  describeDashScopeErrorText,
+  invalidUpstreamAnswer,
   parseUpstreamJson,
   prefixedUpstreamUrl,
   readBodyExcerpt,
+  readUpstreamAnswer,
   retryAfterHeader,
   upstreamStatusError,
   type OperationCall,
@@ -11,7 +15,7 @@ import {
   type ProviderHost,
 } from '../../core/index.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
-import { dashScopeCodeStatus, dashScopeSubmitError, describeDashScopeError, invalidDashScopeAnswer, readDashScopeErrorBody } from './dashscope-upstream-error.js';
+import { dashScopeSubmitError } from './dashscope-upstream-error.js';
 import { dashScopeSubmitAnswerSchema } from './dashscope-task-schemas.js';
 
 /** The async video path under the channel's prefix, the same for every family (upstreams.md §4.2, §4.4). */
@@ -39,26 +43,19 @@ export async function submitDashScopeTask(host: ProviderHost, call: OperationCal
     answer = dashScopeSubmitAnswerSchema.parse(parseUpstreamJson(text));
   } catch (error) {
     // Not retried: the upstream may have started a task that another channel would start again.
-    throw invalidDashScopeAnswer('a task submission answer', false, error);
+    throw invalidUpstreamAnswer('a task submission answer', { retryable: false, cause: error });
   }
   const taskId = answer.output?.task_id;
   if (typeof taskId === 'string' && taskId !== '') return taskId;
   // An error body sent with HTTP 200 is judged by its code.
   if (typeof answer.code === 'string') throw dashScopeSubmitError(dashScopeCodeStatus(answer.code), text, job);
-  throw invalidDashScopeAnswer('a task submission answer', false);
+  throw invalidUpstreamAnswer('a task submission answer', { retryable: false });
 }
 
 /** Asks about a task: `GET {base_url}{path_prefix}/tasks/{task_id}` with the key only (upstreams.md §4.1); returns the parsed JSON. */
 export async function fetchDashScopeTask(host: ProviderHost, call: OperationCall<unknown, PathPrefixOptions>, taskId: string): Promise<unknown> {
   const response = await callUpstream(host, call, { method: 'GET', url: prefixedUpstreamUrl(call, `/tasks/${encodeURIComponent(taskId)}`), headers: bearerAuthorization(call) }, (refusal) =>
-    upstreamStatusError(refusal, (text) => {
-      const error = readDashScopeErrorBody(text);
-      return error === undefined ? undefined : describeDashScopeError(error);
-    }),
+    upstreamStatusError(refusal, describeDashScopeErrorText),
   );
-  try {
-    return await response.body.json();
-  } catch (error) {
-    throw invalidDashScopeAnswer('a task answer', true, error);
-  }
+  return readUpstreamAnswer(response.body, 'a task answer', { retryable: true });
 }

@@ -4,15 +4,6 @@ import { z } from 'zod';
 // may come as strings, durations as floats), and only these fields are read.
 const numberLike = z.union([z.number(), z.string()]).nullish();
 
-/** DashScope's error body `{request_id, code, message}` (upstreams.md §4.1). */
-export const dashScopeErrorBodySchema = z.looseObject({
-  request_id: z.string().nullish(),
-  code: z.string().nullish(),
-  message: z.string().nullish(),
-});
-
-export type DashScopeErrorBody = z.output<typeof dashScopeErrorBodySchema>;
-
 /** The submit answer `{output: {task_status, task_id}, request_id}`, or an error body sent with HTTP 200. */
 export const dashScopeSubmitAnswerSchema = z.looseObject({
   output: z.looseObject({ task_id: z.string().nullish(), task_status: z.string().nullish() }).nullish(),

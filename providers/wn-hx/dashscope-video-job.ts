@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/index.js';
+import { videoUsage, type Usage } from '../../core/index.js';
 
 /** The pricing tiers a video is billed at: the keys of `resolution_multipliers`. */
 export type VideoTier = '480p' | '720p' | '1080p';
@@ -24,5 +24,5 @@ export interface DashScopeVideoJob {
 
 /** What a job will cost: its seconds at its tier (the `resolution_multipliers` key: `480p`, `720p` or `1080p`). */
 export function videoJobUsage(job: DashScopeVideoJob): Usage {
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: job.seconds, resolution: job.tier, source: 'estimated' };
+  return videoUsage(job.seconds, job.tier, 'estimated');
 }

@@ -1,9 +1,6 @@
-import { errorForUpstreamStatus, taskVanished, type TaskProgress, type Usage } from '../../core/index.js';
+import { dashScopeCodeStatus, describeDashScopeError, emptyTaskResult, errorForUpstreamStatus, failedTask, invalidUpstreamAnswer, isDashScopeModerationCode, parseUpstreamAnswer, taskProgress, taskVanished, videoUsage, type TaskProgress, type Usage } from '../../core/index.js';
 import { dashScopeTaskAnswerSchema, type DashScopeTaskAnswer } from './dashscope-task-schemas.js';
-import { dashScopeCodeStatus, describeDashScopeError, invalidDashScopeAnswer, isDashScopeModerationCode } from './dashscope-upstream-error.js';
 import type { VideoTier } from './dashscope-video-job.js';
-
-const progress = (status: TaskProgress['status'], fields: Partial<TaskProgress> = {}): TaskProgress => ({ kind: 'task-progress', status, ...fields });
 
 /**
  * What the upstream's usage says the finished task cost: `duration` seconds times
@@ -18,16 +15,14 @@ export function dashScopeTaskUsage(usage: DashScopeTaskAnswer['usage'], tiers: r
   const count = Number(usage.video_count ?? 1);
   if (!Number.isFinite(duration) || duration <= 0 || !tiers.includes(tier)) return undefined;
   const videos = Number.isInteger(count) && count > 0 ? count : 1;
-  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds: duration * videos, resolution: tier, source: 'upstream' };
+  return videoUsage(duration * videos, tier, 'upstream');
 }
 
 /** A FAILED task's error: the status its code stands for, its message, and the code itself as the type. */
 function failure(code: string | null | undefined, message: string | null | undefined): TaskProgress {
   const upstreamCode = code ?? 'InternalError';
   const text = message ?? 'the upstream task failed without a reason';
-  return progress('failed', {
-    error: { code: dashScopeCodeStatus(upstreamCode), message: isDashScopeModerationCode(upstreamCode) ? `the upstream's moderation blocked the video: ${text}` : text, type: upstreamCode },
-  });
+  return failedTask(dashScopeCodeStatus(upstreamCode), isDashScopeModerationCode(upstreamCode) ? `the upstream's moderation blocked the video: ${text}` : text, upstreamCode);
 }
 
 /**
@@ -40,33 +35,31 @@ function failure(code: string | null | undefined, message: string | null | undef
  * listed here reads as queued.
  */
 export function fromDashScopeTask(body: unknown, tiers: readonly VideoTier[]): TaskProgress {
-  const parsed = dashScopeTaskAnswerSchema.safeParse(body);
-  if (!parsed.success) throw invalidDashScopeAnswer('a task answer', true, parsed.error);
-  const answer = parsed.data;
+  const answer = parseUpstreamAnswer(body, dashScopeTaskAnswerSchema, 'a task answer', { retryable: true });
   const output = answer.output ?? undefined;
   const status = output?.task_status ?? undefined;
   if (status === undefined) {
     if (typeof answer.code === 'string') throw errorForUpstreamStatus(dashScopeCodeStatus(answer.code), describeDashScopeError(answer) ?? answer.code);
-    throw invalidDashScopeAnswer('a task answer', true);
+    throw invalidUpstreamAnswer('a task answer', { retryable: true });
   }
   switch (status) {
     case 'RUNNING':
-      return progress('in_progress');
+      return taskProgress('in_progress');
     case 'SUCCEEDED': {
       const url = output?.video_url ?? undefined;
       if (url === undefined || url === '') {
-        return progress('failed', { error: { code: 502, message: 'the upstream reported success without a video URL', type: 'empty_response' } });
+        return emptyTaskResult('the upstream reported success without a video URL');
       }
       const usage = dashScopeTaskUsage(answer.usage, tiers);
-      return progress('succeeded', { url, ...(usage === undefined ? {} : { usage }) });
+      return taskProgress('succeeded', { url, ...(usage === undefined ? {} : { usage }) });
     }
     case 'FAILED':
       return failure(output?.code, output?.message);
     case 'CANCELED':
-      return progress('failed', { error: { code: 499, message: 'the task was canceled upstream', type: 'Canceled' } });
+      return failedTask(499, 'the task was canceled upstream', 'Canceled');
     case 'UNKNOWN':
       throw taskVanished('DashScope answers UNKNOWN: it does not know the task, or the task is older than 24 hours');
     default:
-      return progress('queued');
+      return taskProgress('queued');
   }
 }

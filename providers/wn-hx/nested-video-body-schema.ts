@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, seedField } from './video-field-checks.js';
+import { booleanField, seedField } from '../../core/index.js';
 
 const wholeSeconds = z.int({ error: 'expected a whole number of seconds' });
 const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);

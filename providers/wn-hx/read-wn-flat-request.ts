@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { fieldError, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, parseClientFields, readFormFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
 import { wnMediaFormats } from './media-formats.js';
 import { checkMediaReference, uploadedImage } from './media-reference.js';
-import { booleanField, seedField } from './video-field-checks.js';
 
 const flatFieldList = 'prompt, image, duration, resolution, size, smart_rewrite, generate_audio, audio_url and seed';
 
@@ -37,6 +36,9 @@ export function tierOfWnSize(size: string): VideoTier {
   return pixels <= 500_000 ? '480p' : pixels <= 1_200_000 ? '720p' : '1080p';
 }
 
+// A multipart body carries every field as text; core already made numbers of duration and seed.
+const formFieldKinds = { booleans: ['smart_rewrite', 'generate_audio'] };
+
 /** Upstream fields by their wn2.5 client names. */
 const clientNames: Record<string, string> = {
   'input.prompt': 'prompt',
@@ -49,16 +51,6 @@ const clientNames: Record<string, string> = {
   'parameters.audio': 'generate_audio',
   'parameters.seed': 'seed',
 };
-
-// A multipart body carries every field as text; core already made numbers of duration and seed.
-function formFields(fields: Record<string, unknown>): Record<string, unknown> {
-  const read = { ...fields };
-  for (const flag of ['smart_rewrite', 'generate_audio']) {
-    const value = read[flag];
-    if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) read[flag] = value.trim().toLowerCase() === 'true';
-  }
-  return read;
-}
 
 /** The image of the request: the `image` field, or for a multipart body one `image` file. */
 function imageOf(request: VideoSubmitRequest, image: string | undefined): string | undefined {
@@ -81,7 +73,7 @@ function imageOf(request: VideoSubmitRequest, image: string | undefined): string
  */
 export function readWnFlatRequest(request: VideoSubmitRequest, mode: 't2v' | 'i2v'): DashScopeVideoJob {
   const { uploads: _uploads, ...body } = request;
-  const fields = parseClientFields(flatSchema, request.uploads === undefined ? body : formFields(body), { unknownField: (field) => `${field}: unknown field; wn2.5 models take ${flatFieldList}` });
+  const fields = parseClientFields(flatSchema, request.uploads === undefined ? body : readFormFields(body, formFieldKinds), { unknownField: (field) => `${field}: unknown field; wn2.5 models take ${flatFieldList}` });
   const model = request.model;
   const image = imageOf(request, fields.image);
   if (mode === 't2v' && image !== undefined) throw fieldError('image', `${model} makes video from text; use wn2.5-i2v-preview to start from an image`);

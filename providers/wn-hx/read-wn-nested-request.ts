@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { fieldError, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob } from './dashscope-video-job.js';
 import { wnMediaFormats } from './media-formats.js';
 import { checkMediaReference } from './media-reference.js';
 import { nestedVideoBodySchema } from './nested-video-body-schema.js';
 import { readNestedVideoRequest, type NestedVideoMode, type NestedVideoRules } from './read-nested-video-request.js';
-import { booleanField } from './video-field-checks.js';
 import { checkWnNestedMedia } from './wn-nested-media.js';
 
 const ratios = ['16:9', '9:16', '1:1', '4:3', '3:4'];

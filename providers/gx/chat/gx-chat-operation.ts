@@ -1,16 +1,15 @@
-import { mediaErrorAboutField, type ChatCompletionRequest, type FetchedMedia, type OperationCall, type OperationResult, type ProviderHost } from '../../../core/index.js';
+import { mediaErrorAboutField, readUpstreamAnswer, type ChatCompletionRequest, type FetchedMedia, type GoogleApiOptions, type OperationCall, type OperationResult, type ProviderHost } from '../../../core/index.js';
 import { callGx } from '../call-gx.js';
+import { gxResponseExpected } from '../gx-error.js';
 import { checkGxFileUris } from '../check-gx-file-uris.js';
-import { invalidGxResponse } from '../gx-error.js';
 import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
 import { fromGxResponse } from './from-gx-response.js';
 import { gxAllowedMimeTypes } from './gx-media-types.js';
-import type { GxOptions } from '../gx-options.js';
 import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
 
 /** `chat`: a chat completion translated to the native generate call and back. */
 export function createGxChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, GxOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ChatCompletionRequest, GoogleApiOptions>): Promise<OperationResult> => {
     const media = new Map<string, FetchedMedia>();
     for (const { source, field } of collectMediaReferences(call.request)) {
       try {
@@ -32,12 +31,7 @@ export function createGxChatOperation(host: ProviderHost) {
         framing: 'sse',
       };
     }
-    let json: unknown;
-    try {
-      json = await response.body.json();
-    } catch (error) {
-      throw invalidGxResponse(error);
-    }
+    const json = await readUpstreamAnswer(response.body, gxResponseExpected);
     const result = fromGxResponse(json, { model: call.model, requestId: call.requestId, created });
     return { kind: 'json', body: result.body, usage: result.usage };
   };

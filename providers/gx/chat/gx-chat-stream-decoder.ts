@@ -1,4 +1,5 @@
 import {
+  readJsonFrame,
   stopAfterFirstError,
   streamFailure as fail,
   upstreamStreamTruncated,
@@ -13,8 +14,7 @@ import {
 } from '../../../core/index.js';
 import { convertGxLogprobs } from './convert-gx-logprobs.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
-import { emptyGxResponse, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
-import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import { emptyGxResponse, gxInBandError, gxPromptBlocked, gxResponseExpected, invalidGxResponse } from '../gx-error.js';
 import type { GxCandidate } from '../gx-schemas.js';
 import { readGxResponse } from '../read-gx-response.js';
 import { mapGxFinishReason } from './map-gx-finish-reason.js';
@@ -124,8 +124,10 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
 
   return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      const read = readGxStreamFrame(frame);
-      if (read.kind === 'skip') return [];
+      // Blank frames and a stray `[DONE]` are skipped; an `{"error": ...}` object is the
+      // upstream's in-band error, judged by its status (reference/upstreams.md §1.4).
+      const read = readJsonFrame(frame, gxResponseExpected, gxInBandError);
+      if (read.kind === 'blank' || read.kind === 'done') return [];
       if (read.kind === 'error') return fail(read.error);
       const json = read.json;
       const parsed = readGxResponse(json);

@@ -1,4 +1,4 @@
-import type { Usage } from '../../../core/index.js';
+import { emptyUsage, type Usage } from '../../../core/index.js';
 import type { GxImagePlan } from './read-gx-image-request.js';
 
 // Token counts of the family's images, for estimates only (the upstream reports the real
@@ -20,12 +20,10 @@ export function estimateGxImagePlanUsage(plan: GxImagePlan, images = 1): Usage {
     else references += 1;
   }
   return {
+    ...emptyUsage('estimated'),
     inputTokens: Math.ceil(textBytes / 4) + references * referenceImageTokens,
-    cachedInputTokens: 0,
     outputTokens: images * outputImageTokens[plan.imageSize],
-    reasoningTokens: 0,
     images,
-    source: 'estimated',
   };
 }
 

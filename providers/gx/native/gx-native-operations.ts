@@ -1,6 +1,7 @@
 import {
   emptyUsage,
   readUpstreamJsonBody,
+  type GoogleApiOptions,
   type NativeBatchEmbedRequest,
   type NativeEmbedRequest,
   type NativeGenerateRequest,
@@ -13,7 +14,6 @@ import {
 import { callGx } from '../call-gx.js';
 import { checkGxFileUris } from '../check-gx-file-uris.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
-import type { GxOptions } from '../gx-options.js';
 import { readGxNativeUsage } from './read-gx-native-usage.js';
 import { toGxNativeRequest } from './to-gx-native-request.js';
 
@@ -22,7 +22,7 @@ const readGxBody = (response: UpstreamResponse) => readUpstreamJsonBody(response
 
 /** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten (its `fileUri` URLs checked first). */
 export function createGxGenerateOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeGenerateRequest, GxOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeGenerateRequest, GoogleApiOptions>): Promise<OperationResult> => {
     const { model, body } = toGxNativeRequest(call.request, call.upstreamModel);
     await checkGxFileUris(host, call.request, '', call.signal);
     if (call.stream) {
@@ -43,7 +43,7 @@ function embeddingUsage(contents: readonly unknown[]): Usage {
 
 /** `native.embed`: embedContent, with the body's model (when given) rewritten to the upstream's. */
 export function createGxEmbedOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeEmbedRequest, GxOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeEmbedRequest, GoogleApiOptions>): Promise<OperationResult> => {
     const body = call.request.model === undefined ? call.request : { ...call.request, model: `models/${call.upstreamModel}` };
     const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'embedContent', body));
     return { kind: 'json', body: text, usage: embeddingUsage([call.request.content]) };
@@ -52,7 +52,7 @@ export function createGxEmbedOperation(host: ProviderHost) {
 
 /** `native.batchEmbed`: batchEmbedContents; each request must name the path's model upstream, so each is rewritten. */
 export function createGxBatchEmbedOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeBatchEmbedRequest, GxOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeBatchEmbedRequest, GoogleApiOptions>): Promise<OperationResult> => {
     const requests = call.request.requests.map((entry) => ({ ...entry, model: `models/${call.upstreamModel}` }));
     const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'batchEmbedContents', { ...call.request, requests }));
     return { kind: 'json', body: text, usage: embeddingUsage(call.request.requests.map((entry) => entry.content)) };

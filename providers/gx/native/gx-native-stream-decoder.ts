@@ -1,7 +1,6 @@
-import { stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
-import { emptyGxResponse } from '../gx-error.js';
-import { readGxStreamFrame } from '../read-gx-stream-frame.js';
+import { emptyGxResponse, gxInBandError, gxResponseExpected } from '../gx-error.js';
 import type { GxCandidate } from '../gx-schemas.js';
 import { readGxResponse } from '../read-gx-response.js';
 
@@ -30,8 +29,10 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
 
   return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
-      const read = readGxStreamFrame(frame);
-      if (read.kind === 'skip') return [];
+      // Blank frames and a stray `[DONE]` are skipped; an `{"error": ...}` object is the
+      // upstream's in-band error, judged by its status (reference/upstreams.md §1.4).
+      const read = readJsonFrame(frame, gxResponseExpected, gxInBandError);
+      if (read.kind === 'blank' || read.kind === 'done') return [];
       if (read.kind === 'error') return fail(read.error);
       const json = read.json;
       frames += 1;

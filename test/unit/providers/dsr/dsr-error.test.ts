@@ -1,5 +1,6 @@
 import t from 'tap';
-import { describeDsrErrorDetail, dsrPromptBlocked, isDsrSensitiveContent, readDsrErrorBody } from '../../../../providers/dsr/dsr-error.js';
+import { describeArkError as describeDsrErrorDetail, isArkSensitiveContent as isDsrSensitiveContent, readArkErrorBody as readDsrErrorBody } from '../../../../core/index.js';
+import { dsrPromptBlocked } from '../../../../providers/dsr/dsr-error.js';
 import { seedreamResponses } from './fixtures/read-dsr-fixtures.js';
 
 const recorded = seedreamResponses();

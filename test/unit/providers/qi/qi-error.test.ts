@@ -1,5 +1,6 @@
 import t from 'tap';
-import { describeQiError, isQiBlockedCode, qiStatusError, readQiErrorBody } from '../../../../providers/qi/qi-error.js';
+import { describeDashScopeError as describeQiError, isDashScopeModerationCode as isQiBlockedCode, readDashScopeErrorBody as readQiErrorBody } from '../../../../core/index.js';
+import { qiStatusError } from '../../../../providers/qi/qi-error.js';
 import { qiFixture } from './fixtures/read-qi-fixture.js';
 
 const recorded = qiFixture('error');

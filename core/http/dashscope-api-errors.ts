@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { describeUpstreamError } from './upstream-error.js';
+import { readUpstreamJsonAs } from './upstream-json.js';
+
+// The error dialect of DashScope-format upstreams (reference upstreams.md §4.1), for the
+// providers whose upstream speaks it: an error body `{request_id, code, message}`, and codes
+// that arrive without a status (in a body sent with HTTP 200, or on a failed task).
+
+/** DashScope's error body `{request_id, code, message}`; loose, as every upstream body is read. */
+export const dashScopeErrorBodySchema = z.looseObject({
+  request_id: z.string().nullish(),
+  code: z.string().nullish(),
+  message: z.string().nullish(),
+});
+
+/** A DashScope error body as read. */
+export type DashScopeErrorBody = z.output<typeof dashScopeErrorBodySchema>;
+
+/** The error body in an upstream answer's text, if it is one: JSON of that shape with a code or a message. */
+export function readDashScopeErrorBody(text: string): DashScopeErrorBody | undefined {
+  const body = readUpstreamJsonAs(text, dashScopeErrorBodySchema);
+  return (body?.code ?? body?.message) ? body : undefined;
+}
+
+/** The upstream's own words for an error: `message (code)`. */
+export const describeDashScopeError = (error: { code?: string | null; message?: string | null }): string | undefined => describeUpstreamError(error.message, error.code);
+
+/** The upstream's own words in an error body's text, for `upstreamStatusError(response, describeDashScopeErrorText)`. */
+export function describeDashScopeErrorText(text: string): string | undefined {
+  const error = readDashScopeErrorBody(text);
+  return error === undefined ? undefined : describeDashScopeError(error);
+}
+
+/**
+ * Codes DashScope answers when its moderation refused the input or the output:
+ * `DataInspectionFailed` (upstreams.md §4.1), `IPInfringementSuspect` and
+ * `CustomRoleBlocked` (DashScope's error-code table), and the snake-case spelling of its
+ * OpenAI-compatible mode.
+ */
+const moderationCodes = new Set(['DataInspectionFailed', 'IPInfringementSuspect', 'CustomRoleBlocked', 'data_inspection_failed']);
+
+/** Whether a code means DashScope's moderation refused the prompt, an input or the output. */
+export const isDashScopeModerationCode = (code: string | null | undefined): boolean => typeof code === 'string' && moderationCodes.has(code);
+
+/**
+ * The HTTP status a DashScope error code stands for (the code table of upstreams.md §4.1),
+ * for codes that arrive without one: a failed task's `output.code`, or an error body sent
+ * with HTTP 200. An account in arrears is the channel's trouble, like a refused key.
+ */
+export function dashScopeCodeStatus(code: string): number {
+  if (code === 'InvalidApiKey') return 401;
+  if (code === 'Arrearage' || code.startsWith('AccessDenied') || code.endsWith('.AccessDenied')) return 403;
+  if (code === 'ModelNotFound') return 404;
+  if (code.startsWith('Throttling')) return 429;
+  if (code === 'RequestTimeOut') return 504;
+  if (code === 'ModelUnavailable' || code === 'ServiceUnavailable') return 503;
+  if (code.startsWith('Invalid') || code.startsWith('BadRequest') || code.startsWith('DataInspection') || code.startsWith('IPInfringement') || code === 'data_inspection_failed') return 400;
+  return 500;
+}
