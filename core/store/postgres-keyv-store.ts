@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { KeyvStoreAdapter } from 'keyv';
 import type pg from 'pg';
+import { databaseNow } from './postgres-migrations.js';
 
 /** How many records {@link PostgresKeyvStore.iterator} reads per statement. */
 const iterationPageSize = 100;
 
 type Entry = { key: string; value: string };
+type EntryWithTtl = Entry & { ttl?: number | undefined };
 
 /**
  * keyv's store for one namespace, in the `records` table of the gateway's schema and on the
@@ -13,7 +15,9 @@ type Entry = { key: string; value: string };
  * the other primitives ({@link StoreBackend.writeTogether}). `@keyv/postgres` would open a pool
  * of its own and could not write a record in the same statement as a balance. Keys arrive
  * prefixed by keyv (`<namespace>:<key>`) and values serialized by keyv (JSON of
- * `{ value, expires }`); keyv itself drops what has expired when it reads it.
+ * `{ value, expires }`); keyv itself drops what has expired when it reads it, and the row
+ * keeps its expiry (`expires_at`, on the database's clock) so that the backend can remove
+ * expired records nobody reads again.
  *
  * Each call is one statement, committed when it returns. One store per namespace, because keyv
  * writes its namespace into the store it is given, and `clear` and `iterator` act on that
@@ -45,16 +49,22 @@ export class PostgresKeyvStore extends EventEmitter implements KeyvStoreAdapter 
     return keys.map((key) => values.get(key) as Value | undefined);
   }
 
-  async set(key: string, value: string): Promise<void> {
-    await this.#pool.query(`INSERT INTO ${this.#table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [key, value]);
+  async set(key: string, value: string, ttl?: number): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO ${this.#table} (key, value, expires_at) VALUES ($1, $2, ${databaseNow} + $3::double precision)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      [key, value, ttl ?? null],
+    );
   }
 
-  async setMany(entries: Entry[]): Promise<void> {
+  async setMany(entries: EntryWithTtl[]): Promise<void> {
     // One statement may not update a row twice: the last entry for a key wins, as it would one by one.
-    const latest = new Map(entries.map((entry) => [entry.key, entry.value]));
+    const latest = new Map(entries.map((entry) => [entry.key, entry]));
     await this.#pool.query(
-      `INSERT INTO ${this.#table} (key, value) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-      [[...latest.keys()], [...latest.values()]],
+      `INSERT INTO ${this.#table} (key, value, expires_at)
+       SELECT key, value, ${databaseNow} + ttl FROM unnest($1::text[], $2::text[], $3::double precision[]) AS entry (key, value, ttl)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      [[...latest.keys()], [...latest.values()].map((entry) => entry.value), [...latest.values()].map((entry) => entry.ttl ?? null)],
     );
   }
 

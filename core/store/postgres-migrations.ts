@@ -9,7 +9,8 @@ import pg from 'pg';
  * windows keep fractional milliseconds since the epoch as `double precision`, the numbers
  * core/store/rate-bucket.ts computes with. Record keys compare bytewise (`COLLATE "C"`): a
  * namespace is the key range from `<namespace>:` to `<namespace>;`, whatever the database's
- * own collation.
+ * own collation. A record written with a TTL keeps when it expires on the database's clock,
+ * so expired records nobody reads again can be removed (keyv itself only drops one it reads).
  *
  * The rate bucket functions are core/store/rate-bucket.ts in PL/pgSQL, as the Redis driver's
  * are in Lua: each draw or correction is one statement, decided on the database's clock so
@@ -20,8 +21,10 @@ const migrations: readonly string[] = [
   `
   CREATE TABLE {schema}.records (
     key text COLLATE "C" PRIMARY KEY,
-    value text NOT NULL
+    value text NOT NULL,
+    expires_at double precision
   );
+  CREATE INDEX records_expiry ON {schema}.records (expires_at) WHERE expires_at IS NOT NULL;
   CREATE TABLE {schema}.counters (
     key text PRIMARY KEY,
     value bigint NOT NULL
@@ -120,6 +123,9 @@ const migrations: readonly string[] = [
   $body$;
   `,
 ];
+
+/** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */
+export const databaseNow = '(extract(epoch FROM clock_timestamp()) * 1000)::double precision';
 
 /** The schema name as SQL: quoted, so it is taken exactly as configured. */
 export function quotedSchema(schema: string): string {

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import Keyv from 'keyv';
 import pg from 'pg';
 import { defaultPostgresSchema } from '../config/config-schema.js';
-import { migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
+import { databaseNow, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { assertQuotaUnits } from './quota-units.js';
@@ -12,8 +12,15 @@ import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, R
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
 
-/** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */
-const databaseNow = '(extract(epoch FROM clock_timestamp()) * 1000)::double precision';
+/** How often each process removes expired records. */
+const expirySweepMilliseconds = 60_000;
+
+/**
+ * How long past its expiry a record is kept: keyv decides expiry on the gateway's clock, the
+ * sweep on the database's, and a gateway whose clock is behind must not lose a record it still
+ * holds valid.
+ */
+const expiryGraceMilliseconds = 60_000;
 
 /**
  * The durable store for several machines: every gateway process, on one machine or many,
@@ -37,6 +44,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, Keyv>();
   readonly #records: string;
   readonly #sql: ReturnType<typeof statements>;
+  readonly #sweep: NodeJS.Timeout;
   #closed = false;
 
   private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
@@ -44,6 +52,11 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#notifications = notifications;
     this.#records = `${quotedSchema(schema)}.records`;
     this.#sql = statements(quotedSchema(schema));
+    // Records with a TTL (Responses ids, task records) that nobody reads again would stay
+    // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
+    // at the next.
+    this.#sweep = setInterval(() => void this.removeExpiredRecords().catch(() => {}), expirySweepMilliseconds);
+    this.#sweep.unref();
   }
 
   /**
@@ -176,6 +189,11 @@ export class PostgresStoreBackend implements StoreBackend {
     await this.#pool.query(this.#sql.deleteBalance, [account]);
   }
 
+  /** Removes records that expired more than `graceMilliseconds` ago; returns how many. */
+  async removeExpiredRecords(graceMilliseconds = expiryGraceMilliseconds): Promise<number> {
+    return (await this.#pool.query(this.#sql.removeExpiredRecords, [graceMilliseconds])).rowCount ?? 0;
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.#pool.query('SELECT pg_notify($1, $2)', this.#notifications.notification(channel, message));
   }
@@ -196,6 +214,7 @@ export class PostgresStoreBackend implements StoreBackend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#sweep);
     await this.#notifications.close();
     await this.#pool.end();
   }
@@ -219,7 +238,7 @@ function statements(schema: string) {
     writeTogether: `
       WITH written_records AS (
         INSERT INTO ${schema}.records (key, value) SELECT * FROM unnest($1::text[], $2::text[])
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = NULL
       ), added_members AS (
         INSERT INTO ${schema}.set_members (set_key, member) SELECT * FROM unnest($3::text[], $4::text[])
         ON CONFLICT DO NOTHING
@@ -271,5 +290,6 @@ function statements(schema: string) {
       RETURNING balance.remain, balance.used, locked.charged`,
     addUsed: `UPDATE ${schema}.balances SET used = used + $2::bigint WHERE account = $1`,
     deleteBalance: `DELETE FROM ${schema}.balances WHERE account = $1`,
+    removeExpiredRecords: `DELETE FROM ${schema}.records WHERE expires_at < ${databaseNow} - $1::double precision`,
   };
 }

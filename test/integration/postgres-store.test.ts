@@ -98,3 +98,30 @@ t.test('messages of one schema never reach a backend on another schema of the sa
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.same(heard, ['first:7']);
 });
+
+t.test('expired records nobody reads again are removed from the table; records without a TTL stay', async (t) => {
+  const { schema } = storageFor(t, 'postgres');
+  const backend = await PostgresStoreBackend.open(postgresUrl, schema);
+  t.teardown(() => backend.close());
+  const affinity = backend.keyv<string>('affinity');
+  await affinity.set('resp_brief', 'gp-west', 50);
+  await affinity.setMany([
+    { key: 'resp_brief_too', value: 'gp-east', ttl: 50 },
+    { key: 'resp_kept', value: 'gp-east', ttl: 3_600_000 },
+  ]);
+  await backend.writeTogether({ records: [{ namespace: 'affinity', key: 'permanent', value: 'gp-main' }] });
+  await affinity.set('rewritten', 'first', 50);
+  await backend.writeTogether({ records: [{ namespace: 'affinity', key: 'rewritten', value: 'second' }] });
+  await new Promise((resolve) => setTimeout(resolve, 150));
+
+  t.equal(await backend.removeExpiredRecords(0), 2, 'the two expired records, and only they');
+  const keys = await query<{ key: string }>(`SELECT key FROM ${pg.escapeIdentifier(schema as string)}.records ORDER BY key`);
+  t.same(
+    keys.map((row) => row.key),
+    ['affinity:permanent', 'affinity:resp_kept', 'affinity:rewritten'],
+    'a record rewritten without a TTL no longer expires',
+  );
+  await affinity.set('resp_recent', 'gp-west', 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(await backend.removeExpiredRecords(), 0, 'by default a record is kept for a grace minute past its expiry');
+});
