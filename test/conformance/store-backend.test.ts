@@ -289,6 +289,18 @@ for (const driver of storageDrivers) {
     }
 
     if (driver !== 'memory') {
+      t.test('two connections to one store together charge exactly the balance for 40 parallel settlements that overdraw it', async (t) => {
+        const other = await createStoreBackend(storage);
+        t.teardown(() => other.close());
+        await backend.writeRemaining('settle:shared', 100);
+        const settlements = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? backend : other).settle('settle:shared', 0, 7)));
+        t.equal(settlements.reduce((sum, settlement) => sum + settlement.charged, 0), 100, 'each settlement charged once: 14 of 7 and one of 2');
+        t.equal(settlements.filter((settlement) => settlement.charged === 7).length, 14);
+        t.same((await other.readBalances(['settle:shared'])).get('settle:shared'), { remain: 0, used: 100 });
+      });
+    }
+
+    if (driver !== 'memory') {
       t.test('two connections to one store together grant exactly 20 of 200 parallel rate draws', async (t) => {
         const other = await createStoreBackend(storage);
         t.teardown(() => other.close());
