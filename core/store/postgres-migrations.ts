@@ -15,7 +15,12 @@ import pg from 'pg';
  * The rate bucket functions are core/store/rate-bucket.ts in PL/pgSQL, as the Redis driver's
  * are in Lua: each draw or correction is one statement, decided on the database's clock so
  * every instance agrees on the time. They lock the buckets they touch in key order, so two
- * draws on the same buckets wait for each other instead of deadlocking.
+ * draws on the same buckets wait for each other instead of deadlocking. Their transaction
+ * commits without waiting for the WAL flush (`synchronous_commit` off for it alone): a bucket
+ * is locked until its draw commits, and every model request of a key or group draws on the
+ * same bucket, so a flush per draw would serialize them on the disk. A PostgreSQL crash may
+ * forget the draws of its last fraction of a second, which only lets that many more requests
+ * through; quota, records and everything else still commit durably.
  */
 const migrations: readonly string[] = [
   `
@@ -64,6 +69,7 @@ const migrations: readonly string[] = [
     refused integer := -1;
     marks double precision[] := ARRAY[1];
   BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
     -- A bucket never drawn on is a row that is full at once; rows exist before they are locked.
     INSERT INTO {schema}.rate_buckets (key, full_at, returned)
       SELECT DISTINCT draw_key, 0, 0 FROM unnest(draw_keys) AS draw_key ORDER BY 1
@@ -100,6 +106,7 @@ const migrations: readonly string[] = [
     bucket record;
     credit double precision;
   BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
     IF delta > 0 THEN
       now_ms := extract(epoch FROM clock_timestamp()) * 1000;
       INSERT INTO {schema}.rate_buckets AS indebted (key, full_at, returned) VALUES (bucket_key, now_ms + delta * refill_interval, 0)
