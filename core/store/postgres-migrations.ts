@@ -108,9 +108,10 @@ const migrations: readonly string[] = [
   BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
     IF delta > 0 THEN
-      now_ms := extract(epoch FROM clock_timestamp()) * 1000;
-      INSERT INTO {schema}.rate_buckets AS indebted (key, full_at, returned) VALUES (bucket_key, now_ms + delta * refill_interval, 0)
-        ON CONFLICT (key) DO UPDATE SET full_at = greatest(indebted.full_at, now_ms) + delta * refill_interval;
+      -- The clock is read where the row is written, after any wait for its lock: a debt starts now.
+      INSERT INTO {schema}.rate_buckets AS indebted (key, full_at, returned)
+        VALUES (bucket_key, extract(epoch FROM clock_timestamp()) * 1000 + delta * refill_interval, 0)
+        ON CONFLICT (key) DO UPDATE SET full_at = greatest(indebted.full_at, extract(epoch FROM clock_timestamp()) * 1000) + delta * refill_interval;
       RETURN;
     END IF;
     IF delta = 0 THEN
