@@ -7,21 +7,21 @@ import type { StoreBackend } from './store-backend.js';
 /**
  * Opens the backend the config's `storage` section names. Relative paths resolve against the
  * working directory. Each driver's module is imported only when it is the one configured: the
- * redis client alone is some 420 modules (about 15 MiB resident) a SQLite gateway never uses,
- * and `pg` loads only for the postgres driver.
+ * redis client alone is some 420 modules (about 15 MiB resident) a SQLite gateway never uses.
  * `logger` hears what opening did to the data (a SQLite layout migrated).
  */
 export async function createStoreBackend(storage: GatewayConfig['storage'], logger?: Pick<FastifyBaseLogger, 'info'>): Promise<StoreBackend> {
   switch (storage.driver) {
     case 'memory':
       return new MemoryStoreBackend();
+    case 'postgres': {
+      // pg, like the redis client, loads only when its driver is configured.
+      const { PostgresStoreBackend } = await import('./postgres-store-backend.js');
+      return PostgresStoreBackend.open(storage.url as string, storage.schema);
+    }
     case 'redis': {
       const { RedisStoreBackend } = await import('./redis-store-backend.js');
       return RedisStoreBackend.open(storage.url as string, storage.key_prefix);
-    }
-    case 'postgres': {
-      const { PostgresStoreBackend } = await import('./postgres-store-backend.js');
-      return PostgresStoreBackend.open(storage.url as string, storage.schema);
     }
     case 'sqlite': {
       const { SqliteStoreBackend } = await import('./sqlite-store-backend.js');

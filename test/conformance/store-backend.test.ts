@@ -312,9 +312,10 @@ for (const driver of storageDrivers) {
     }
 
     t.test('delivers published messages to subscribers', async (t) => {
-      // Once subscribe has resolved, nothing published is missed (on PostgreSQL it resolves when LISTEN has).
-      let deliver: (message: string) => void = () => {};
+      let deliver: (message: string) => void = () => undefined;
       const received = new Promise<string>((resolve) => (deliver = resolve));
+      // subscribe() resolves once the store has the subscription, so nothing published after it
+      // can be missed (a fixed pause before publishing lost the message on a loaded machine).
       await backend.subscribe('news', (message) => deliver(message));
       await backend.publish('news', 'hello');
       t.equal(await received, 'hello');

@@ -217,18 +217,6 @@ t.test('start refuses an invalid config with exit 1 before listening', async (t)
   t.match(result.error, /server\.port: expected at most 65535/);
 });
 
-t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
-  const { file } = writeConfig(
-    t,
-    (directory) => `server: { host: 127.0.0.1, port: 0 }
-storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
-security: { encryption_key: ${testEncryptionKey} }
-`,
-  );
-  // server/main.ts prints the message and exits 1.
-  await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
-});
-
 t.test('start fails with a clear message when PostgreSQL does not answer, instead of waiting forever', async (t) => {
   const { file } = writeConfig(
     t,
@@ -243,6 +231,18 @@ security: { encryption_key: ${testEncryptionKey} }
   );
   t.match(failure.message, /PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running/);
   t.notMatch(failure.message, /pg-secret-5d/, 'the password is not in the message');
+});
+
+t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
+  const { file } = writeConfig(
+    t,
+    (directory) => `server: { host: 127.0.0.1, port: 0 }
+storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
+security: { encryption_key: ${testEncryptionKey} }
+`,
+  );
+  // server/main.ts prints the message and exits 1.
+  await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
 });
 
 /**
