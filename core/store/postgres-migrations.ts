@@ -148,6 +148,11 @@ export function quotedSchema(schema: string): string {
 export async function migratePostgresSchema(pool: pg.Pool, schema: string): Promise<void> {
   const quoted = quotedSchema(schema);
   const client = await pool.connect();
+  // A connection lost mid-migration rejects the query in flight; the error event it also emits
+  // would end the process unheard.
+  const ignore = () => {};
+  client.on('error', ignore);
+  let failed = false;
   try {
     await client.query('BEGIN');
     await client.query("SELECT pg_advisory_xact_lock(hashtext('model-gateway schema ' || $1))", [schema]);
@@ -164,9 +169,12 @@ export async function migratePostgresSchema(pool: pg.Pool, schema: string): Prom
     }
     await client.query('COMMIT');
   } catch (error) {
+    failed = true;
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', ignore);
+    // A connection that failed is closed rather than handed to the next query.
+    client.release(failed);
   }
 }
