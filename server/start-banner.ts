@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { GatewayConfig } from '../core/config/config-schema.js';
+import { defaultPostgresSchema, type GatewayConfig } from '../core/config/config-schema.js';
 import { redactSecrets } from '../core/security/key-shapes.js';
 
 /** What the start found out that the config alone does not say. */
@@ -17,7 +17,8 @@ function storagePlace(storage: GatewayConfig['storage']): string {
   const url = storage.url === undefined || !URL.canParse(storage.url) ? '' : new URL(storage.url);
   if (url === '') return '';
   url.password = url.password === '' ? '' : '***';
-  return redactSecrets(url.href);
+  const place = redactSecrets(url.href);
+  return storage.driver === 'postgres' ? `${place}, schema ${storage.schema ?? defaultPostgresSchema}` : place;
 }
 
 /**

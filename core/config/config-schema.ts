@@ -73,27 +73,46 @@ const serverSchema = z.strictObject({
   path: ['headers_timeout_ms'],
 });
 
+/** The schema the postgres driver uses when `storage.schema` names none. */
+export const defaultPostgresSchema = 'model_gateway';
+
+// The URL schemes each networked driver accepts, and how a config names them.
+const storageUrlSchemes = {
+  redis: { pattern: /^rediss?:\/\//, example: 'redis://' },
+  postgres: { pattern: /^postgres(ql)?:\/\//, example: 'postgres://' },
+} as const;
+
 const storageSchema = z
   .strictObject({
-    driver: z.enum(['sqlite', 'memory', 'redis'], { error: 'expected one of sqlite, memory, redis' }).default('sqlite'),
+    driver: z.enum(['sqlite', 'memory', 'redis', 'postgres'], { error: 'expected one of sqlite, memory, redis, postgres' }).default('sqlite'),
     path: z.string({ error: 'expected a file path' }).min(1).optional(),
-    url: z
-      .string({ error: 'expected a redis:// URL' })
-      .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), { error: 'expected a redis:// URL' })
-      .optional(),
+    url: z.string({ error: 'expected a redis:// or postgres:// URL' }).min(1).optional(),
     key_prefix: z.string({ error: 'expected a string' }).default('model-gateway:'),
+    // postgres only; absent means defaultPostgresSchema. Lower case, so the name means the
+    // same quoted or not in psql.
+    schema: z
+      .string({ error: 'expected a schema name' })
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'expected a schema name of lower-case letters, digits and underscores (at most 63), e.g. model_gateway' })
+      .optional(),
     data_dir: z.string({ error: 'expected a directory path' }).min(1).default('./data'),
     access_time_flush_ms: integer(100, 3_600_000).default(10_000),
   })
   .superRefine((storage, context) => {
-    if (storage.driver === 'redis' && storage.url === undefined) {
-      context.addIssue({ code: 'custom', path: ['url'], message: 'required when driver is redis' });
-    }
-    if (storage.driver !== 'redis' && storage.url !== undefined) {
-      context.addIssue({ code: 'custom', path: ['url'], message: 'only used when driver is redis' });
+    if (storage.driver === 'redis' || storage.driver === 'postgres') {
+      const { pattern, example } = storageUrlSchemes[storage.driver];
+      if (storage.url === undefined) {
+        context.addIssue({ code: 'custom', path: ['url'], message: `required when driver is ${storage.driver}` });
+      } else if (!pattern.test(storage.url) || !URL.canParse(storage.url)) {
+        context.addIssue({ code: 'custom', path: ['url'], message: `expected a ${example} URL` });
+      }
+    } else if (storage.url !== undefined) {
+      context.addIssue({ code: 'custom', path: ['url'], message: 'only used when driver is redis or postgres' });
     }
     if (storage.driver !== 'sqlite' && storage.path !== undefined) {
       context.addIssue({ code: 'custom', path: ['path'], message: 'only used when driver is sqlite' });
+    }
+    if (storage.driver !== 'postgres' && storage.schema !== undefined) {
+      context.addIssue({ code: 'custom', path: ['schema'], message: 'only used when driver is postgres' });
     }
   });
 
@@ -308,11 +327,11 @@ export const gatewayConfigSchema = z
       seenIds.add(user.id);
       seenNames.add(user.username);
     });
-    if (config.storage.driver === 'redis' && config.security.encryption_key === '') {
+    if ((config.storage.driver === 'redis' || config.storage.driver === 'postgres') && config.security.encryption_key === '') {
       context.addIssue({
         code: 'custom',
         path: ['security', 'encryption_key'],
-        message: 'required with the redis driver, because every gateway instance must share it',
+        message: `required with the ${config.storage.driver} driver, because every gateway instance must share it`,
       });
     }
   });

@@ -72,7 +72,7 @@ export const operatorSecrets = new SecretValues();
 /**
  * Every secret value a config holds: each channel's `api_key` and `api_keys`, the string
  * values of its `options` whose names say they are credentials, the encryption key, the
- * users' login tokens, and the password of the Redis URL.
+ * users' login tokens, and the password of the storage URL (redis or postgres).
  */
 export function secretValuesOf(config: GatewayConfig): string[] {
   const values: string[] = [];
@@ -83,9 +83,9 @@ export function secretValuesOf(config: GatewayConfig): string[] {
   }
   values.push(config.security.encryption_key);
   for (const user of config.users) values.push(user.login_token);
-  const redisUrl = config.storage.url;
-  if (redisUrl !== undefined && URL.canParse(redisUrl)) {
-    const password = new URL(redisUrl).password;
+  const storageUrl = config.storage.url;
+  if (storageUrl !== undefined && URL.canParse(storageUrl)) {
+    const password = new URL(storageUrl).password;
     if (password !== '') values.push(password, decodeURIComponent(password));
   }
   return values.filter((value) => value !== '');

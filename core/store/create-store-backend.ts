@@ -14,6 +14,11 @@ export async function createStoreBackend(storage: GatewayConfig['storage'], logg
   switch (storage.driver) {
     case 'memory':
       return new MemoryStoreBackend();
+    case 'postgres': {
+      // pg, like the redis client, loads only when its driver is configured.
+      const { PostgresStoreBackend } = await import('./postgres-store-backend.js');
+      return PostgresStoreBackend.open(storage.url as string, storage.schema);
+    }
     case 'redis': {
       const { RedisStoreBackend } = await import('./redis-store-backend.js');
       return RedisStoreBackend.open(storage.url as string, storage.key_prefix);

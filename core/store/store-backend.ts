@@ -92,14 +92,14 @@ export interface StoreWrites {
 export const missedMessages = '*';
 
 /** Which storage driver a backend implements. */
-export type StoreDriver = 'memory' | 'sqlite' | 'redis';
+export type StoreDriver = 'memory' | 'sqlite' | 'redis' | 'postgres';
 
 /**
  * What a storage driver provides. Records go through keyv; what keyv cannot do atomically
  * (id sequences, index sets, quota balances, rate windows) has a primitive here, which each
  * driver implements atomically in its own way: synchronous maps in memory, single SQL
- * statements on SQLite, single commands or Lua scripts on Redis. Repositories build on these
- * and never know the driver.
+ * statements on SQLite and PostgreSQL, single commands or Lua scripts on Redis. Repositories
+ * build on these and never know the driver.
  */
 export interface StoreBackend {
   readonly driver: StoreDriver;
@@ -108,9 +108,9 @@ export interface StoreBackend {
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one
-   * transaction, Redis in one MULTI (no other client's command in between; Redis does not
-   * roll back a command that fails at run time, which a key of one type never does), memory
-   * in one synchronous step.
+   * transaction, PostgreSQL in one statement, Redis in one MULTI (no other client's command
+   * in between; Redis does not roll back a command that fails at run time, which a key of one
+   * type never does), memory in one synchronous step.
    */
   writeTogether(writes: StoreWrites): Promise<void>;
   /** Atomically adds `by` to a counter and returns the new value (1 for a new counter and `by` = 1). */
@@ -122,7 +122,8 @@ export interface StoreBackend {
    * algorithm). Each bucket holds `capacity` units when full and refills continuously at
    * `capacity` per `windowMilliseconds`; a draw fits when the bucket holds at least `amount`.
    * When every draw fits they are all taken; otherwise nothing is, and the answer says how
-   * long until they would all fit. Redis reads its own clock, so every instance agrees.
+   * long until they would all fit. Redis and PostgreSQL read their own clock, so every
+   * instance agrees.
    */
   drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult>;
   /**

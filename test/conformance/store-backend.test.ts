@@ -289,6 +289,18 @@ for (const driver of storageDrivers) {
     }
 
     if (driver !== 'memory') {
+      t.test('two connections to one store together charge exactly the balance for 40 parallel settlements that overdraw it', async (t) => {
+        const other = await createStoreBackend(storage);
+        t.teardown(() => other.close());
+        await backend.writeRemaining('settle:shared', 100);
+        const settlements = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? backend : other).settle('settle:shared', 0, 7)));
+        t.equal(settlements.reduce((sum, settlement) => sum + settlement.charged, 0), 100, 'each settlement charged once: 14 of 7 and one of 2');
+        t.equal(settlements.filter((settlement) => settlement.charged === 7).length, 14);
+        t.same((await other.readBalances(['settle:shared'])).get('settle:shared'), { remain: 0, used: 100 });
+      });
+    }
+
+    if (driver !== 'memory') {
       t.test('two connections to one store together grant exactly 20 of 200 parallel rate draws', async (t) => {
         const other = await createStoreBackend(storage);
         t.teardown(() => other.close());
@@ -300,8 +312,11 @@ for (const driver of storageDrivers) {
     }
 
     t.test('delivers published messages to subscribers', async (t) => {
-      const received = new Promise<string>((resolve) => void backend.subscribe('news', resolve));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      let deliver: (message: string) => void = () => undefined;
+      const received = new Promise<string>((resolve) => (deliver = resolve));
+      // subscribe() resolves once the store has the subscription, so nothing published after it
+      // can be missed (a fixed pause before publishing lost the message on a loaded machine).
+      await backend.subscribe('news', (message) => deliver(message));
       await backend.publish('news', 'hello');
       t.equal(await received, 'hello');
     });

@@ -217,6 +217,22 @@ t.test('start refuses an invalid config with exit 1 before listening', async (t)
   t.match(result.error, /server\.port: expected at most 65535/);
 });
 
+t.test('start fails with a clear message when PostgreSQL does not answer, instead of waiting forever', async (t) => {
+  const { file } = writeConfig(
+    t,
+    (directory) => `server: { host: 127.0.0.1, port: 0 }
+storage: { driver: postgres, url: "postgres://gateway:pg-secret-5d@127.0.0.1:9/billing", data_dir: ${directory} }
+security: { encryption_key: ${testEncryptionKey} }
+`,
+  );
+  const failure = await cli(['start', '--config', file]).then(
+    () => new Error('the start did not fail'),
+    (error: unknown) => error as Error,
+  );
+  t.match(failure.message, /PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running/);
+  t.notMatch(failure.message, /pg-secret-5d/, 'the password is not in the message');
+});
+
 t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
   const { file } = writeConfig(
     t,

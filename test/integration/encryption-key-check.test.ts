@@ -10,7 +10,7 @@ import { storageFor, testConfig } from '../helpers/test-config.js';
 
 const otherKey = 'another-encryption-key-fedcba9876543210';
 
-for (const driver of ['sqlite', 'redis'] as const) {
+for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
   t.test(`on ${driver}, a start with another encryption key than the store's is refused with a message; the right key still serves`, async (t) => {
     const fake = await startGx(t);
     const storage = storageFor(t, driver);

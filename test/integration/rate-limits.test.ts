@@ -217,7 +217,7 @@ t.test('video polls do not count, submissions do', async (t) => {
   isRateLimited(t, await submit(), /1 requests per minute/);
 });
 
-for (const driver of ['sqlite', 'redis'] as const) {
+for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
   t.test(`on ${driver}, two gateways on one store share the limits exactly`, async (t) => {
     const fake = await startGx(t);
     const config = testConfig(storageFor(t, driver), {

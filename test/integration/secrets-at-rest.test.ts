@@ -1,14 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
+import pg from 'pg';
 import t from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioPricing } from '../helpers/gateway-scenario.js';
-import { redisUrl } from '../helpers/test-config.js';
+import { withDefaultUser } from '../../core/store/postgres-store-backend.js';
+import { postgresUrl, redisUrl } from '../helpers/test-config.js';
 
-// What an attacker who copies the data directory or dumps Redis finds: the token records
+// What an attacker who copies the data directory or dumps Redis or the PostgreSQL schema finds: the token records
 // (a name we planted shows they were read), but no API key, no login token and no channel
 // key in plain text. Keys are sealed, login tokens hashed, channel keys live only in config.
 
@@ -55,7 +57,24 @@ async function redisDump(prefix: string): Promise<{ keys: number; text: string; 
   return { keys, text: parts.join('\n'), unread };
 }
 
-for (const driver of ['sqlite', 'redis'] as const) {
+/** Every row of every table in the schema, as text, and how many tables there were. */
+async function postgresDump(schema: string): Promise<{ tables: number; text: string }> {
+  const client = new pg.Client({ connectionString: withDefaultUser(postgresUrl) });
+  await client.connect();
+  try {
+    const tables = (await client.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1', [schema])).rows;
+    const parts: string[] = [];
+    for (const { name } of tables) {
+      const rows = (await client.query(`SELECT * FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)}`)).rows;
+      parts.push(name, JSON.stringify(rows));
+    }
+    return { tables: tables.length, text: parts.join('\n') };
+  } finally {
+    await client.end();
+  }
+}
+
+for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
   t.test(`on ${driver}, no API key, login token or channel key is stored in plain text`, async (t) => {
     const upstream = await startFakeGxUpstream({ apiKey: channelKey });
     t.teardown(() => upstream.close());
@@ -81,6 +100,10 @@ for (const driver of ['sqlite', 'redis'] as const) {
       t.ok(whileServing?.files.some((file) => file.endsWith('-wal')), `read ${whileServing?.files.length} files while serving, the WAL among them`);
       t.ok(closed.files.some((file) => file.endsWith('.sqlite')), `and ${closed.files.length} once closed`);
       stored = Buffer.concat([whileServing?.bytes ?? Buffer.alloc(0), closed.bytes]);
+    } else if (driver === 'postgres') {
+      const dump = await postgresDump(gateway.config.storage.schema as string);
+      t.ok(dump.tables >= 7, `every row of the schema's ${dump.tables} tables was read`);
+      stored = dump.text;
     } else {
       const dump = await redisDump(gateway.config.storage.key_prefix);
       t.strictSame(dump.unread, [], `every one of ${dump.keys} keys under the prefix was read`);

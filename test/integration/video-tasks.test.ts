@@ -257,7 +257,7 @@ t.test('the OpenAI-style /v1/videos pair shows the task as a video object', asyn
   t.match(remix.json(), { object: 'video', model: 'vx-test', status: 'queued', prompt: 'now at night', remixed_from_video_id: video.id });
 });
 
-for (const driver of ['sqlite', 'redis'] as const) {
+for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
   t.test(`task records, their holds and settlement work on the ${driver} store`, async (t) => {
     const gateway = await buildTestApp(t, driver, {
       pricing,

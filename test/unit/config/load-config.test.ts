@@ -78,13 +78,13 @@ t.test('a wrong type names the YAML path: providers[1].base_url: expected a URL'
 });
 
 t.test('every problem is listed, in file order', async (t) => {
-  const error = problemsOf('server:\n  port: abc\nstorage:\n  driver: postgres\n');
+  const error = problemsOf('server:\n  port: abc\nstorage:\n  driver: mysql\n');
   t.same(
     error.problems.map((problem) => problem.path),
     ['server.port', 'storage.driver'],
   );
   t.match(error.problems[0]?.message, /expected an integer/);
-  t.match(error.problems[1]?.message, /expected one of sqlite, memory, redis/);
+  t.match(error.problems[1]?.message, /expected one of sqlite, memory, redis, postgres/);
 });
 
 t.test('a missing required key is reported as required', async (t) => {
@@ -103,6 +103,18 @@ t.test('the redis driver needs a url and a shared encryption key', async (t) => 
   t.match(error.message, /storage\.url: required when driver is redis/);
   const second = problemsOf('storage: { driver: redis, url: "redis://127.0.0.1:6379" }\n');
   t.match(second.message, /security\.encryption_key: required with the redis driver/);
+});
+
+t.test('the postgres driver needs a postgres:// url and a shared encryption key, and takes a schema name', async (t) => {
+  t.match(problemsOf('storage: { driver: postgres }\n').message, /storage\.url: required when driver is postgres/);
+  t.match(problemsOf('storage: { driver: postgres, url: "redis://127.0.0.1:6379" }\n').message, /storage\.url: expected a postgres:\/\/ URL/);
+  t.match(problemsOf('storage: { driver: redis, url: "postgres://127.0.0.1:5432/db" }\n').message, /storage\.url: expected a redis:\/\/ URL/);
+  const keyless = problemsOf('storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db" }\n');
+  t.match(keyless.message, /security\.encryption_key: required with the postgres driver/);
+  t.notMatch(keyless.message, /storage\./, 'the storage section itself is valid');
+  t.match(problemsOf('storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db", schema: "Gateway-1" }\n').message, /storage\.schema: expected a schema name of lower-case letters/);
+  t.match(problemsOf('storage: { driver: sqlite, schema: gateway }\n').message, /storage\.schema: only used when driver is postgres/);
+  t.match(problemsOf('storage: { driver: sqlite, url: "postgres://127.0.0.1:5432/db" }\n').message, /storage\.url: only used when driver is redis or postgres/);
 });
 
 t.test('groups must include default, and references to groups must exist', async (t) => {

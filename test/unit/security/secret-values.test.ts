@@ -59,6 +59,17 @@ t.test("a config's secrets are every channel key, credential-named options, the 
   t.notOk(values.includes('cn-beijing-1'), 'nor is a plain field next to credentials');
 });
 
+t.test("the password of a postgres storage URL is among a config's secrets", async (t) => {
+  const config = gatewayConfigSchema.parse({
+    storage: { driver: 'postgres', url: 'postgres://gateway:pg-password-3b%2F1@10.0.0.5:5432/billing' },
+    security: { encryption_key: 'encryption-key-0123456789abcdef0123' },
+    groups: { default: {} },
+  });
+  const values = secretValuesOf(config);
+  t.ok(values.includes('pg-password-3b/1'), 'as written, decoded');
+  t.ok(values.includes('pg-password-3b%2F1'), 'and as it appears in the URL');
+});
+
 t.test('the logger scrubs registered secrets from the whole line, inside a logged error object too', async (t) => {
   operatorSecrets.add([key]);
   const lines: string[] = [];

@@ -32,3 +32,12 @@ t.test('the banner points an empty config at the channels to add, and never show
   t.notMatch(banner, /s3cret-pass/);
   t.match(banner, /sign in {3}with the login token of a user in the store/);
 });
+
+t.test('on postgres the banner names the database without its password, and the schema', async (t) => {
+  const banner = startBanner(
+    config({ storage: { driver: 'postgres', url: 'postgres://gateway:s3cret-pass@10.0.0.5:5432/billing' }, security: { encryption_key: 'a'.repeat(64) } }),
+    { address: 'http://0.0.0.0:8080' },
+  );
+  t.match(banner, /storage {3}postgres, postgres:\/\/gateway:\*\*\*@10\.0\.0\.5:5432\/billing, schema model_gateway\n/);
+  t.notMatch(banner, /s3cret-pass/);
+});

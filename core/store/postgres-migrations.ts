@@ -1,0 +1,180 @@
+import pg from 'pg';
+
+/**
+ * The schema's tables and functions, one migration per version, each applied once and in
+ * order. `{schema}` stands for the quoted schema name. A later change adds a migration; an
+ * applied one is never edited, because databases that ran it keep what it did.
+ *
+ * Amounts of quota are `bigint`, so balances stay exact beyond 32 bits. Rate buckets and
+ * windows keep fractional milliseconds since the epoch as `double precision`, the numbers
+ * core/store/rate-bucket.ts computes with. Record keys compare bytewise (`COLLATE "C"`): a
+ * namespace is the key range from `<namespace>:` to `<namespace>;`, whatever the database's
+ * own collation. A record written with a TTL keeps when it expires on the database's clock,
+ * so expired records nobody reads again can be removed (keyv itself only drops one it reads).
+ *
+ * The rate bucket functions are core/store/rate-bucket.ts in PL/pgSQL, as the Redis driver's
+ * are in Lua: each draw or correction is one statement, decided on the database's clock so
+ * every instance agrees on the time. They lock the buckets they touch in key order, so two
+ * draws on the same buckets wait for each other instead of deadlocking. Their transaction
+ * commits without waiting for the WAL flush (`synchronous_commit` off for it alone): a bucket
+ * is locked until its draw commits, and every model request of a key or group draws on the
+ * same bucket, so a flush per draw would serialize them on the disk. A PostgreSQL crash may
+ * forget the draws of its last fraction of a second, which only lets that many more requests
+ * through; quota, records and everything else still commit durably.
+ */
+const migrations: readonly string[] = [
+  `
+  CREATE TABLE {schema}.records (
+    key text COLLATE "C" PRIMARY KEY,
+    value text NOT NULL,
+    expires_at double precision
+  );
+  CREATE INDEX records_expiry ON {schema}.records (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE {schema}.counters (
+    key text PRIMARY KEY,
+    value bigint NOT NULL
+  );
+  CREATE TABLE {schema}.windows (
+    key text PRIMARY KEY,
+    count bigint NOT NULL,
+    reset_at double precision NOT NULL
+  );
+  CREATE TABLE {schema}.rate_buckets (
+    key text COLLATE "C" PRIMARY KEY,
+    full_at double precision NOT NULL,
+    returned double precision NOT NULL
+  );
+  CREATE TABLE {schema}.set_members (
+    set_key text NOT NULL,
+    member text NOT NULL,
+    PRIMARY KEY (set_key, member)
+  );
+  CREATE TABLE {schema}.balances (
+    account text PRIMARY KEY,
+    remain bigint NOT NULL,
+    used bigint NOT NULL
+  );
+
+  -- Returns {1, full_at, returned, ...} per draw when every draw fits, else {0, refused, wait}.
+  CREATE FUNCTION {schema}.draw_rates(draw_keys text[], amounts double precision[], capacities double precision[], windows double precision[], tolerance double precision)
+  RETURNS double precision[] LANGUAGE plpgsql AS $body$
+  DECLARE
+    now_ms double precision;
+    bucket record;
+    next_full_at double precision[] := '{}';
+    next_returned double precision[] := '{}';
+    drawn_full_at double precision;
+    wait double precision;
+    longest double precision := 0;
+    refused integer := -1;
+    marks double precision[] := ARRAY[1];
+  BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
+    -- A bucket never drawn on is a row that is full at once; rows exist before they are locked.
+    INSERT INTO {schema}.rate_buckets (key, full_at, returned)
+      SELECT DISTINCT draw_key, 0, 0 FROM unnest(draw_keys) AS draw_key ORDER BY 1
+      ON CONFLICT (key) DO NOTHING;
+    PERFORM 1 FROM {schema}.rate_buckets AS locked WHERE locked.key = ANY (draw_keys) ORDER BY locked.key FOR UPDATE;
+    now_ms := extract(epoch FROM clock_timestamp()) * 1000;
+    FOR draw_index IN 1 .. coalesce(array_length(draw_keys, 1), 0) LOOP
+      SELECT stored.full_at, stored.returned INTO bucket FROM {schema}.rate_buckets AS stored WHERE stored.key = draw_keys[draw_index];
+      drawn_full_at := greatest(bucket.full_at, now_ms) + amounts[draw_index] * windows[draw_index] / capacities[draw_index];
+      wait := drawn_full_at - windows[draw_index] - now_ms;
+      IF wait > tolerance AND wait > longest THEN
+        longest := wait;
+        refused := draw_index - 1;
+      END IF;
+      next_full_at := next_full_at || drawn_full_at;
+      next_returned := next_returned || bucket.returned;
+    END LOOP;
+    IF refused >= 0 THEN
+      RETURN ARRAY[0, refused, longest];
+    END IF;
+    FOR draw_index IN 1 .. coalesce(array_length(draw_keys, 1), 0) LOOP
+      UPDATE {schema}.rate_buckets AS drawn SET full_at = next_full_at[draw_index], returned = next_returned[draw_index] WHERE drawn.key = draw_keys[draw_index];
+      marks := marks || next_full_at[draw_index] || next_returned[draw_index];
+    END LOOP;
+    RETURN marks;
+  END
+  $body$;
+
+  CREATE FUNCTION {schema}.correct_rate(bucket_key text, delta double precision, capacity double precision, window_ms double precision, mark_full_at double precision, mark_returned double precision, mark_amount double precision)
+  RETURNS void LANGUAGE plpgsql AS $body$
+  DECLARE
+    now_ms double precision;
+    refill_interval double precision := window_ms / capacity;
+    bucket record;
+    credit double precision;
+  BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
+    IF delta > 0 THEN
+      -- The clock is read where the row is written, after any wait for its lock: a debt starts now.
+      INSERT INTO {schema}.rate_buckets AS indebted (key, full_at, returned)
+        VALUES (bucket_key, extract(epoch FROM clock_timestamp()) * 1000 + delta * refill_interval, 0)
+        ON CONFLICT (key) DO UPDATE SET full_at = greatest(indebted.full_at, extract(epoch FROM clock_timestamp()) * 1000) + delta * refill_interval;
+      RETURN;
+    END IF;
+    IF delta = 0 THEN
+      RETURN;
+    END IF;
+    SELECT stored.full_at, stored.returned INTO bucket FROM {schema}.rate_buckets AS stored WHERE stored.key = bucket_key FOR UPDATE;
+    IF NOT FOUND OR bucket.returned < mark_returned THEN
+      RETURN;
+    END IF;
+    now_ms := extract(epoch FROM clock_timestamp()) * 1000;
+    credit := least(least(-delta, mark_amount) * refill_interval, mark_full_at - (bucket.returned - mark_returned) - now_ms);
+    IF NOT (credit > 0) THEN
+      RETURN;
+    END IF;
+    UPDATE {schema}.rate_buckets AS corrected SET full_at = bucket.full_at - credit, returned = bucket.returned + credit WHERE corrected.key = bucket_key;
+  END
+  $body$;
+  `,
+];
+
+/** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */
+export const databaseNow = '(extract(epoch FROM clock_timestamp()) * 1000)::double precision';
+
+/** The schema name as SQL: quoted, so it is taken exactly as configured. */
+export function quotedSchema(schema: string): string {
+  return pg.escapeIdentifier(schema);
+}
+
+/**
+ * Creates the schema and its tables when absent and applies the migrations the schema has not
+ * had yet, all in one transaction. An advisory lock on the schema's name makes instances that
+ * start together take turns: the first migrates, the others find it done.
+ */
+export async function migratePostgresSchema(pool: pg.Pool, schema: string): Promise<void> {
+  const quoted = quotedSchema(schema);
+  const client = await pool.connect();
+  // A connection lost mid-migration rejects the query in flight; the error event it also emits
+  // would end the process unheard.
+  const ignore = () => {};
+  client.on('error', ignore);
+  let failed = false;
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('model-gateway schema ' || $1))", [schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const applied = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${quoted}.schema_migrations`);
+    const current = applied.rows[0]?.version ?? 0;
+    if (current > migrations.length) {
+      throw new Error(`the schema "${schema}" was written by a newer gateway (version ${current}; this one knows up to ${migrations.length}); upgrade this gateway`);
+    }
+    for (let version = current + 1; version <= migrations.length; version += 1) {
+      await client.query((migrations[version - 1] as string).replaceAll('{schema}', quoted));
+      await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [version]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = true;
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.removeListener('error', ignore);
+    // A connection that failed is closed rather than handed to the next query.
+    client.release(failed);
+  }
+}

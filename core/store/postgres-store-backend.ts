@@ -1,0 +1,295 @@
+import { userInfo } from 'node:os';
+import Keyv from 'keyv';
+import pg from 'pg';
+import { defaultPostgresSchema } from '../config/config-schema.js';
+import { databaseNow, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
+import { PostgresKeyvStore } from './postgres-keyv-store.js';
+import { PostgresNotifications } from './postgres-notifications.js';
+import { assertQuotaUnits } from './quota-units.js';
+import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
+
+/** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
+const poolSize = 10;
+
+/** How often each process removes expired records. */
+const expirySweepMilliseconds = 60_000;
+
+/**
+ * How long past its expiry a record is kept: keyv decides expiry on the gateway's clock, the
+ * sweep on the database's, and a gateway whose clock is behind must not lose a record it still
+ * holds valid.
+ */
+const expiryGraceMilliseconds = 60_000;
+
+/**
+ * The durable store for several machines: every gateway process, on one machine or many,
+ * shares one PostgreSQL database, in a schema of its own (so one database can hold several
+ * deployments, and each test run its own). keyv's records live in the schema's `records`
+ * table through {@link PostgresKeyvStore}; the primitives in tables beside it
+ * (core/store/postgres-migrations.ts), which are created or migrated when the backend opens.
+ *
+ * Each primitive is one statement, atomic on its own: a reservation is an UPDATE guarded by
+ * `remain >= amount`, so no interleaving overdraws; a settlement reads, decides and writes one
+ * locked row in one statement, so it takes effect exactly once; a rate draw or correction is one
+ * call of a PL/pgSQL function on the database's clock. Nothing is acknowledged before its
+ * commit. Queries fail at once while the database is unreachable (the pool opens a fresh
+ * connection for each query after a lost one), so quota fails closed and `/readyz` can tell.
+ * Token invalidations travel by LISTEN/NOTIFY ({@link PostgresNotifications}).
+ */
+export class PostgresStoreBackend implements StoreBackend {
+  readonly driver = 'postgres';
+  readonly #pool: pg.Pool;
+  readonly #notifications: PostgresNotifications;
+  readonly #keyvs = new Map<string, Keyv>();
+  readonly #records: string;
+  readonly #sql: ReturnType<typeof statements>;
+  readonly #sweep: NodeJS.Timeout;
+  #closed = false;
+
+  private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
+    this.#pool = pool;
+    this.#notifications = notifications;
+    this.#records = `${quotedSchema(schema)}.records`;
+    this.#sql = statements(quotedSchema(schema));
+    // Records with a TTL (Responses ids, task records) that nobody reads again would stay
+    // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
+    // at the next.
+    this.#sweep = setInterval(() => void this.removeExpiredRecords().catch(() => {}), expirySweepMilliseconds);
+    this.#sweep.unref();
+  }
+
+  /**
+   * Connects to the database at `url` and creates or migrates the tables of `schema`; rejects
+   * when the database does not answer within `connectTimeoutMilliseconds` or refuses the
+   * migration.
+   */
+  static async open(url: string, schema = defaultPostgresSchema, connectTimeoutMilliseconds = 5000): Promise<PostgresStoreBackend> {
+    // The schema in the application name tells deployments apart in pg_stat_activity.
+    const connection: pg.ClientConfig = { connectionString: withDefaultUser(url), connectionTimeoutMillis: connectTimeoutMilliseconds, application_name: `model-gateway/${schema}` };
+    const pool = new pg.Pool({ ...connection, max: poolSize, keepAlive: true });
+    // An idle pooled connection that the server ends (a restart, pg_terminate_backend) emits an
+    // error on the pool; the pool drops it and the next query opens a fresh one. Unheard, the
+    // event would end the process.
+    pool.on('error', () => {});
+    try {
+      await migratePostgresSchema(pool, schema);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new Error(`PostgreSQL did not open the schema "${schema}": ${error instanceof Error ? error.message : String(error)}; check storage.url and that PostgreSQL is running`, { cause: error });
+    }
+    return new PostgresStoreBackend(pool, new PostgresNotifications(connection, schema), schema);
+  }
+
+  keyv<Value>(namespace: string): Keyv<Value> {
+    let keyv = this.#keyvs.get(namespace);
+    if (keyv === undefined) {
+      keyv = new Keyv({ store: new PostgresKeyvStore(this.#pool, this.#records), namespace, throwOnErrors: true, emitErrors: false });
+      this.#keyvs.set(namespace, keyv);
+    }
+    return keyv as Keyv<Value>;
+  }
+
+  async writeTogether(writes: StoreWrites): Promise<void> {
+    // One statement: its data-modifying parts commit together or not at all. A statement may
+    // not update one row twice, so the last write for a key wins here, as it would one by one.
+    const records = new Map<string, string>();
+    for (const { namespace, key, value } of writes.records ?? []) {
+      const keyv = this.keyv(namespace);
+      records.set(keyv._getKeyPrefix(key), (await keyv.serializeData({ value })) as string);
+    }
+    const setKeys: string[] = [];
+    const setMembers: string[] = [];
+    for (const { key, members } of writes.setAdditions ?? []) {
+      for (const member of members) {
+        setKeys.push(key);
+        setMembers.push(member);
+      }
+    }
+    const remaining = new Map((writes.remaining ?? []).map(({ account, remain }) => [account, remain]));
+    await this.#pool.query(this.#sql.writeTogether, [[...records.keys()], [...records.values()], setKeys, setMembers, [...remaining.keys()], [...remaining.values()]]);
+  }
+
+  async increment(key: string, by = 1): Promise<number> {
+    const { rows } = await this.#pool.query<{ value: string }>(this.#sql.increment, [key, by]);
+    return Number(rows[0]?.value);
+  }
+
+  async hitWindow(key: string, windowMilliseconds: number): Promise<WindowHit> {
+    const { rows } = await this.#pool.query<{ count: string; reset_in: number }>(this.#sql.hitWindow, [key, windowMilliseconds]);
+    const row = rows[0] as { count: string; reset_in: number };
+    return { count: Number(row.count), resetInMilliseconds: Math.max(0, row.reset_in) };
+  }
+
+  async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
+    assertRateDraws(draws);
+    if (draws.length === 0) return { granted: true, marks: [] };
+    const { rows } = await this.#pool.query<{ reply: number[] }>(this.#sql.drawRates, [
+      draws.map((draw) => draw.key),
+      draws.map((draw) => draw.amount),
+      draws.map((draw) => draw.capacity),
+      draws.map((draw) => draw.windowMilliseconds),
+      rateFitToleranceMilliseconds,
+    ]);
+    const reply = (rows[0] as { reply: number[] }).reply;
+    if (reply[0] !== 1) return { granted: false, refused: Number(reply[1]), retryInMilliseconds: Number(reply[2]) };
+    return { granted: true, marks: draws.map((draw, index) => ({ amount: draw.amount, fullAt: Number(reply[1 + 2 * index]), returned: Number(reply[2 + 2 * index]) })) };
+  }
+
+  async correctRate(correction: RateCorrection): Promise<void> {
+    assertRateCorrection(correction);
+    const { key, delta, capacity, windowMilliseconds, mark } = correction;
+    await this.#pool.query(this.#sql.correctRate, [key, delta, capacity, windowMilliseconds, mark.fullAt, mark.returned, mark.amount]);
+  }
+
+  async addToSet(key: string, members: readonly string[]): Promise<void> {
+    if (members.length > 0) await this.#pool.query(this.#sql.addToSet, [key, [...members]]);
+  }
+
+  async removeFromSet(key: string, members: readonly string[]): Promise<number> {
+    if (members.length === 0) return 0;
+    return (await this.#pool.query(this.#sql.removeFromSet, [key, [...members]])).rowCount ?? 0;
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    return (await this.#pool.query<{ member: string }>(this.#sql.setMembers, [key])).rows.map((row) => row.member);
+  }
+
+  async readBalances(accounts: readonly string[]): Promise<Map<string, QuotaBalance>> {
+    const { rows } = await this.#pool.query<{ account: string; remain: string; used: string }>(this.#sql.readBalances, [[...accounts]]);
+    return new Map(rows.map((row) => [row.account, { remain: Number(row.remain), used: Number(row.used) }]));
+  }
+
+  async writeRemaining(account: string, remain: number): Promise<void> {
+    await this.#pool.query(this.#sql.writeRemaining, [account, remain]);
+  }
+
+  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+    assertQuotaUnits('amount', amount);
+    const { rows } = await this.#pool.query<{ granted: boolean; remain: string }>(this.#sql.reserve, [account, amount]);
+    const row = rows[0];
+    return row === undefined ? { granted: false, remain: 0 } : { granted: row.granted, remain: Number(row.remain) };
+  }
+
+  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+    assertQuotaUnits('reserved', reserved);
+    assertQuotaUnits('actual', actual);
+    const { rows } = await this.#pool.query<{ remain: string; used: string; charged: string }>(this.#sql.settle, [account, reserved, actual]);
+    const row = rows[0];
+    if (row === undefined) return { remain: 0, used: 0, charged: 0 };
+    return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged) };
+  }
+
+  async addUsed(account: string, amount: number): Promise<void> {
+    assertQuotaUnits('amount', amount);
+    await this.#pool.query(this.#sql.addUsed, [account, amount]);
+  }
+
+  async deleteBalance(account: string): Promise<void> {
+    await this.#pool.query(this.#sql.deleteBalance, [account]);
+  }
+
+  /** Removes records that expired more than `graceMilliseconds` ago; returns how many. */
+  async removeExpiredRecords(graceMilliseconds = expiryGraceMilliseconds): Promise<number> {
+    return (await this.#pool.query(this.#sql.removeExpiredRecords, [graceMilliseconds])).rowCount ?? 0;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.#pool.query('SELECT pg_notify($1, $2)', this.#notifications.notification(channel, message));
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    await this.#notifications.subscribe(channel, handler);
+  }
+
+  /**
+   * Asks the database through the pool. Once something subscribed, the listening connection
+   * must be up too: without it, token changes made elsewhere would not arrive.
+   */
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+    if (this.#notifications.subscribed && !this.#notifications.listening) throw new Error('the PostgreSQL connection that listens for token changes is down');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#sweep);
+    await this.#notifications.close();
+    await this.#pool.end();
+  }
+}
+
+/**
+ * `url` with the operating system's user name when it names no user and neither `PGUSER` nor
+ * `USER` does, as libpq (psql) defaults: `pg` would otherwise send no user at all, which the
+ * server refuses (a service started without `USER` in its environment).
+ */
+export function withDefaultUser(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username !== '' || parsed.searchParams.has('user') || process.env.PGUSER || process.env.USER) return url;
+  parsed.username = encodeURIComponent(userInfo().username);
+  return parsed.href;
+}
+
+/** Every statement the primitives run, on the tables of the quoted schema `schema`. */
+function statements(schema: string) {
+  return {
+    writeTogether: `
+      WITH written_records AS (
+        INSERT INTO ${schema}.records (key, value) SELECT * FROM unnest($1::text[], $2::text[])
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = NULL
+      ), added_members AS (
+        INSERT INTO ${schema}.set_members (set_key, member) SELECT * FROM unnest($3::text[], $4::text[])
+        ON CONFLICT DO NOTHING
+      ), written_balances AS (
+        INSERT INTO ${schema}.balances (account, remain, used) SELECT account, remain, 0 FROM unnest($5::text[], $6::bigint[]) AS written (account, remain)
+        ON CONFLICT (account) DO UPDATE SET remain = excluded.remain
+      )
+      SELECT 1`,
+    increment: `
+      INSERT INTO ${schema}.counters AS counter (key, value) VALUES ($1, $2)
+      ON CONFLICT (key) DO UPDATE SET value = counter.value + excluded.value
+      RETURNING value`,
+    // The window starts with its first hit; `excluded.reset_at - $2` is this hit's time.
+    hitWindow: `
+      INSERT INTO ${schema}.windows AS hit (key, count, reset_at) VALUES ($1, 1, ${databaseNow} + $2::double precision)
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN hit.reset_at <= excluded.reset_at - $2::double precision THEN 1 ELSE hit.count + 1 END,
+        reset_at = CASE WHEN hit.reset_at <= excluded.reset_at - $2::double precision THEN excluded.reset_at ELSE hit.reset_at END
+      RETURNING count, reset_at - ${databaseNow} AS reset_in`,
+    drawRates: `SELECT ${schema}.draw_rates($1::text[], $2::double precision[], $3::double precision[], $4::double precision[], $5::double precision) AS reply`,
+    correctRate: `SELECT ${schema}.correct_rate($1, $2, $3, $4, $5, $6, $7)`,
+    addToSet: `INSERT INTO ${schema}.set_members (set_key, member) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+    removeFromSet: `DELETE FROM ${schema}.set_members WHERE set_key = $1 AND member = ANY ($2::text[])`,
+    setMembers: `SELECT member FROM ${schema}.set_members WHERE set_key = $1`,
+    readBalances: `SELECT account, remain, used FROM ${schema}.balances WHERE account = ANY ($1::text[])`,
+    writeRemaining: `
+      INSERT INTO ${schema}.balances (account, remain, used) VALUES ($1, $2, 0)
+      ON CONFLICT (account) DO UPDATE SET remain = excluded.remain`,
+    // The guard is the WHERE: an UPDATE re-checks it on the newest version of a row another
+    // transaction changed meanwhile, so concurrent reservations never take more than is there.
+    // Refused, the row is read only to tell the caller what is left.
+    reserve: `
+      WITH taken AS (
+        UPDATE ${schema}.balances SET remain = remain - $2::bigint WHERE account = $1 AND remain >= $2::bigint RETURNING remain
+      )
+      SELECT true AS granted, remain FROM taken
+      UNION ALL
+      SELECT false AS granted, remain FROM ${schema}.balances WHERE account = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
+    // FOR UPDATE locks the row and reads its newest version; the charge is decided on that
+    // version and written in the same statement, so no other settlement comes between.
+    settle: `
+      WITH locked AS (
+        SELECT remain, used, greatest(0, least($3::bigint, remain + $2::bigint)) AS charged
+        FROM ${schema}.balances WHERE account = $1 FOR UPDATE
+      )
+      UPDATE ${schema}.balances AS balance
+      SET remain = locked.remain + $2::bigint - locked.charged, used = locked.used + locked.charged
+      FROM locked WHERE balance.account = $1
+      RETURNING balance.remain, balance.used, locked.charged`,
+    addUsed: `UPDATE ${schema}.balances SET used = used + $2::bigint WHERE account = $1`,
+    deleteBalance: `DELETE FROM ${schema}.balances WHERE account = $1`,
+    removeExpiredRecords: `DELETE FROM ${schema}.records WHERE expires_at < ${databaseNow} - $1::double precision`,
+  };
+}
