@@ -38,7 +38,7 @@ security:
   encryption_key: ${testEncryptionKey}
 `;
 
-  t.test('config check refuses more than one worker on sqlite, says to use redis, and names the line', async (t) => {
+  t.test('config check refuses more than one worker on sqlite, says to use redis or postgres, and names the line', async (t) => {
     const text = sqliteYaml('2');
     const file = writeYaml(t, text);
     const result = await cli(['config', 'check', '--config', file]);
@@ -46,7 +46,7 @@ security:
     t.equal(result.out, '');
     t.equal(
       result.error,
-      `${file}: 1 problem\nserver.workers: more than one worker needs storage.driver redis: with sqlite, a token disabled or changed through one worker would still pass in the others for up to a minute, because only redis tells every process; use redis, or set workers to 1 (line ${lineOf(text, 'workers:')})\n`,
+      `${file}: 1 problem\nserver.workers: more than one worker needs storage.driver redis or postgres: with sqlite, a token disabled or changed through one worker would still pass in the others for up to a minute, because only redis and postgres tell every process; use redis or postgres, or set workers to 1 (line ${lineOf(text, 'workers:')})\n`,
     );
   });
 
@@ -56,27 +56,29 @@ security:
     const file = writeYaml(t, text);
     const result = await cli(['start', '--config', file]);
     t.equal(result.code, 1);
-    t.match(result.error, /^.*: 1 problem\nserver\.workers: more than one worker needs storage\.driver redis: with sqlite, .*use redis, or set workers to 1/);
+    t.match(result.error, /^.*: 1 problem\nserver\.workers: more than one worker needs storage\.driver redis or postgres: with sqlite, .*use redis or postgres, or set workers to 1/);
     t.notOk(existsSync(join(directory, 'gateway.sqlite')), 'no store file was created');
   });
 
   t.test('"auto" counts as several workers, so the answer does not depend on the machine', async (t) => {
     const result = await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('auto'))]);
     t.equal(result.code, 1);
-    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis/);
+    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis or postgres/);
   });
 
   t.test('the memory driver is refused too, with its own reason', async (t) => {
     const result = await cli(['config', 'check', '--config', writeYaml(t, `server: { workers: 4 }\nstorage: { driver: memory }\n`)]);
     t.equal(result.code, 1);
-    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis: with memory, each worker would have a memory store of its own; use redis, or set workers to 1 \(line 1\)/);
+    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis or postgres: with memory, each worker would have a memory store of its own; use redis or postgres, or set workers to 1 \(line 1\)/);
   });
 
-  t.test('one worker on sqlite, and any number on redis, pass', async (t) => {
+  t.test('one worker on sqlite, and any number on redis or postgres, pass', async (t) => {
     t.equal((await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('1'))])).code, 0);
-    const redis = `server: { workers: auto }\nstorage: { driver: redis, url: "redis://127.0.0.1:6379" }\nsecurity: { encryption_key: ${testEncryptionKey} }\n`;
-    const result = await cli(['config', 'check', '--config', writeYaml(t, redis)]);
-    t.equal(result.code, 0, result.error);
+    for (const storage of ['{ driver: redis, url: "redis://127.0.0.1:6379" }', '{ driver: postgres, url: "postgres://127.0.0.1:5432/test" }']) {
+      const yaml = `server: { workers: auto }\nstorage: ${storage}\nsecurity: { encryption_key: ${testEncryptionKey} }\n`;
+      const result = await cli(['config', 'check', '--config', writeYaml(t, yaml)]);
+      t.equal(result.code, 0, `${storage}: ${result.error}`);
+    }
   });
 
   t.test('a workers value that is not a count or "auto" is named by its path', async (t) => {
