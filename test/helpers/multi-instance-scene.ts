@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
-import { listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from './cli-gateway-process.js';
+import { isRunning, listeningUrl, startCliGateway, type CliGatewayProcess, type LogEntry } from './cli-gateway-process.js';
 import { httpCall } from './http-call.js';
 import { testEncryptionKey } from './test-config.js';
 
@@ -54,29 +56,48 @@ export async function startMultiInstanceScene(t: Test, storage: GatewayConfig['s
   const upstreamB = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
   t.teardown(() => Promise.all([upstreamA.close(), upstreamB.close()]));
   const loginToken = `mgu_${randomBytes(24).toString('hex')}`;
+  const root = t.testdir({});
+  const started: CliGatewayProcess[] = [];
   const instances = await Promise.all(
-    workers.map(async (count) => {
-      const file = writeGatewayConfig(t, {
-        server: { host: '127.0.0.1', port: 0, shutdown_grace_ms: 2000, workers: count },
-        storage: { ...storage, data_dir: t.testdir({}) },
-        security: { encryption_key: testEncryptionKey },
-        users: [{ id: 1, username: 'operator', login_token: loginToken }],
-        pricing: { 'gp-5.4': { input_per_mtok: 2, output_per_mtok: 8 }, 'gp-mini': { per_call: 0.002 }, 'vx-test': { per_second: 0.1 } },
-        providers: [
-          gpChannel('gp-a', upstreamA, ['gp-5.4', 'gp-mini']),
-          gpChannel('gp-b', upstreamB, ['gp-5.4']),
-          { name: 'video-main', plugin: scriptedVideoPlugin, base_url: 'http://127.0.0.1:9', models: ['vx-test'] },
-        ],
-        // Nobody asks the upstream about a task here: the scripted provider keeps its tasks in the
-        // memory of the process that accepted them, so only the shared record can be seen elsewhere.
-        tasks: { min_poll_interval_ms: 600_000, background_poll_ms: 3_600_000 },
-      });
+    workers.map(async (count, index) => {
+      // A directory of its own for each (a test's testdir is one directory, however often asked for).
+      const directory = join(root, `instance-${index}`);
+      mkdirSync(join(directory, 'data'), { recursive: true });
+      const file = join(directory, 'gateway.yaml');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          server: { host: '127.0.0.1', port: 0, shutdown_grace_ms: 2000, workers: count },
+          storage: { ...storage, data_dir: join(directory, 'data') },
+          security: { encryption_key: testEncryptionKey },
+          users: [{ id: 1, username: 'operator', login_token: loginToken }],
+          pricing: { 'gp-5.4': { input_per_mtok: 2, output_per_mtok: 8 }, 'gp-mini': { per_call: 0.002 }, 'vx-test': { per_second: 0.1 } },
+          providers: [
+            gpChannel('gp-a', upstreamA, ['gp-5.4', 'gp-mini']),
+            gpChannel('gp-b', upstreamB, ['gp-5.4']),
+            { name: 'video-main', plugin: scriptedVideoPlugin, base_url: 'http://127.0.0.1:9', models: ['vx-test'] },
+          ],
+          // Nobody asks the upstream about a task here: the scripted provider keeps its tasks in the
+          // memory of the process that accepted them, so only the shared record can be seen elsewhere.
+          tasks: { min_poll_interval_ms: 600_000, background_poll_ms: 3_600_000 },
+        }),
+      );
       const gateway = startCliGateway(t, file);
-      const listening = await gateway.waitForLogs(/^Server listening at /, count);
-      if (count > 1) await gateway.waitForLog(/^every worker is listening$/);
+      started.push(gateway);
+      // Several gateways compiling their sources at once on a loaded machine start slowly.
+      const listening = await gateway.waitForLogs(/^Server listening at /, count, { timeoutMilliseconds: 150_000 });
+      if (count > 1) await gateway.waitForLog(/^every worker is listening$/, { timeoutMilliseconds: 150_000 });
       return { base: listeningUrl(listening[0] as LogEntry), process: gateway, servingPids: listening.map((entry) => entry.pid) };
     }),
-  );
+  ).catch((error: unknown) => {
+    // The test file fails at its top level, before any teardown runs: stop them here.
+    for (const gateway of started) {
+      for (const pid of new Set([gateway.child.pid, ...gateway.entries().map((entry) => entry.pid)])) {
+        if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
+      }
+    }
+    throw error;
+  });
   return { instances, bases: instances.map((instance) => instance.base), upstreamA, upstreamB, asOperator: { authorization: `Bearer ${loginToken}` } };
 }
 
