@@ -5,6 +5,7 @@ import { buildApp } from './build-app.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { shuttingDown } from '../core/errors/error-codes.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
+import { boundHeapGrowth } from './heap-growth-bound.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
 import { startBanner } from './start-banner.js';
 import { StopRequests } from './stop-requests.js';
@@ -19,12 +20,14 @@ const endingMilliseconds = 1000;
  * answered yet get a 503 `server_shutting_down` and streams still open end with an error
  * event in their wire format ({@link InFlightRequests}); the connections still open are
  * closed, and it resolves 0 once the app and its stores are closed. A request to exit at once
- * resolves 1 without waiting. While serving, an {@link IdleHeapRelease} gives memory back
- * when the process goes quiet after a busy spell. A stop while starting (a store that does
+ * resolves 1 without waiting. While serving, the old space's growth between collections is
+ * bounded ({@link boundHeapGrowth}) and an {@link IdleHeapRelease} gives memory back when the
+ * process goes quiet after a busy spell. A stop while starting (a store that does
  * not answer can hold the start up) resolves 0 at once: nothing was served yet.
  */
 export async function serveGateway(config: GatewayConfig, configFile: string, logger: Logger): Promise<number> {
   const requests = new StopRequests();
+  boundHeapGrowth();
   try {
     const starting = startApp(config, configFile, logger);
     // Once the stop has won, a late failure of the start has nobody to tell.
