@@ -24,7 +24,8 @@ export function boundHeapGrowth(
   execArgv: readonly string[] = process.execArgv,
   setFlags: (flags: string) => void = setFlagsFromString,
 ): number | undefined {
-  if (execArgv.some((argument) => argument === flagName || argument.startsWith(`${flagName}=`) || argument.startsWith('--heap_growing_percent'))) return undefined;
+  // V8 takes its flags with dashes or underscores, and node only in the `--flag=value` form.
+  if (execArgv.some((argument) => argument.replaceAll('_', '-').startsWith(`${flagName}=`))) return undefined;
   setFlags(`${flagName}=${defaultHeapGrowingPercent}`);
   return defaultHeapGrowingPercent;
 }
