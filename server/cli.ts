@@ -14,6 +14,7 @@ import { resolveWorkerCount } from './worker-count.js';
 import { assertWorkersFitStorage } from './worker-storage-check.js';
 import { createStoreBackend } from '../core/store/create-store-backend.js';
 import { UserService } from '../core/users/user-service.js';
+import { copyStorage } from './storage-copy-command.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
@@ -21,10 +22,14 @@ Commands:
   start                      start the gateway (server.workers processes on one port)
   config check               validate the config file and list every problem; warn about served models without a price
   users create <username>    create a user and print its login token once
+  storage copy --from <config> --to <config>
+                             copy everything durable from one config's store into the empty
+                             store of another (sqlite, redis); stop every gateway on both first
 
 Options:
   --config <file>   the config file (default: $GATEWAY_CONFIG or config/gateway.yaml)
   --admin           with "users create": make the user an admin
+  --from, --to      with "storage copy": the configs of the source and the target store
   --help            show this help
 `;
 
@@ -46,7 +51,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { config: { type: 'string' }, admin: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { config: { type: 'string' }, admin: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } },
     });
   } catch (error) {
     output.error(`${(error as Error).message}\n\n${usage}`);
@@ -73,13 +78,21 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       return await createUser(configFile, positionals[2] as string, values.admin === true, output);
     }
     if (command === 'start') return await start(configFile);
+    if (command === 'storage copy') {
+      if (values.from === undefined || values.to === undefined) {
+        output.error(`storage copy needs both --from <config> and --to <config>\n\n${usage}`);
+        return 2;
+      }
+      output.out(await copyStorage(values.from, values.to));
+      return 0;
+    }
   } catch (error) {
     if (error instanceof ConfigError) {
       output.error(`${error.message}\n`);
       return 1;
     }
-    if (GatewayError.is(error)) {
-      output.error(`${error.message}\n`);
+    if (GatewayError.is(error) || command === 'storage copy') {
+      output.error(`${(error as Error).message}\n`);
       return 1;
     }
     throw error;

@@ -281,7 +281,7 @@ export interface ProviderHost {
   http: UpstreamHttp;
   media: MediaFetcher;
   logger: ProviderLogger;
-  /** A key-value store under the given namespace, private to this plugin. */
+  /** A key-value store under the given namespace (no `:` in it), private to this plugin. */
   keyValueStore(namespace: string): KeyValueStore;
   /** Milliseconds since the epoch. */
   now(): number;

@@ -20,6 +20,10 @@ export function createProviderHost(services: HostServices, pluginName: string, c
     logger,
     now: services.now,
     keyValueStore(namespace: string): KeyValueStore {
+      // `storage copy` to Redis finds where the namespace ends by its colons (core/store/store-entries.ts).
+      if (namespace.includes(':') || pluginName.includes(':')) {
+        throw new Error(`plugin ${pluginName}: the key-value namespace ${JSON.stringify(namespace)} may not contain ":" (nor may the plugin's name); use another separator`);
+      }
       const keyv = services.backend.keyv<unknown>(`plugin:${pluginName}:${namespace}`);
       return {
         get: async <Value>(key: string) => ((await keyv.get(key)) ?? undefined) as Value | undefined,

@@ -18,14 +18,24 @@ export function deriveSecretKeys(secret: string): SecretKeys {
 }
 
 /**
+ * The secret {@link loadOrCreateSecret} would use, without creating one: the configured secret,
+ * else the one kept in `<dataDirectory>/encryption.key`; undefined when there is neither.
+ */
+export function loadSecret(configured: string, dataDirectory: string): string | undefined {
+  if (configured !== '') return configured;
+  const file = join(resolve(dataDirectory), 'encryption.key');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/**
  * The configured secret, or, when none is configured, the one kept in `<dataDirectory>/encryption.key`,
  * generated (mode 0600) on first start. Losing that file makes stored API keys unreadable.
  */
 export function loadOrCreateSecret(configured: string, dataDirectory: string): { secret: string; generatedFile?: string } {
-  if (configured !== '') return { secret: configured };
+  const existing = loadSecret(configured, dataDirectory);
+  if (existing !== undefined) return { secret: existing };
   const directory = resolve(dataDirectory);
   const file = join(directory, 'encryption.key');
-  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim() };
   mkdirSync(directory, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import { splitRecordKey } from './store-entries.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -160,6 +161,32 @@ export class MemoryStoreBackend implements StoreBackend {
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
     this.#messages.on(channel, handler);
+  }
+
+  /** Records of the namespaces this process has opened, which are all a memory store can hold. */
+  async *exportEntries(): AsyncGenerator<StoreEntry> {
+    this.#assertOpen();
+    for (const keyv of this.#keyvs.values()) {
+      for (const [key, value] of keyv.store as Map<string, unknown>) {
+        yield { kind: 'record', key, value: typeof value === 'string' ? value : JSON.stringify(value) };
+      }
+    }
+    for (const [key, members] of this.#sets) yield { kind: 'set', key, members: [...members] };
+    for (const [key, value] of this.#counters) yield { kind: 'counter', key, value };
+    const now = Date.now();
+    for (const [key, window] of this.#windows) if (window.resetAt > now) yield { kind: 'window', key, count: window.count, resetAt: window.resetAt };
+    for (const [account, balance] of this.#balances) yield { kind: 'balance', account, ...balance };
+  }
+
+  async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
+    for await (const entry of entries) {
+      this.#assertOpen();
+      if (entry.kind === 'record') (this.keyv(splitRecordKey(entry.key).namespace).store as Map<string, unknown>).set(entry.key, entry.value);
+      else if (entry.kind === 'set') this.#addToSet(entry.key, entry.members);
+      else if (entry.kind === 'counter') this.#counters.set(entry.key, entry.value);
+      else if (entry.kind === 'window') this.#windows.set(entry.key, { count: entry.count, resetAt: entry.resetAt });
+      else this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
+    }
   }
 
   async ping(): Promise<void> {

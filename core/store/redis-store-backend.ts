@@ -3,7 +3,11 @@ import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type StoreWrites, type WindowHit } from './store-backend.js';
+import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
+import { recordExpiry, splitRecordKey } from './store-entries.js';
+
+/** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
+const copyBatchSize = 500;
 
 const hitWindowScript = `
 local count = redis.call('INCR', KEYS[1])
@@ -292,6 +296,105 @@ export class RedisStoreBackend implements StoreBackend {
     await this.#subscriberConnected;
     this.#handlers.push(handler);
     await this.#subscriber.subscribe(this.#key(`channel:${channel}`), (message) => handler(message));
+  }
+
+  /**
+   * Scans the keys under the prefix and reads each by its kind: `set:`, `counter:`, `window:`
+   * and `balance:` keys are the primitives, `rate:` buckets are skipped, and any other key is a
+   * keyv record, `<namespace>::<key>` (the separator of @keyv/redis), given out as keyv's
+   * `<namespace>:<key>`. A key that is none of these stops the export rather than be left
+   * behind.
+   */
+  async *exportEntries(): AsyncGenerator<StoreEntry> {
+    const prefix = this.#prefix;
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: copyBatchSize })) {
+      if (keys.length === 0) continue;
+      const typing = this.#client.multi();
+      for (const key of keys) typing.type(key);
+      const types = (await typing.exec()) as unknown as string[];
+      const reading = this.#client.multi();
+      // Each key's reader takes the replies of the commands it queued, in order.
+      const readers: Array<{ replies: number; read: (replies: unknown[], now: number) => StoreEntry | undefined }> = [];
+      keys.forEach((fullKey, index) => {
+        const key = fullKey.slice(prefix.length);
+        const type = types[index];
+        if (type === 'none' || key.startsWith('rate:')) return;
+        if (type === 'set' && key.startsWith('set:')) {
+          reading.sMembers(fullKey);
+          readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });
+        } else if (type === 'hash' && key.startsWith('balance:')) {
+          reading.hmGet(fullKey, ['remain', 'used']);
+          readers.push({
+            replies: 1,
+            read: ([reply]) => {
+              const [remain, used] = reply as Array<string | null>;
+              return remain === null || remain === undefined ? undefined : { kind: 'balance', account: key.slice('balance:'.length), remain: Number(remain), used: Number(used ?? 0) };
+            },
+          });
+        } else if (type === 'string' && key.startsWith('counter:')) {
+          reading.get(fullKey);
+          readers.push({ replies: 1, read: ([value]) => (value === null ? undefined : { kind: 'counter', key: key.slice('counter:'.length), value: Number(value) }) });
+        } else if (type === 'string' && key.startsWith('window:')) {
+          // The window resets when its key expires.
+          reading.get(fullKey);
+          reading.pTTL(fullKey);
+          readers.push({
+            replies: 2,
+            read: ([value, ttl], now) => (value === null || !(Number(ttl) > 0) ? undefined : { kind: 'window', key: key.slice('window:'.length), count: Number(value), resetAt: now + Number(ttl) }),
+          });
+        } else if (type === 'string' && key.includes('::')) {
+          reading.get(fullKey);
+          readers.push({ replies: 1, read: ([value]) => (value === null ? undefined : { kind: 'record', key: key.replace('::', ':'), value: value as string }) });
+        } else {
+          throw new Error(`the Redis key ${JSON.stringify(fullKey)} (a ${type}) is not one this gateway writes, so the export stops rather than leave it behind`);
+        }
+      });
+      if (readers.length === 0) continue;
+      const replies = (await reading.exec()) as unknown[];
+      const now = Date.now();
+      let offset = 0;
+      for (const reader of readers) {
+        const entry = reader.read(replies.slice(offset, offset + reader.replies), now);
+        offset += reader.replies;
+        if (entry !== undefined) yield entry;
+      }
+    }
+  }
+
+  /**
+   * Writes the entries in MULTI batches of {@link copyBatchSize}. A record keeps its expiry as
+   * the key's (an expired one is not written), a window its reset. Each batch is all or
+   * nothing; a failure in a later batch leaves the earlier ones written.
+   */
+  async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
+    let batch = this.#client.multi();
+    let size = 0;
+    for await (const entry of entries) {
+      const now = Date.now();
+      if (entry.kind === 'record') {
+        const { namespace, key } = splitRecordKey(entry.key);
+        const { adapter } = this.#namespace(namespace);
+        const expires = recordExpiry(entry);
+        if (expires === undefined) batch.set(adapter.createKeyPrefix(key, adapter.namespace), entry.value);
+        else if (expires > now) batch.set(adapter.createKeyPrefix(key, adapter.namespace), entry.value, { PX: Math.ceil(expires - now) });
+      } else if (entry.kind === 'set') {
+        if (entry.members.length > 0) batch.sAdd(this.#key(`set:${entry.key}`), entry.members);
+      } else if (entry.kind === 'counter') {
+        batch.set(this.#key(`counter:${entry.key}`), String(entry.value));
+      } else if (entry.kind === 'window') {
+        if (entry.resetAt > now) batch.set(this.#key(`window:${entry.key}`), String(entry.count), { PX: Math.ceil(entry.resetAt - now) });
+      } else {
+        batch.hSet(this.#key(`balance:${entry.account}`), { remain: String(entry.remain), used: String(entry.used) });
+      }
+      size += 1;
+      if (size === copyBatchSize) {
+        await batch.exec();
+        batch = this.#client.multi();
+        size = 0;
+      }
+    }
+    if (size > 0) await batch.exec();
   }
 
   async ping(): Promise<void> {

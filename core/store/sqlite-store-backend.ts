@@ -7,7 +7,10 @@ import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, ty
 import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+
+/** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
+const exportPageSize = 500;
 
 /**
  * The embedded default: one SQLite file on one synchronous connection (better-sqlite3) with
@@ -184,6 +187,72 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#messages.on(channel, handler);
   }
 
+  /**
+   * Reads inside one transaction, a page at a time: the pages all come from one snapshot of
+   * the database (WAL), whatever is written meanwhile, and no statement stays open across an
+   * `await`. The transaction ends when the iteration does, also when it stops early.
+   */
+  async *exportEntries(): AsyncGenerator<StoreEntry> {
+    const exporting = prepareExportStatements(this.#database);
+    this.#database.exec('BEGIN');
+    try {
+      for (let after = ''; ; ) {
+        const rows = exporting.records.all(after, exportPageSize);
+        for (const row of rows) yield { kind: 'record', key: row.key, value: row.value };
+        if (rows.length < exportPageSize) break;
+        after = (rows[rows.length - 1] as { key: string }).key;
+      }
+      for (let after = ''; ; ) {
+        const keys = exporting.setKeys.all(after, exportPageSize);
+        for (const key of keys) yield { kind: 'set', key, members: exporting.setMembers.all(key) };
+        if (keys.length < exportPageSize) break;
+        after = keys[keys.length - 1] as string;
+      }
+      for (const row of exporting.counters.all()) yield { kind: 'counter', key: row.key, value: Number(row.value) };
+      for (const row of exporting.windows.all(Date.now())) yield { kind: 'window', key: row.key, count: Number(row.count), resetAt: Number(row.reset_at) };
+      for (let after = ''; ; ) {
+        const rows = exporting.balances.all(after, exportPageSize);
+        for (const row of rows) yield { kind: 'balance', account: row.account, remain: Number(row.remain), used: Number(row.used) };
+        if (rows.length < exportPageSize) break;
+        after = (rows[rows.length - 1] as { account: string }).account;
+      }
+    } finally {
+      if (this.#database.inTransaction) this.#database.exec('COMMIT');
+    }
+  }
+
+  /** One IMMEDIATE transaction for every entry: a failure, or an entry that will not go in, leaves nothing written. */
+  async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
+    const importing = prepareImportStatements(this.#database);
+    this.#groupCommit.flush();
+    this.#database.exec('BEGIN IMMEDIATE');
+    try {
+      for await (const entry of entries) {
+        switch (entry.kind) {
+          case 'record':
+            this.#recordStatements.set.run(entry.key, entry.value);
+            break;
+          case 'set':
+            this.#statements.addToSet.run(entry.key, JSON.stringify(entry.members));
+            break;
+          case 'counter':
+            importing.counter.run(entry.key, entry.value);
+            break;
+          case 'window':
+            importing.window.run(entry.key, entry.count, entry.resetAt);
+            break;
+          case 'balance':
+            importing.balance.run(entry.account, entry.remain, entry.used);
+            break;
+        }
+      }
+      this.#database.exec('COMMIT');
+    } catch (error) {
+      if (this.#database.inTransaction) this.#database.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   async ping(): Promise<void> {
     this.#statements.ping.get();
   }
@@ -229,5 +298,34 @@ function prepareStatements(database: Database.Database) {
     addUsed: database.prepare('UPDATE balances SET used = used + ? WHERE account = ?'),
     deleteBalance: database.prepare('DELETE FROM balances WHERE account = ?'),
     ping: database.prepare('SELECT 1'),
+  };
+}
+
+type RecordRow = { key: string; value: string };
+
+/** What {@link SqliteStoreBackend.exportEntries} reads, prepared when an export starts. */
+function prepareExportStatements(database: Database.Database) {
+  return {
+    records: database.prepare<[string, number], RecordRow>('SELECT key, value FROM records WHERE key > ? ORDER BY key LIMIT ?'),
+    setKeys: database.prepare<[string, number], string>('SELECT DISTINCT set_key FROM set_members WHERE set_key > ? ORDER BY set_key LIMIT ?').pluck(),
+    setMembers: database.prepare<[string], string>('SELECT member FROM set_members WHERE set_key = ?').pluck(),
+    counters: database.prepare<[], { key: string; value: number | bigint }>('SELECT key, value FROM counters'),
+    windows: database.prepare<[number], { key: string; count: number; reset_at: number }>('SELECT key, count, reset_at FROM windows WHERE reset_at > ?'),
+    balances: database.prepare<[string, number], { account: string; remain: number; used: number }>(
+      'SELECT account, remain, used FROM balances WHERE account > ? ORDER BY account LIMIT ?',
+    ),
+  };
+}
+
+/** What {@link SqliteStoreBackend.importEntries} writes besides records and sets, prepared when an import starts. */
+function prepareImportStatements(database: Database.Database) {
+  return {
+    counter: database.prepare<[string, number]>('INSERT INTO counters (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    window: database.prepare<[string, number, number]>(
+      'INSERT INTO windows (key, count, reset_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at',
+    ),
+    balance: database.prepare<[string, number, number]>(
+      'INSERT INTO balances (account, remain, used) VALUES (?, ?, ?) ON CONFLICT (account) DO UPDATE SET remain = excluded.remain, used = excluded.used',
+    ),
   };
 }

@@ -88,6 +88,31 @@ export interface StoreWrites {
   remaining?: ReadonlyArray<{ account: string; remain: number }>;
 }
 
+/**
+ * One piece of a store's durable content, in a form every driver reads and writes, so that
+ * {@link StoreBackend.exportEntries} of one driver feeds {@link StoreBackend.importEntries} of
+ * another (`model-gateway storage copy`). Rate buckets have no entry: they are transient, and a
+ * bucket that is absent is full.
+ */
+export type StoreEntry =
+  /**
+   * A keyv record. `key` is keyv's namespaced key, `<namespace>:<key>`, as the SQL drivers
+   * store it; `value` is keyv's serialization (JSON of `{ value, expires }`), copied verbatim,
+   * so a record keeps its expiry and nothing is deserialized on the way.
+   */
+  | { kind: 'record'; key: string; value: string }
+  /** A set and its members. */
+  | { kind: 'set'; key: string; members: string[] }
+  /** A counter (an id sequence) and its current value. */
+  | { kind: 'counter'; key: string; value: number }
+  /**
+   * A fixed window of {@link StoreBackend.hitWindow} that has not reset yet: some are claims
+   * (a task's settlement) that must survive a move. `resetAt` is milliseconds since the epoch.
+   */
+  | { kind: 'window'; key: string; count: number; resetAt: number }
+  /** A quota balance. */
+  | { kind: 'balance'; account: string; remain: number; used: number };
+
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
 
@@ -173,6 +198,18 @@ export interface StoreBackend {
    * anything changed.
    */
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  /**
+   * Everything durable the store holds (records, sets, counters, windows, balances; no rate
+   * buckets), as driver-neutral entries in no particular order. Meant for a store no gateway is
+   * writing to: SQLite reads one snapshot, the other drivers read as they go.
+   */
+  exportEntries(): AsyncIterable<StoreEntry>;
+  /**
+   * Writes entries as they are, replacing what the store holds under the same keys. SQLite and
+   * PostgreSQL import in one transaction, all or nothing; Redis in batches, so a failure can
+   * leave part of the entries written.
+   */
+  importEntries(entries: AsyncIterable<StoreEntry>): Promise<void>;
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;
   /** Closes every connection; the backend is unusable afterwards. */
