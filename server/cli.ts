@@ -24,7 +24,7 @@ Commands:
   users create <username>    create a user and print its login token once
   storage copy --from <config> --to <config>
                              copy everything durable from one config's store into the empty
-                             store of another (sqlite, redis); stop every gateway on both first
+                             store of another (sqlite, redis, postgres); stop the gateways first
 
 Options:
   --config <file>   the config file (default: $GATEWAY_CONFIG or config/gateway.yaml)

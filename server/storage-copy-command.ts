@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { GatewayConfig } from '../core/config/config-schema.js';
+import { defaultPostgresSchema, type GatewayConfig } from '../core/config/config-schema.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { copyStore, TargetNotEmptyError, type CopiedCounts } from '../core/store/copy-store.js';
 import { createStoreBackend } from '../core/store/create-store-backend.js';
@@ -39,6 +39,8 @@ export function describeStorage(storage: Storage): string {
       return `sqlite ${sqliteFile(storage)}`;
     case 'redis':
       return `redis ${serverOf(storage.url as string)} under the key prefix "${storage.key_prefix}"`;
+    case 'postgres':
+      return `postgres ${serverOf(storage.url as string)} in the schema "${storage.schema ?? defaultPostgresSchema}"`;
   }
 }
 
@@ -52,6 +54,8 @@ function sameStore(from: Storage, to: Storage): boolean {
       return sqliteFile(from) === sqliteFile(to);
     case 'redis':
       return serverOf(from.url as string) === serverOf(to.url as string) && (from.key_prefix.startsWith(to.key_prefix) || to.key_prefix.startsWith(from.key_prefix));
+    case 'postgres':
+      return serverOf(from.url as string) === serverOf(to.url as string) && (from.schema ?? defaultPostgresSchema) === (to.schema ?? defaultPostgresSchema);
   }
 }
 

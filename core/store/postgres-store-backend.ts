@@ -7,10 +7,14 @@ import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreWrites, WindowHit } from './store-backend.js';
+import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import { recordExpiry } from './store-entries.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
+
+/** How many rows {@link PostgresStoreBackend.exportEntries} reads, and {@link PostgresStoreBackend.importEntries} writes, per statement. */
+const copyBatchSize = 500;
 
 /** How often each process removes expired records. */
 const expirySweepMilliseconds = 60_000;
@@ -194,6 +198,93 @@ export class PostgresStoreBackend implements StoreBackend {
     return (await this.#pool.query(this.#sql.removeExpiredRecords, [graceMilliseconds])).rowCount ?? 0;
   }
 
+  /**
+   * Reads in one REPEATABLE READ transaction on one connection, a page at a time: every page
+   * comes from the same snapshot, whatever is written meanwhile. The transaction ends when the
+   * iteration does, also when it stops early.
+   */
+  async *exportEntries(): AsyncGenerator<StoreEntry> {
+    const client = await this.#pool.connect();
+    const sql = this.#sql.exporting;
+    let failed = false;
+    let committed = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      for (let after = ''; ; ) {
+        const { rows } = await client.query<{ key: string; value: string }>(sql.records, [after, copyBatchSize]);
+        for (const row of rows) yield { kind: 'record', key: row.key, value: row.value };
+        if (rows.length < copyBatchSize) break;
+        after = (rows[rows.length - 1] as { key: string }).key;
+      }
+      for (let after = ''; ; ) {
+        const { rows } = await client.query<{ set_key: string; members: string[] }>(sql.sets, [after, copyBatchSize]);
+        for (const row of rows) yield { kind: 'set', key: row.set_key, members: row.members };
+        if (rows.length < copyBatchSize) break;
+        after = (rows[rows.length - 1] as { set_key: string }).set_key;
+      }
+      for (const row of (await client.query<{ key: string; value: string }>(sql.counters)).rows) yield { kind: 'counter', key: row.key, value: Number(row.value) };
+      for (const row of (await client.query<{ key: string; count: string; reset_at: number }>(sql.windows)).rows) {
+        yield { kind: 'window', key: row.key, count: Number(row.count), resetAt: row.reset_at };
+      }
+      for (let after = ''; ; ) {
+        const { rows } = await client.query<{ account: string; remain: string; used: string }>(sql.balances, [after, copyBatchSize]);
+        for (const row of rows) yield { kind: 'balance', account: row.account, remain: Number(row.remain), used: Number(row.used) };
+        if (rows.length < copyBatchSize) break;
+        after = (rows[rows.length - 1] as { account: string }).account;
+      }
+      await client.query('COMMIT');
+      committed = true;
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // Stopped early: the read-only transaction is rolled back, which loses nothing. A failed
+      // connection is not given back to the pool.
+      if (!failed && !committed) await client.query('ROLLBACK').catch(() => {});
+      client.release(failed);
+    }
+  }
+
+  /**
+   * One transaction for every entry, written in batches of {@link copyBatchSize} per statement:
+   * a failure leaves nothing written. A record keeps its expiry (`expires_at`).
+   */
+  async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
+    const client = await this.#pool.connect();
+    const sql = this.#sql.importing;
+    const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][] };
+    let size = 0;
+    const flush = async () => {
+      for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
+        if ((columns[0] as unknown[]).length === 0) continue;
+        await client.query(sql[name], columns);
+        for (const column of columns) column.length = 0;
+      }
+      size = 0;
+    };
+    let failed = false;
+    try {
+      await client.query('BEGIN');
+      for await (const entry of entries) {
+        if (entry.kind === 'record') push(batch.records, entry.key, entry.value, recordExpiry(entry) ?? null);
+        else if (entry.kind === 'set') for (const member of entry.members) push(batch.sets, entry.key, member);
+        else if (entry.kind === 'counter') push(batch.counters, entry.key, entry.value);
+        else if (entry.kind === 'window') push(batch.windows, entry.key, entry.count, entry.resetAt);
+        else push(batch.balances, entry.account, entry.remain, entry.used);
+        size += 1;
+        if (size >= copyBatchSize) await flush();
+      }
+      await flush();
+      await client.query('COMMIT');
+    } catch (error) {
+      failed = true;
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release(failed);
+    }
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.#pool.query('SELECT pg_notify($1, $2)', this.#notifications.notification(channel, message));
   }
@@ -232,9 +323,37 @@ export function withDefaultUser(url: string): string {
   return parsed.href;
 }
 
+/** Appends one row to a batch of columns. */
+function push(columns: unknown[][], ...values: unknown[]): void {
+  values.forEach((value, index) => (columns[index] as unknown[]).push(value));
+}
+
 /** Every statement the primitives run, on the tables of the quoted schema `schema`. */
 function statements(schema: string) {
   return {
+    exporting: {
+      records: `SELECT key, value FROM ${schema}.records WHERE key > $1 ORDER BY key LIMIT $2`,
+      sets: `SELECT set_key, array_agg(member) AS members FROM ${schema}.set_members WHERE set_key > $1 GROUP BY set_key ORDER BY set_key LIMIT $2`,
+      counters: `SELECT key, value FROM ${schema}.counters`,
+      windows: `SELECT key, count, reset_at FROM ${schema}.windows WHERE reset_at > ${databaseNow}`,
+      balances: `SELECT account, remain, used FROM ${schema}.balances WHERE account > $1 ORDER BY account LIMIT $2`,
+    },
+    // One row per key in each batch: an importer gives each key once.
+    importing: {
+      records: `
+        INSERT INTO ${schema}.records (key, value, expires_at) SELECT * FROM unnest($1::text[], $2::text[], $3::double precision[])
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      sets: `INSERT INTO ${schema}.set_members (set_key, member) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+      counters: `
+        INSERT INTO ${schema}.counters (key, value) SELECT * FROM unnest($1::text[], $2::bigint[])
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      windows: `
+        INSERT INTO ${schema}.windows (key, count, reset_at) SELECT * FROM unnest($1::text[], $2::bigint[], $3::double precision[])
+        ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_at = excluded.reset_at`,
+      balances: `
+        INSERT INTO ${schema}.balances (account, remain, used) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+        ON CONFLICT (account) DO UPDATE SET remain = excluded.remain, used = excluded.used`,
+    },
     writeTogether: `
       WITH written_records AS (
         INSERT INTO ${schema}.records (key, value) SELECT * FROM unnest($1::text[], $2::text[])

@@ -308,7 +308,11 @@ export class RedisStoreBackend implements StoreBackend {
   async *exportEntries(): AsyncGenerator<StoreEntry> {
     const prefix = this.#prefix;
     const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-    for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: copyBatchSize })) {
+    // SCAN may return a key more than once; an importer takes each key once.
+    const seen = new Set<string>();
+    for await (const scanned of this.#client.scanIterator({ MATCH: pattern, COUNT: copyBatchSize })) {
+      const keys = scanned.filter((key) => !seen.has(key));
+      for (const key of keys) seen.add(key);
       if (keys.length === 0) continue;
       const typing = this.#client.multi();
       for (const key of keys) typing.type(key);

@@ -139,7 +139,7 @@ async function contentOf(backend: StoreBackend): Promise<string[]> {
   return entries.sort();
 }
 
-const targets = ['sqlite', 'redis'] as const;
+const targets = ['sqlite', 'redis', 'postgres'] as const;
 
 for (const targetDriver of targets) {
   t.test(`storage copy from sqlite to ${targetDriver}`, async (t) => {
@@ -193,8 +193,8 @@ for (const targetDriver of targets) {
       t.equal((await target.hitWindow('task-settled:video_done', 1000)).count, 2, "a task's settlement claim is still taken");
     });
 
-    if (targetDriver === 'redis') {
-      t.test('and back from redis to sqlite, the same content', async (t) => {
+    if (targetDriver !== 'sqlite') {
+      t.test(`and back from ${targetDriver} to sqlite, the same content`, async (t) => {
         const backStorage = sqliteStorage(t);
         const result = await cli(['storage', 'copy', '--from', writeConfig(t, targetStorage), '--to', writeConfig(t, backStorage)]);
         t.equal(result.code, 0, result.error);
@@ -262,6 +262,13 @@ t.test('storage copy refuses', async (t) => {
     t.equal(result.code, 1);
     t.match(result.error, /does not have the encryption key of/);
     t.notMatch(result.error, /another-key|test-encryption-key/, 'no key is printed');
+  });
+
+  t.test('the same PostgreSQL schema on both sides', async (t) => {
+    const storage = storageFor(t, 'postgres');
+    const result = await cli(['storage', 'copy', '--from', writeConfig(t, storage), '--to', writeConfig(t, { ...storage })]);
+    t.equal(result.code, 1);
+    t.match(result.error, /name the same store \(postgres postgres:\/\/127\.0\.0\.1:5432\/test in the schema "mg_test_/);
   });
 
   t.test('a target that does not answer, with a message naming it and no password', async (t) => {
