@@ -54,6 +54,18 @@ for (const driver of storageDrivers) {
       t.same(await backend.settle('token:1', 100, 30), { remain: 470, used: 50, charged: 30 });
     });
 
+    t.test('a store larger than one page exports every entry once', async (t) => {
+      const backend = await createStoreBackend(storageFor(t, driver));
+      t.teardown(() => backend.close());
+      const entries: StoreEntry[] = [
+        ...Array.from({ length: 1234 }, (_, index): StoreEntry => ({ kind: 'record', key: `tokens:${index}`, value: JSON.stringify({ value: index }) })),
+        ...Array.from({ length: 601 }, (_, index): StoreEntry => ({ kind: 'set', key: `user-tokens:${index}`, members: [String(index), `${index}-b`] })),
+        ...Array.from({ length: 777 }, (_, index): StoreEntry => ({ kind: 'balance', account: `token:${index}`, remain: index, used: 1 })),
+      ];
+      await backend.importEntries(entriesOf(entries));
+      t.same(await exported(backend), await sorted(entriesOf(entries)));
+    });
+
     t.test('rate buckets are transient and not exported', async (t) => {
       const backend = await createStoreBackend(storageFor(t, driver));
       t.teardown(() => backend.close());
