@@ -84,6 +84,27 @@ function refuseUnfitConfigs(from: { file: string; config: GatewayConfig }, to: {
   }
 }
 
+/**
+ * Refuses a PostgreSQL store that gateways are connected to: they would write on while the
+ * copy reads, and what they wrote after it would be lost. SQLite and Redis do not tell which
+ * clients are gateways; there the operator's word that they are stopped must do.
+ */
+async function refuseRunningGateways(side: 'source' | 'target', storage: Storage): Promise<void> {
+  if (storage.driver !== 'postgres') return;
+  const { countGatewayConnections } = await import('../core/store/postgres-store-backend.js');
+  let connections: number;
+  try {
+    connections = await countGatewayConnections(storage.url as string, storage.schema);
+  } catch (error) {
+    throw new Error(`the ${side} store (${describeStorage(storage)}) did not answer: ${(error as Error).message}`, { cause: error });
+  }
+  if (connections > 0) {
+    throw new StorageCopyRefusal(
+      `gateways are running on the ${side} store (${describeStorage(storage)}): ${connections} connection${connections === 1 ? '' : 's'} named model-gateway/${storage.schema ?? defaultPostgresSchema} in pg_stat_activity; stop them before copying`,
+    );
+  }
+}
+
 /** Opens one side's store; a failure says which side it was. */
 async function open(side: 'source' | 'target', storage: Storage): Promise<StoreBackend> {
   try {
@@ -114,6 +135,8 @@ export async function copyStorage(fromFile: string, toFile: string): Promise<str
   const from = { file: fromFile, config: loadConfigFile(fromFile).config };
   const to = { file: toFile, config: loadConfigFile(toFile).config };
   refuseUnfitConfigs(from, to);
+  await refuseRunningGateways('source', from.config.storage);
+  await refuseRunningGateways('target', to.config.storage);
   const source = await open('source', from.config.storage);
   let target: StoreBackend | undefined;
   try {

@@ -70,7 +70,7 @@ export class PostgresStoreBackend implements StoreBackend {
    */
   static async open(url: string, schema = defaultPostgresSchema, connectTimeoutMilliseconds = 5000): Promise<PostgresStoreBackend> {
     // The schema in the application name tells deployments apart in pg_stat_activity.
-    const connection: pg.ClientConfig = { connectionString: withDefaultUser(url), connectionTimeoutMillis: connectTimeoutMilliseconds, application_name: `model-gateway/${schema}` };
+    const connection: pg.ClientConfig = { connectionString: withDefaultUser(url), connectionTimeoutMillis: connectTimeoutMilliseconds, application_name: applicationName(schema) };
     const pool = new pg.Pool({ ...connection, max: poolSize, keepAlive: true });
     // An idle pooled connection that the server ends (a restart, pg_terminate_backend) emits an
     // error on the pool; the pool drops it and the next query opens a fresh one. Unheard, the
@@ -308,6 +308,31 @@ export class PostgresStoreBackend implements StoreBackend {
     clearInterval(this.#sweep);
     await this.#notifications.close();
     await this.#pool.end();
+  }
+}
+
+/** The `application_name` every connection of a gateway on `schema` carries in `pg_stat_activity`. */
+function applicationName(schema: string): string {
+  return `model-gateway/${schema}`;
+}
+
+/**
+ * How many connections gateways on `schema` have open to the database at `url` (by their
+ * `application_name`), asked on a connection of its own that is not counted: a running gateway
+ * always has at least its listening one.
+ */
+export async function countGatewayConnections(url: string, schema = defaultPostgresSchema, connectTimeoutMilliseconds = 5000): Promise<number> {
+  const client = new pg.Client({ connectionString: withDefaultUser(url), connectionTimeoutMillis: connectTimeoutMilliseconds, application_name: 'model-gateway/check' });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [applicationName(schema)],
+    );
+    return Number(rows[0]?.count ?? 0);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

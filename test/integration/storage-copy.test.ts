@@ -195,12 +195,15 @@ for (const targetDriver of targets) {
 
     if (targetDriver !== 'sqlite') {
       t.test(`and back from ${targetDriver} to sqlite, the same content`, async (t) => {
+        const expected = await contentOf(target);
+        // Stopped, as a gateway on it would be: a copy refuses a PostgreSQL store with gateways connected.
+        await target.close();
         const backStorage = sqliteStorage(t);
         const result = await cli(['storage', 'copy', '--from', writeConfig(t, targetStorage), '--to', writeConfig(t, backStorage)]);
         t.equal(result.code, 0, result.error);
         const back = await createStoreBackend(backStorage);
         t.teardown(() => back.close());
-        t.same(await contentOf(back), await contentOf(target));
+        t.same(await contentOf(back), expected);
         t.same(await back.keyv('plugin:vo:tasks').get('operations:abc:1'), { note: 'kept' });
       });
     }
@@ -269,6 +272,17 @@ t.test('storage copy refuses', async (t) => {
     const result = await cli(['storage', 'copy', '--from', writeConfig(t, storage), '--to', writeConfig(t, { ...storage })]);
     t.equal(result.code, 1);
     t.match(result.error, /name the same store \(postgres postgres:\/\/127\.0\.0\.1:5432\/test in the schema "mg_test_/);
+  });
+
+  t.test('a PostgreSQL store that a gateway is still connected to', async (t) => {
+    const { file } = await filledSqlite(t);
+    const storage = storageFor(t, 'postgres');
+    const running = await createStoreBackend(storage);
+    t.teardown(() => running.close());
+    await running.subscribe('tokens', () => {});
+    const result = await cli(['storage', 'copy', '--from', file, '--to', writeConfig(t, storage)]);
+    t.equal(result.code, 1);
+    t.match(result.error, /^gateways are running on the target store \(postgres .*\): [1-9]\d* connections? named model-gateway\/mg_test_\w+ in pg_stat_activity; stop them before copying/);
   });
 
   t.test('a target that does not answer, with a message naming it and no password', async (t) => {
