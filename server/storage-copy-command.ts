@@ -31,7 +31,7 @@ function serverOf(url: string): string {
 }
 
 /** The store a storage section names, for messages: never a password. */
-export function describeStorage(storage: Storage): string {
+function describeStorage(storage: Storage): string {
   switch (storage.driver) {
     case 'memory':
       return 'memory';
