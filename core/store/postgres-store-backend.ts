@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import Keyv from 'keyv';
 import pg from 'pg';
 import { defaultPostgresSchema } from '../config/config-schema.js';
+import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { databaseNow, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
@@ -36,8 +37,10 @@ const expiryGraceMilliseconds = 60_000;
  * Each primitive is one statement, atomic on its own: a reservation is an UPDATE guarded by
  * `remain >= amount`, so no interleaving overdraws; a settlement reads, decides and writes one
  * locked row in one statement, so it takes effect exactly once; a rate draw or correction is one
- * call of a PL/pgSQL function on the database's clock. Nothing is acknowledged before its
- * commit. Queries fail at once while the database is unreachable (the pool opens a fresh
+ * call of a PL/pgSQL function on the database's clock. The balance primitives every request
+ * runs (reserve, settle, addUsed, writeRemaining) are group-committed
+ * ({@link PostgresGroupCommit}): the calls that arrive while one batch commits share the next
+ * transaction and its WAL flush. Nothing is acknowledged before its commit. Queries fail at once while the database is unreachable (the pool opens a fresh
  * connection for each query after a lost one), so quota fails closed and `/readyz` can tell.
  * Token invalidations travel by LISTEN/NOTIFY ({@link PostgresNotifications}).
  */
@@ -48,6 +51,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, Keyv>();
   readonly #records: string;
   readonly #sql: ReturnType<typeof statements>;
+  readonly #groupCommit: PostgresGroupCommit;
   readonly #sweep: NodeJS.Timeout;
   #closed = false;
 
@@ -56,6 +60,7 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#notifications = notifications;
     this.#records = `${quotedSchema(schema)}.records`;
     this.#sql = statements(quotedSchema(schema));
+    this.#groupCommit = new PostgresGroupCommit(pool);
     // Records with a TTL (Responses ids, task records) that nobody reads again would stay
     // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
     // at the next.
@@ -165,12 +170,12 @@ export class PostgresStoreBackend implements StoreBackend {
   }
 
   async writeRemaining(account: string, remain: number): Promise<void> {
-    await this.#pool.query(this.#sql.writeRemaining, [account, remain]);
+    await this.#groupCommit.run(account, this.#sql.writeRemaining, [account, remain]);
   }
 
   async reserve(account: string, amount: number): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
-    const { rows } = await this.#pool.query<{ granted: boolean; remain: string }>(this.#sql.reserve, [account, amount]);
+    const { rows } = await this.#groupCommit.run<{ granted: boolean; remain: string }>(account, this.#sql.reserve, [account, amount]);
     const row = rows[0];
     return row === undefined ? { granted: false, remain: 0 } : { granted: row.granted, remain: Number(row.remain) };
   }
@@ -178,7 +183,7 @@ export class PostgresStoreBackend implements StoreBackend {
   async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
-    const { rows } = await this.#pool.query<{ remain: string; used: string; charged: string }>(this.#sql.settle, [account, reserved, actual]);
+    const { rows } = await this.#groupCommit.run<{ remain: string; used: string; charged: string }>(account, this.#sql.settle, [account, reserved, actual]);
     const row = rows[0];
     if (row === undefined) return { remain: 0, used: 0, charged: 0 };
     return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged) };
@@ -186,7 +191,7 @@ export class PostgresStoreBackend implements StoreBackend {
 
   async addUsed(account: string, amount: number): Promise<void> {
     assertQuotaUnits('amount', amount);
-    await this.#pool.query(this.#sql.addUsed, [account, amount]);
+    await this.#groupCommit.run(account, this.#sql.addUsed, [account, amount]);
   }
 
   async deleteBalance(account: string): Promise<void> {
@@ -306,6 +311,7 @@ export class PostgresStoreBackend implements StoreBackend {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweep);
+    await this.#groupCommit.settled();
     await this.#notifications.close();
     await this.#pool.end();
   }
