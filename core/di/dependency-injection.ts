@@ -7,7 +7,7 @@ export { container, Lifecycle } from 'tsyringe';
 export type { DependencyContainer, InjectionToken } from 'tsyringe';
 
 /** A class the container can build. */
-export type ServiceClass<T = unknown> = new (...args: never[]) => T;
+export type ServiceClass = new (...args: never[]) => unknown;
 
 /** The constructor parameters given a token by {@link inject}, per class. */
 const injectedParameters = new WeakMap<object, Set<number>>();
@@ -38,13 +38,13 @@ export function inject(token: InjectionToken<unknown>): ParameterDecorator {
  * than a class decorator because esbuild compiles the `#private` fields of a class with a
  * class decorator into WeakMap lookups, slower on the request path than native fields.
  */
-export function injectable<T>(service: ServiceClass<T>): ServiceClass<T> {
+export function injectable<Service extends ServiceClass>(service: Service): Service {
   const injected = injectedParameters.get(service) ?? new Set<number>();
   for (let index = 0; index < service.length; index += 1) {
     if (!injected.has(index)) {
       throw new TypeError(`${service.name}: constructor parameter ${index + 1} has no @inject(token); the build emits no type metadata to resolve it by`);
     }
   }
-  tsyringeInjectable<T>()(service as never);
+  tsyringeInjectable()(service as never);
   return service;
 }
