@@ -47,5 +47,5 @@ async function importedSources(entryPoints: string[]): Promise<string[]> {
 
 const included = includedFolders().flatMap(sourcesUnder);
 const sources = [...new Set([...included, ...(await importedSources(included))])].sort();
+// Silent on success, as tsc was: `npm pack --json` and the like print the build's stdout.
 await build({ ...common, entryPoints: sources, outdir: 'dist', outbase: '.', sourcemap: true });
-console.log(`build: ${sources.length} files transpiled into dist/`);
