@@ -48,4 +48,4 @@ async function importedSources(entryPoints: string[]): Promise<string[]> {
 const included = includedFolders().flatMap(sourcesUnder);
 const sources = [...new Set([...included, ...(await importedSources(included))])].sort();
 // Silent on success, as tsc was: `npm pack --json` and the like print the build's stdout.
-await build({ ...common, entryPoints: sources, outdir: 'dist', outbase: '.', sourcemap: true });
+await build({ ...common, entryPoints: sources, outdir: 'dist', outbase: '.', sourcemap: true, sourcesContent: false });
