@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { container as rootContainer, Lifecycle, type DependencyContainer } from '../core/di/dependency-injection.js';
+import { container as rootContainer, injectable, Lifecycle, type DependencyContainer } from '../core/di/dependency-injection.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { KeyCipher } from '../core/security/key-cipher.js';
@@ -40,10 +40,10 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   container.register(InjectionTokens.storeBackend, { useValue: parts.backend });
   container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(deriveSecretKeys(secret.secret)) });
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
-  container.register(InjectionTokens.tokenRepository, { useClass: StoreTokenRepository }, scoped);
-  container.register(InjectionTokens.userRepository, { useClass: StoreUserRepository }, scoped);
+  container.register(InjectionTokens.tokenRepository, { useClass: injectable(StoreTokenRepository) }, scoped);
+  container.register(InjectionTokens.userRepository, { useClass: injectable(StoreUserRepository) }, scoped);
   for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, QuotaLedger, InFlightRequests]) {
-    container.register(service as never, { useClass: service as never }, scoped);
+    container.register(service as never, { useClass: injectable(service) as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import { insufficientQuota } from '../errors/error-codes.js';
 import { assertQuotaUnits } from '../store/quota-units.js';
@@ -47,7 +47,6 @@ export interface QuotaHold {
  * charged, so the two change together. A limited token whose remaining units reach 0 is
  * stored with status 4 (exhausted); unlimited tokens hold nothing but still count usage.
  */
-@injectable()
 export class QuotaLedger {
   readonly #backend: StoreBackend;
   readonly #tokens: TokenRepository;

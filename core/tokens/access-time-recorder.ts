@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { TokenRepository } from './token-repository.js';
@@ -8,7 +8,6 @@ import type { TokenRepository } from './token-repository.js';
  * Collects tokens' last-access times in memory and writes them in one batch every
  * `flushMilliseconds`, so the hot path never writes per request. `close()` writes the rest.
  */
-@injectable()
 export class AccessTimeRecorder {
   readonly #tokens: TokenRepository;
   readonly #pending = new Map<number, number>();

@@ -1,4 +1,4 @@
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { StoreRepository } from '../store/store-repository.js';
@@ -9,7 +9,6 @@ const recordsNamespace = 'tokens';
 const byKeyHashNamespace = 'token-by-key-hash';
 
 /** {@link TokenRepository} on any {@link StoreBackend}. */
-@injectable()
 export class StoreTokenRepository extends StoreRepository implements TokenRepository {
   readonly #records = this.backend.keyv<TokenRecord>(recordsNamespace);
   readonly #byKeyHash = this.backend.keyv<number>(byKeyHashNamespace);

@@ -1,4 +1,4 @@
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import { forbidden, insufficientQuota, unauthorized } from '../errors/error-codes.js';
 import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-list.js';
@@ -30,7 +30,6 @@ const cacheLifetimeMilliseconds = 60_000;
  * token when any process announces it changed (see {@link tokenInvalidationChannel}); entries
  * also age out after a minute in case an announcement was missed.
  */
-@injectable()
 export class TokenAuthenticator {
   readonly #tokens: TokenRepository;
   readonly #cipher: KeyCipher;

@@ -1,4 +1,4 @@
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { invalidRequest, notFound, rateLimited } from '../errors/error-codes.js';
@@ -55,7 +55,6 @@ export const tokenDefaults = {
 const keyRevealWindowMilliseconds = 60_000;
 
 /** The token rules of spec part 1: ownership, validation, status, search and key reveal. */
-@injectable()
 export class TokenService {
   readonly #tokens: TokenRepository;
   readonly #backend: StoreBackend;

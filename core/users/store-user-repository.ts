@@ -1,11 +1,10 @@
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { StoreRepository } from '../store/store-repository.js';
 import type { UserRecord, UserRepository } from './user-repository.js';
 
 /** {@link UserRepository} on any {@link StoreBackend}. */
-@injectable()
 export class StoreUserRepository extends StoreRepository implements UserRepository {
   readonly #records = this.backend.keyv<UserRecord>('users');
   readonly #byUsername = this.backend.keyv<number>('user-by-username');

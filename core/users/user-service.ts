@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { inject, injectable } from '../di/dependency-injection.js';
+import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { invalidRequest } from '../errors/error-codes.js';
@@ -15,7 +15,6 @@ export interface BootstrapOutcome {
 }
 
 /** Users: bootstrap from config, creation from the CLI, sign-in by login token. */
-@injectable()
 export class UserService {
   readonly #users: UserRepository;
   readonly #clock: Clock;

@@ -16,7 +16,7 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 
 /** Runs a TypeScript file of the project from the sources, its stdout redirected to `logFile`. */
 function runLoggingTo(script: string, args: readonly string[], logFile: string) {
-  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
+  const environment: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete environment.NODE_OPTIONS;
   const output = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', typescriptLoader(), fileURLToPath(new URL(script, import.meta.url)), ...args], {

@@ -29,14 +29,13 @@ export function writeGatewayConfig(t: Test, config: Record<string, unknown>): st
 }
 
 /**
- * The TypeScript loader tap runs tests with (tap 21: @tapjs/typescript), so the child runs
- * `server/main.ts` from the sources, as the tests do, with no build. tap passes it as
- * `--import=<file url>`; the other entries of execArgv (coverage, mocks) stay with the test.
+ * The TypeScript loader tap runs the tests with (tsx, `--import=tsx` in `.taprc`), as a file
+ * URL, so a child runs `server/main.ts` from the sources as the tests do, with no build. The
+ * child's working directory must be the repository, where tsx finds `tsconfig.json` (its
+ * legacy decorators). The other entries of execArgv (mocks, the export condition) stay with the test.
  */
 export function typescriptLoader(): string {
-  const fromTap = process.execArgv.find((argument) => /@tapjs[\\/]typescript/.test(argument));
-  if (fromTap !== undefined) return fromTap.replace(/^--import=/, '');
-  return import.meta.resolve('@tapjs/typescript/import');
+  return import.meta.resolve('tsx');
 }
 
 /**
@@ -45,7 +44,7 @@ export function typescriptLoader(): string {
  * logged from are killed if still running.
  */
 export function startCliGateway(t: Test, configFile: string): CliGatewayProcess {
-  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info' };
+  const environment: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete environment.NODE_OPTIONS;
   const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {

@@ -8,6 +8,7 @@ import { runCli } from '../../server/cli.js';
 import { loadConfigFile } from '../../core/config/load-config.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { testEncryptionKey } from '../helpers/test-config.js';
+import { typescriptLoader } from '../helpers/cli-gateway-process.js';
 import { tryConnect, waitUntilRefused } from '../helpers/try-connect.js';
 
 /** Runs the CLI in this process and keeps what it wrote. */
@@ -245,18 +246,6 @@ security: { encryption_key: ${testEncryptionKey} }
   await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
 });
 
-/**
- * The TypeScript loader tap runs this file with (tap 21: @tapjs/typescript, a ts-node ESM
- * loader), so the child runs `server/main.ts` as this test runs its sources, with no build.
- * tap passes it as `--import=<file url>` in execArgv; the other entries there (coverage
- * bookkeeping, mocks) belong to the test process and are left out, as is NODE_OPTIONS.
- */
-function typescriptLoader(): string {
-  const fromTap = process.execArgv.find((argument) => /@tapjs[\\/]typescript/.test(argument));
-  if (fromTap !== undefined) return fromTap.replace(/^--import=/, '');
-  return import.meta.resolve('@tapjs/typescript/import');
-}
-
 /** The gateway as its own process, with its stdout lines. */
 interface Server {
   child: ChildProcess;
@@ -270,7 +259,7 @@ interface Server {
 }
 
 function startServer(t: Test, configFile: string, extraEnvironment: NodeJS.ProcessEnv = {}): Server {
-  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...extraEnvironment };
+  const environment: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...extraEnvironment };
   delete environment.NODE_OPTIONS;
   const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', typescriptLoader(), main, 'start', '--config', configFile], {

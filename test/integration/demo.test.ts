@@ -4,13 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-
-/** The TypeScript loader tap runs this file with, so the child runs `demo/run-demo.ts` unbuilt (as cli.test.ts does). */
-function typescriptLoader(): string {
-  const fromTap = process.execArgv.find((argument) => /@tapjs[\\/]typescript/.test(argument));
-  if (fromTap !== undefined) return fromTap.replace(/^--import=/, '');
-  return import.meta.resolve('@tapjs/typescript/import');
-}
+import { typescriptLoader } from '../helpers/cli-gateway-process.js';
 
 /** A line the demo printed for pasting, with the comment above it. */
 interface PrintedCommand {
@@ -200,7 +194,7 @@ const expectations: Array<{ route: RegExp; check(t: Test, answer: Answer, comman
 ];
 
 t.test('the demo prints a curl line for every route group and family, each one answers when pasted into a shell, and Ctrl-C stops it cleanly', async (t) => {
-  const environment: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' };
+  const environment: NodeJS.ProcessEnv = { ...process.env };
   delete environment.NODE_OPTIONS;
   const child = spawn(process.execPath, ['--import', typescriptLoader(), fileURLToPath(new URL('../../demo/run-demo.ts', import.meta.url)), '--port', '0'], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
