@@ -111,8 +111,11 @@ async function start(configFile: string): Promise<number> {
       workers,
       exec: process.argv[1] ?? '',
       args: ['start', '--config', configFile],
-      // With no user in the config, a worker creates the first admin if the store has no user.
-      firstWorkerAlone: !config.users.some((user) => user.login_token !== ''),
+      // With no user in the config, a worker creates the first admin if the store has no user;
+      // with no encryption key, it generates the key file on a first start. Either must exist
+      // once, before the others look for it: two workers writing a key each would encrypt
+      // tokens under different keys.
+      firstWorkerAlone: !config.users.some((user) => user.login_token !== '') || config.security.encryption_key === '',
       // Each worker gives its requests the grace, then closes its stores and providers.
       stopDeadlineMilliseconds: config.server.shutdown_grace_ms + 15_000,
       logger: createLogger(),
