@@ -55,12 +55,13 @@ async function issueToken(fields: Record<string, unknown>): Promise<{ id: number
   return { id, bearer: { authorization: `Bearer sk-${key}` } };
 }
 
-/** `GET /v1/models` with the token, and the worker that answered it. */
-async function models(bearer: { authorization: string }): Promise<{ answer: HttpAnswer; pid: number }> {
+/** `GET /v1/models` with the token, when its answer arrived, and the worker that answered it (from its log line, which may come later). */
+async function models(bearer: { authorization: string }): Promise<{ answer: HttpAnswer; at: number; pid: number }> {
   const id = nextId('models');
   const answer = await httpCall(`${base}/v1/models`, { headers: { ...bearer, 'x-request-id': id } });
+  const at = Date.now();
   const [pid] = await answeringPids(gateway, [id]);
-  return { answer, pid: pid as number };
+  return { answer, at, pid: pid as number };
 }
 
 /** Calls `/v1/models` until every worker has answered 200 once: each holds the token in its cache. */
@@ -84,8 +85,8 @@ async function disableAndTimeRefusals(token: { id: number; bearer: { authorizati
   t.comment(`the disable was answered ${Date.now() - sent} ms after it was sent`);
   const refusedAfter = new Map<number, number>(workerPids.map((pid) => [pid, Infinity]));
   while ([...refusedAfter.values()].includes(Infinity) && Date.now() - sent < 5000) {
-    for (const { answer, pid } of await Promise.all([models(token.bearer), models(token.bearer)])) {
-      if (answer.status === 401 && answer.json().error.code === 'token_disabled' && refusedAfter.get(pid) === Infinity) refusedAfter.set(pid, Date.now() - sent);
+    for (const { answer, at, pid } of await Promise.all([models(token.bearer), models(token.bearer)])) {
+      if (answer.status === 401 && answer.json().error.code === 'token_disabled' && refusedAfter.get(pid) === Infinity) refusedAfter.set(pid, at - sent);
     }
   }
   return refusedAfter;
