@@ -19,7 +19,9 @@ function isClusterStoreMessage(value: unknown): value is ClusterStoreMessage {
  * The sqlite store's message bus in a worker of the gateway's own supervisor: the workers
  * share one SQLite file, which has no broker, so the cluster's IPC channel is theirs. A
  * message is delivered here at once and sent to the primary, which hands it to every other
- * worker ({@link ClusterStoreMessageRelay}); `publish` resolves once the primary has it.
+ * worker ({@link ClusterStoreMessageRelay}). `publish` resolves once the message is written to
+ * the channel to the primary, and rejects when that channel is gone (the worker is exiting):
+ * the other workers were not told.
  *
  * It never reports missed messages (`missedMessages`), because a worker cannot miss one and
  * keep serving: Node's cluster exits a worker whose channel to the primary closes, and a

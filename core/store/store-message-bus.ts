@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 /**
  * What a store without a broker of its own (SQLite) sends its messages over: the processes
  * that share its file tell each other, for example, that a token changed. Behind
- * {@link StoreBackend.publish} and {@link StoreBackend.subscribe}, and with their contract: a
+ * `StoreBackend.publish` and `StoreBackend.subscribe`, and with their contract: a
  * message reaches every process on the bus, the sender included, and a bus that can lose
  * messages (a link that came back) calls each handler once with `missedMessages`.
  */
