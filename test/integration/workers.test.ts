@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { runCli } from '../../server/cli.js';
+import { firstWorkerStartsAlone, runCli } from '../../server/cli.js';
 import { resolveWorkerCount } from '../../server/worker-count.js';
+import { gatewayConfigSchema } from '../../core/config/config-schema.js';
 import { isRunning, listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from '../helpers/cli-gateway-process.js';
 import { httpCall } from '../helpers/http-call.js';
 import { prometheusSample } from '../helpers/prometheus-sample.js';
@@ -76,6 +77,14 @@ security:
     t.match(result.error, /server\.workers: expected a number of worker processes \(1 or more\) or "auto" \(line 2\)/);
     const zero = await cli(['config', 'check', '--config', writeYaml(t, 'server:\n  workers: 0\n')]);
     t.match(zero.error, /server\.workers: expected at least 1 \(line 2\)/);
+  });
+
+  t.test('the first worker starts alone when it may create the first admin or the encryption key file', async (t) => {
+    const config = (users: unknown[], encryptionKey: string) => gatewayConfigSchema.parse({ users, security: { encryption_key: encryptionKey } });
+    const operator = { id: 1, username: 'operator', login_token: 'mgu_configured' };
+    t.equal(firstWorkerStartsAlone(config([operator], testEncryptionKey)), false, 'a user and a key configured: all start at once');
+    t.equal(firstWorkerStartsAlone(config([operator], '')), true, 'no key: the first generates the key file');
+    t.equal(firstWorkerStartsAlone(config([], testEncryptionKey)), true, 'no user: the first may create the admin');
   });
 
   t.test('"auto" is one worker per CPU the process may use', async (t) => {
