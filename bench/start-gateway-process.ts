@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateLoginToken } from '../core/security/login-token.js';
+import { resolveWorkerCount } from '../server/worker-count.js';
 import { benchModel, benchUpstreamKey } from './bench-workload.js';
 import { stopChild, type ServerProcess } from './start-listening-program.js';
 
@@ -20,6 +21,8 @@ export interface GatewayProcessOptions {
   logLevel: string;
   /** Run under `node --cpu-prof`, writing the profile into `directory` when it stops. */
   cpuProfile: boolean;
+  /** `server.workers` (1 unless told otherwise); with more, it resolves once every worker listens. */
+  workers?: number | 'auto';
 }
 
 /** The running gateway and a token with (a large) limited quota. */
@@ -60,6 +63,15 @@ async function waitUntilHealthy(url: string): Promise<void> {
   throw new Error('the gateway did not become healthy');
 }
 
+/** Waits until the gateway's log file holds `message` (a cluster primary's line). */
+async function waitForLogLine(file: string, message: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (readFileSync(file, 'utf8').includes(`"msg":"${message}"`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the gateway did not log "${message}"`);
+}
+
 /**
  * Starts the built gateway (`dist/server/main.js start`) as its own process (on SQLite unless told otherwise), with
  * one gx channel in front of `upstreamUrl` and a price for the benchmark model, so every
@@ -72,7 +84,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   const configFile = join(options.directory, 'gateway.yaml');
   writeFileSync(
     configFile,
-    `server: { host: 127.0.0.1, port: ${port} }
+    `server: { host: 127.0.0.1, port: ${port}, workers: ${options.workers ?? 1} }
 storage: { driver: ${options.storage}, data_dir: ${JSON.stringify(options.directory)}${options.storage === 'sqlite' ? `, path: ${JSON.stringify(join(options.directory, 'gateway.sqlite'))}` : ''} }
 security: { encryption_key: ${randomBytes(32).toString('hex')} }
 users: [{ id: 1, username: bench, login_token: ${loginToken} }]
@@ -94,6 +106,7 @@ providers:
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(url);
+    if (resolveWorkerCount(options.workers ?? 1) > 1) await waitForLogLine(join(options.directory, 'gateway.log'), 'every worker is listening');
     const created = await callJson(`${url}/api/token/`, 'POST', loginToken, { name: 'bench', remain_quota: 500_000_000_000_000 });
     if (created.success !== true) throw new Error(`could not create a token: ${JSON.stringify(created)}`);
     const listed = await callJson(`${url}/api/token/`, 'GET', loginToken);

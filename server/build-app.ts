@@ -35,6 +35,7 @@ import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/errors/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/http/body-limit.js';
 import { clientTimeoutOptions } from './client-timeouts.js';
+import { ClusterWorkerMessageBus } from './cluster-store-messages.js';
 import { isGatewayWorker } from './gateway-worker.js';
 import { healthPlugin } from '../plugins/health/health-routes.js';
 import { jsonBodyParserPlugin } from '../plugins/http/json-body-parser.js';
@@ -84,7 +85,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   // Before anything can log or answer: from here on no channel key leaves for a client or a log.
   operatorSecrets.add(secretValuesOf(config));
   const logger = options.logger ?? (createLogger() as unknown as FastifyBaseLogger);
-  const openedBackend = options.backend ?? (await createStoreBackend(config.storage, logger));
+  // A worker of several shares the SQLite file with the others, and tells them through the primary.
+  const createMessageBus = isGatewayWorker() ? () => new ClusterWorkerMessageBus() : undefined;
+  const openedBackend = options.backend ?? (await createStoreBackend(config.storage, { logger, createMessageBus }));
   const backend = guardStoreBackend(openedBackend);
   const app = Fastify({
     loggerInstance: logger,

@@ -124,8 +124,7 @@ async function start(configFile: string): Promise<number> {
       workers,
       exec: process.argv[1] ?? '',
       args: ['start', '--config', configFile],
-      // With no user in the config, a worker creates the first admin if the store has no user.
-      firstWorkerAlone: !config.users.some((user) => user.login_token !== ''),
+      firstWorkerAlone: firstWorkerStartsAlone(config),
       // Each worker gives its requests the grace, then closes its stores and providers.
       stopDeadlineMilliseconds: config.server.shutdown_grace_ms + 15_000,
       logger: createLogger(),
@@ -136,6 +135,16 @@ async function start(configFile: string): Promise<number> {
   // plugins and providers.
   const { serveGateway } = await import('./serve-gateway.js');
   return serveGateway(config, configFile, logger);
+}
+
+/**
+ * Whether the first of several workers must start alone, the others once it listens: with no
+ * user in the config, a worker creates the first admin if the store has none; with no
+ * encryption key, it generates the key file on a first start. Either must exist once, before
+ * the others look for it: two workers writing a key each would seal tokens under different keys.
+ */
+export function firstWorkerStartsAlone(config: Pick<GatewayConfig, 'users' | 'security'>): boolean {
+  return !config.users.some((user) => user.login_token !== '') || config.security.encryption_key === '';
 }
 
 /** A warning for each channel whose `plugin` is an old name of a built-in plugin. */

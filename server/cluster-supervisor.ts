@@ -1,6 +1,7 @@
 import cluster, { type Address, type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { ClusterMetricsPrimary } from '../core/observability/cluster-metrics-primary.js';
+import { ClusterStoreMessageRelay } from './cluster-store-messages.js';
 import { stopMessage } from './stop-message.js';
 import { gatewayWorkerVariable } from './gateway-worker.js';
 
@@ -13,7 +14,7 @@ export interface ClusterOptions {
   args: readonly string[];
   /**
    * Start the first worker alone and the others once it listens: when it may create the first
-   * admin user, the others must find it rather than create one each.
+   * admin user or the encryption key file, the others must find it rather than create one each.
    */
   firstWorkerAlone: boolean;
   /** How long workers may take to stop (their grace, plus closing their stores) before they are killed. */
@@ -41,7 +42,8 @@ interface WorkerEntry {
  * SIGINT asks every worker for a graceful stop; the promise resolves once all have exited: 0
  * when all stopped cleanly, else 1. A second signal kills the workers and resolves 1 at once.
  * Meanwhile it answers the workers' scrapes of `/metrics` with every worker's metrics
- * ({@link ClusterMetricsPrimary}).
+ * ({@link ClusterMetricsPrimary}), and hands each worker's store messages (a token changed) to
+ * the others ({@link ClusterStoreMessageRelay}): on SQLite it is their only broker.
  */
 export function runClusterPrimary(options: ClusterOptions): Promise<number> {
   return new ClusterSupervisor(options).run();
@@ -57,6 +59,7 @@ class ClusterSupervisor {
   #stopDeadline: NodeJS.Timeout | undefined;
   #resolve: (code: number) => void = () => {};
   readonly #metrics = new ClusterMetricsPrimary(() => [...this.#workers.values()].filter((entry) => entry.listening).map((entry) => entry.worker));
+  readonly #storeMessages = new ClusterStoreMessageRelay();
 
   constructor(options: ClusterOptions) {
     this.#options = options;
@@ -66,6 +69,7 @@ class ClusterSupervisor {
     const { workers, exec, args, logger } = this.#options;
     cluster.setupPrimary({ exec, args: [...args] });
     this.#metrics.attach();
+    this.#storeMessages.attach();
     cluster.on('listening', this.#onListening);
     cluster.on('exit', this.#onExit);
     process.on('SIGTERM', this.#onSignal);
@@ -165,6 +169,7 @@ class ClusterSupervisor {
   #finish(stopped: boolean): void {
     clearTimeout(this.#stopDeadline);
     this.#metrics.detach();
+    this.#storeMessages.detach();
     cluster.off('listening', this.#onListening);
     cluster.off('exit', this.#onExit);
     process.off('SIGTERM', this.#onSignal);

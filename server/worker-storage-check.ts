@@ -4,22 +4,17 @@ import { ConfigError } from '../core/config/config-error.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 
 /**
- * Why the config cannot run several workers, or undefined when it can. Several workers need the
- * redis or the postgres driver, whose channel (pub/sub, LISTEN/NOTIFY) reaches every process.
- * With memory each worker would have a store of its own. With sqlite the balances would stay
- * exact (every ledger write is an IMMEDIATE transaction, which also holds across processes),
- * but a token change reaches the other workers' in-memory token caches only through the
- * store's channel, and on sqlite that channel stays inside one process: a token disabled
- * through one worker would still pass in the others until their cache ages out.
- * `auto` counts as several, so the answer does not depend on the machine.
+ * Why the config cannot run several workers, or undefined when it can. Every driver but
+ * memory can: with memory each worker would have a store of its own. On sqlite the workers
+ * share the file (every ledger write is an IMMEDIATE transaction, which holds across
+ * processes) and tell each other of token changes through the cluster primary
+ * (`server/cluster-store-messages.ts`); on redis through its pub/sub, on postgres through
+ * LISTEN/NOTIFY. `auto` counts as
+ * several, so the answer does not depend on the machine.
  */
 export function workerStorageProblem(config: Pick<GatewayConfig, 'server' | 'storage'>): string | undefined {
-  if (config.server.workers === 1 || config.storage.driver === 'redis' || config.storage.driver === 'postgres') return undefined;
-  const reason =
-    config.storage.driver === 'memory'
-      ? 'each worker would have a memory store of its own'
-      : 'a token disabled or changed through one worker would still pass in the others for up to a minute, because only redis and postgres tell every process';
-  return `more than one worker needs storage.driver redis or postgres: with ${config.storage.driver}, ${reason}; use redis or postgres, or set workers to 1`;
+  if (config.server.workers === 1 || config.storage.driver !== 'memory') return undefined;
+  return 'more than one worker needs storage.driver sqlite, redis or postgres: with memory, each worker would have a memory store of its own; use sqlite, redis or postgres, or set workers to 1';
 }
 
 /** Throws a {@link ConfigError} naming `server.workers` (and its line in `file`) when {@link workerStorageProblem} finds one. */

@@ -57,7 +57,7 @@ const serverSchema = z.strictObject({
     .default([]),
   max_json_depth: integer(1, maxJsonDepthCeiling).default(defaultMaxJsonDepth),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
-  // `auto`: one worker per CPU the process may use. More than one needs the redis or postgres driver
+  // `auto`: one worker per CPU the process may use. More than one needs a driver other than memory
   // (server/worker-storage-check.ts says why), checked at config check and start.
   workers: z
     .union([z.literal('auto'), integer(1, 1024)], { error: 'expected a number of worker processes (1 or more) or "auto"' })

@@ -59,6 +59,11 @@ export function ledgerFileOf(file: string): string {
  */
 export function openSqliteDatabase(file: string): OpenedSqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  // The workers of one gateway (server.workers > 1) write the same file. Another process holds
+  // the write lock for one synchronous transaction at most (microseconds: none spans an
+  // await), so a write that finds it busy waits, up to 5 s, rather than failing; only a
+  // deferred transaction that reads before it writes could fail at once (SQLITE_BUSY_SNAPSHOT),
+  // and every transaction here that writes is IMMEDIATE or starts with its write.
   const database = new Database(file, { timeout: 5000 });
   try {
     database.pragma('journal_mode = WAL');

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type Database from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
 import Keyv from 'keyv';
@@ -7,6 +6,7 @@ import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, ty
 import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
+import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
 import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
@@ -26,6 +26,10 @@ const exportPageSize = 500;
  * crash (kill -9) without losing a committed write, and nothing is acknowledged before its
  * commit. A data directory in the earlier two-file layout is migrated when it opens
  * ({@link openSqliteDatabase}).
+ *
+ * SQLite has no channel between processes, so {@link publish} and {@link subscribe} go over
+ * the {@link StoreMessageBus} it is given: inside the process by default, through the cluster
+ * primary for the workers of one gateway that share the file.
  */
 export class SqliteStoreBackend implements StoreBackend {
   readonly driver = 'sqlite';
@@ -36,11 +40,12 @@ export class SqliteStoreBackend implements StoreBackend {
   /** Quota writes, committed together per event-loop turn. */
   readonly #groupCommit: SqliteGroupCommit;
   readonly #keyvs = new Map<string, Keyv>();
-  readonly #messages = new EventEmitter();
+  readonly #messages: StoreMessageBus;
 
-  private constructor(file: string, database: Database.Database) {
+  private constructor(file: string, database: Database.Database, messages: StoreMessageBus) {
     this.#file = file;
     this.#database = database;
+    this.#messages = messages;
     this.#statements = prepareStatements(database);
     this.#recordStatements = prepareRecordStatements(database);
     this.#groupCommit = new SqliteGroupCommit(database);
@@ -48,10 +53,19 @@ export class SqliteStoreBackend implements StoreBackend {
 
   /**
    * Opens (creating when absent) the SQLite file and its tables, migrating a two-file layout
-   * it finds beside it; `logger` hears about a migration.
+   * it finds beside it; `logger` hears about a migration. `messages` carries
+   * {@link publish}/{@link subscribe}: by default they stay inside this process; the workers
+   * of one gateway sharing the file pass a bus that reaches all of them.
    */
-  static async open(file: string, logger?: Pick<FastifyBaseLogger, 'info'>): Promise<SqliteStoreBackend> {
-    const { database, migration } = openSqliteDatabase(file);
+  static async open(file: string, logger?: Pick<FastifyBaseLogger, 'info'>, messages: StoreMessageBus = new InProcessMessageBus()): Promise<SqliteStoreBackend> {
+    let opened;
+    try {
+      opened = openSqliteDatabase(file);
+    } catch (error) {
+      messages.close();
+      throw error;
+    }
+    const { database, migration } = opened;
     if (migration !== undefined) {
       logger?.info(
         { file, ledgerFile: migration.ledgerFile, keptAs: migration.keptAs },
@@ -60,7 +74,7 @@ export class SqliteStoreBackend implements StoreBackend {
           : 'the quota ledger of the two-file SQLite layout was already merged; the old ledger file is kept renamed',
       );
     }
-    return new SqliteStoreBackend(file, database);
+    return new SqliteStoreBackend(file, database, messages);
   }
 
   keyv<Value>(namespace: string): Keyv<Value> {
@@ -180,11 +194,11 @@ export class SqliteStoreBackend implements StoreBackend {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    this.#messages.emit(channel, message);
+    await this.#messages.publish(channel, message);
   }
 
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
-    this.#messages.on(channel, handler);
+    this.#messages.subscribe(channel, handler);
   }
 
   /**
@@ -258,7 +272,7 @@ export class SqliteStoreBackend implements StoreBackend {
   }
 
   async close(): Promise<void> {
-    this.#messages.removeAllListeners();
+    this.#messages.close();
     if (this.#database.open) {
       this.#groupCommit.flush();
       this.#database.close();

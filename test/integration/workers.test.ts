@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { runCli } from '../../server/cli.js';
+import { firstWorkerStartsAlone, runCli } from '../../server/cli.js';
 import { resolveWorkerCount } from '../../server/worker-count.js';
+import { gatewayConfigSchema } from '../../core/config/config-schema.js';
 import { isRunning, listeningUrl, startCliGateway, writeGatewayConfig, type CliGatewayProcess, type LogEntry } from '../helpers/cli-gateway-process.js';
 import { httpCall } from '../helpers/http-call.js';
 import { prometheusSample } from '../helpers/prometheus-sample.js';
@@ -27,7 +28,7 @@ function writeYaml(t: Test, text: string): string {
 
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
 
-t.test('server.workers with a store only one process can share', async (t) => {
+t.test('server.workers and the storage driver', async (t) => {
   const sqliteYaml = (workers: string) => `server:
   port: 0
   workers: ${workers}
@@ -38,42 +39,33 @@ security:
   encryption_key: ${testEncryptionKey}
 `;
 
-  t.test('config check refuses more than one worker on sqlite, says to use redis or postgres, and names the line', async (t) => {
-    const text = sqliteYaml('2');
+  t.test('config check accepts several workers, or "auto", on sqlite', async (t) => {
+    for (const workers of ['2', 'auto']) {
+      const result = await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml(workers))]);
+      t.equal(result.code, 0, `workers: ${workers}: ${result.error}`);
+    }
+  });
+
+  t.test('config check refuses more than one worker on memory, says why and what to use, and names the line', async (t) => {
+    const text = `server: { workers: 4 }\nstorage: { driver: memory }\n`;
     const file = writeYaml(t, text);
     const result = await cli(['config', 'check', '--config', file]);
     t.equal(result.code, 1);
     t.equal(result.out, '');
     t.equal(
       result.error,
-      `${file}: 1 problem\nserver.workers: more than one worker needs storage.driver redis or postgres: with sqlite, a token disabled or changed through one worker would still pass in the others for up to a minute, because only redis and postgres tell every process; use redis or postgres, or set workers to 1 (line ${lineOf(text, 'workers:')})\n`,
+      `${file}: 1 problem\nserver.workers: more than one worker needs storage.driver sqlite, redis or postgres: with memory, each worker would have a memory store of its own; use sqlite, redis or postgres, or set workers to 1 (line ${lineOf(text, 'workers:')})\n`,
     );
   });
 
-  t.test('start refuses it the same way with exit 1, before opening the store', async (t) => {
-    const directory = t.testdir({});
-    const text = sqliteYaml('2').replace('/tmp/unused-workers-test.sqlite', join(directory, 'gateway.sqlite'));
-    const file = writeYaml(t, text);
-    const result = await cli(['start', '--config', file]);
+  t.test('start refuses it the same way with exit 1, and "auto" counts as several, so the answer does not depend on the machine', async (t) => {
+    const result = await cli(['start', '--config', writeYaml(t, `server:\n  port: 0\n  workers: auto\nstorage:\n  driver: memory\n`)]);
     t.equal(result.code, 1);
-    t.match(result.error, /^.*: 1 problem\nserver\.workers: more than one worker needs storage\.driver redis or postgres: with sqlite, .*use redis or postgres, or set workers to 1/);
-    t.notOk(existsSync(join(directory, 'gateway.sqlite')), 'no store file was created');
+    t.match(result.error, /^.*: 1 problem\nserver\.workers: more than one worker needs storage\.driver sqlite, redis or postgres: with memory, .*use sqlite, redis or postgres, or set workers to 1 \(line 3\)/);
   });
 
-  t.test('"auto" counts as several workers, so the answer does not depend on the machine', async (t) => {
-    const result = await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('auto'))]);
-    t.equal(result.code, 1);
-    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis or postgres/);
-  });
-
-  t.test('the memory driver is refused too, with its own reason', async (t) => {
-    const result = await cli(['config', 'check', '--config', writeYaml(t, `server: { workers: 4 }\nstorage: { driver: memory }\n`)]);
-    t.equal(result.code, 1);
-    t.match(result.error, /server\.workers: more than one worker needs storage\.driver redis or postgres: with memory, each worker would have a memory store of its own; use redis or postgres, or set workers to 1 \(line 1\)/);
-  });
-
-  t.test('one worker on sqlite, and any number on redis or postgres, pass', async (t) => {
-    t.equal((await cli(['config', 'check', '--config', writeYaml(t, sqliteYaml('1'))])).code, 0);
+  t.test('one worker on memory, and any number on redis or postgres, pass', async (t) => {
+    t.equal((await cli(['config', 'check', '--config', writeYaml(t, `server: { workers: 1 }\nstorage: { driver: memory }\n`)])).code, 0);
     for (const storage of ['{ driver: redis, url: "redis://127.0.0.1:6379" }', '{ driver: postgres, url: "postgres://127.0.0.1:5432/test" }']) {
       const yaml = `server: { workers: auto }\nstorage: ${storage}\nsecurity: { encryption_key: ${testEncryptionKey} }\n`;
       const result = await cli(['config', 'check', '--config', writeYaml(t, yaml)]);
@@ -87,6 +79,14 @@ security:
     t.match(result.error, /server\.workers: expected a number of worker processes \(1 or more\) or "auto" \(line 2\)/);
     const zero = await cli(['config', 'check', '--config', writeYaml(t, 'server:\n  workers: 0\n')]);
     t.match(zero.error, /server\.workers: expected at least 1 \(line 2\)/);
+  });
+
+  t.test('the first worker starts alone when it may create the first admin or the encryption key file', async (t) => {
+    const config = (users: unknown[], encryptionKey: string) => gatewayConfigSchema.parse({ users, security: { encryption_key: encryptionKey } });
+    const operator = { id: 1, username: 'operator', login_token: 'mgu_configured' };
+    t.equal(firstWorkerStartsAlone(config([operator], testEncryptionKey)), false, 'a user and a key configured: all start at once');
+    t.equal(firstWorkerStartsAlone(config([operator], '')), true, 'no key: the first generates the key file');
+    t.equal(firstWorkerStartsAlone(config([], testEncryptionKey)), true, 'no user: the first may create the admin');
   });
 
   t.test('"auto" is one worker per CPU the process may use', async (t) => {
