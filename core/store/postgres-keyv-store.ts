@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { KeyvStoreAdapter } from 'keyv';
 import type pg from 'pg';
 import { databaseNow } from './postgres-migrations.js';
+import { namespaceRange } from './sqlite-keyv-store.js';
 
 /** How many records {@link PostgresKeyvStore.iterator} reads per statement. */
 const iterationPageSize = 100;
@@ -100,10 +101,4 @@ export class PostgresKeyvStore extends EventEmitter implements KeyvStoreAdapter 
       after = (rows[rows.length - 1] as Entry).key;
     }
   }
-}
-
-/** The key range of a namespace, `[from, to)` in bytewise order (';' follows ':'); without one, every key. */
-function namespaceRange(namespace: string | undefined): [string, string] {
-  if (namespace === undefined || namespace === '') return ['', '\u{10FFFF}'];
-  return [`${namespace}:`, `${namespace};`];
 }

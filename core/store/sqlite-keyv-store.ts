@@ -113,8 +113,11 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   }
 }
 
-/** The key range of a namespace, `[from, to)`; without one, every key. */
-function namespaceRange(namespace: string | undefined): [string, string] {
+/**
+ * The key range of a namespace's records, `[from, to)` in bytewise order (';' follows ':');
+ * without a namespace, every key. The SQL drivers share it: both keep keyv's own keys.
+ */
+export function namespaceRange(namespace: string | undefined): [string, string] {
   if (namespace === undefined || namespace === '') return ['', '\u{10FFFF}'];
   return [`${namespace}:`, `${namespace};`];
 }
