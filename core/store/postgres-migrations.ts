@@ -147,14 +147,7 @@ export function quotedSchema(schema: string): string {
  */
 export async function migratePostgresSchema(pool: pg.Pool, schema: string): Promise<void> {
   const quoted = quotedSchema(schema);
-  const client = await pool.connect();
-  // A connection lost mid-migration rejects the query in flight; the error event it also emits
-  // would end the process unheard.
-  const ignore = () => {};
-  client.on('error', ignore);
-  let failed = false;
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('model-gateway schema ' || $1))", [schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -167,14 +160,31 @@ export async function migratePostgresSchema(pool: pg.Pool, schema: string): Prom
       await client.query((migrations[version - 1] as string).replaceAll('{schema}', quoted));
       await client.query(`INSERT INTO ${quoted}.schema_migrations (version) VALUES ($1)`, [version]);
     }
+  });
+}
+
+/**
+ * Runs `work` on one pooled connection between BEGIN and COMMIT. On any failure it rolls back,
+ * closes the connection rather than handing it to the next query, and rethrows. A connection
+ * lost meanwhile rejects the query in flight; the error event it also emits would otherwise
+ * end the process unheard, so it is listened to while the work runs.
+ */
+export async function inTransaction<Result>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<Result>): Promise<Result> {
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on('error', ignore);
+  let failed = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
     await client.query('COMMIT');
+    return result;
   } catch (error) {
     failed = true;
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.removeListener('error', ignore);
-    // A connection that failed is closed rather than handed to the next query.
     client.release(failed);
   }
 }

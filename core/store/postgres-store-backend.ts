@@ -3,7 +3,7 @@ import Keyv from 'keyv';
 import pg from 'pg';
 import { defaultPostgresSchema } from '../config/config-schema.js';
 import { PostgresGroupCommit } from './postgres-group-commit.js';
-import { databaseNow, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
+import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { assertQuotaUnits } from './quota-units.js';
@@ -255,21 +255,18 @@ export class PostgresStoreBackend implements StoreBackend {
    * a failure leaves nothing written. A record keeps its expiry (`expires_at`).
    */
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
-    const client = await this.#pool.connect();
     const sql = this.#sql.importing;
-    const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][] };
-    let size = 0;
-    const flush = async () => {
-      for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
-        if ((columns[0] as unknown[]).length === 0) continue;
-        await client.query(sql[name], columns);
-        for (const column of columns) column.length = 0;
-      }
-      size = 0;
-    };
-    let failed = false;
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.#pool, async (client) => {
+      const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][] };
+      let size = 0;
+      const flush = async () => {
+        for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
+          if ((columns[0] as unknown[]).length === 0) continue;
+          await client.query(sql[name], columns);
+          for (const column of columns) column.length = 0;
+        }
+        size = 0;
+      };
       for await (const entry of entries) {
         if (entry.kind === 'record') push(batch.records, entry.key, entry.value, recordExpiry(entry) ?? null);
         else if (entry.kind === 'set') for (const member of entry.members) push(batch.sets, entry.key, member);
@@ -280,14 +277,7 @@ export class PostgresStoreBackend implements StoreBackend {
         if (size >= copyBatchSize) await flush();
       }
       await flush();
-      await client.query('COMMIT');
-    } catch (error) {
-      failed = true;
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release(failed);
-    }
+    });
   }
 
   async publish(channel: string, message: string): Promise<void> {
