@@ -1,26 +1,76 @@
-import { emptyUsage, tokenCount, type Usage } from '../../core/index.js';
-import { emptyQiResponse, invalidQiResponse, qiInBandError } from './qi-error.js';
-import { qiResponseSchema, type QiUsage } from './qi-schemas.js';
+import { z } from 'zod';
+import {
+  dashScopeCodeStatus,
+  describeDashScopeError,
+  emptyUpstreamAnswer,
+  emptyUsage,
+  errorForUpstreamStatus,
+  GatewayError,
+  isDashScopeModerationCode,
+  parseUpstreamAnswer,
+  promptBlocked,
+  readDashScopeErrorBody,
+  tokenCount,
+  type DashScopeErrorBody,
+  type Usage,
+} from '../../core/index.js';
 
-/** The token counts the client sees as `usage`, when the upstream reported any. */
-export interface QiClientUsage {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
+// Lenient on purpose: only what the gateway reads is checked. Two response variants exist
+// (fixture dashscope-qwen-image-responses.json): the older one reports `usage.width/height`
+// and `output.task_metric`, the newer one `usage.size` and token counts, and content items
+// that carry `type: "image"`. Both have `output.choices[].message.content[].image`.
+
+const count = z.number().nullish();
+
+/** The `usage` of a multimodal-generation answer, either variant. */
+const qiUsageSchema = z.looseObject({ image_count: count, input_tokens: count, output_tokens: count, total_tokens: count });
+
+const contentItemSchema = z.looseObject({ image: z.unknown().optional(), type: z.unknown().optional() });
+
+/** A sync `/services/aigc/multimodal-generation/generation` answer (upstreams.md §4.3), or an error body sent with 200. */
+const qiResponseSchema = z.looseObject({
+  output: z
+    .looseObject({
+      choices: z
+        .array(
+          z.looseObject({
+            finish_reason: z.string().nullish(),
+            message: z.looseObject({ content: z.array(contentItemSchema).nullish() }).nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+  usage: qiUsageSchema.nullish(),
+  request_id: z.string().nullish(),
+  code: z.string().nullish(),
+  message: z.string().nullish(),
+});
+
+/** What a qi answer is expected to be, for `invalidUpstreamAnswer` and `readUpstreamAnswer`. */
+export const qiResponseExpected = 'an image generation result';
+
+/** 400 `prompt_blocked`: not retryable, another channel would refuse it too. */
+function qiPromptBlocked(error: DashScopeErrorBody): GatewayError {
+  return promptBlocked(`the upstream's safety filter blocked the request: ${describeDashScopeError(error) ?? 'no reason given'}; change the prompt or the image`);
 }
 
-/** What a multimodal-generation answer produced. */
-export interface QiImageResult {
-  /** Every image URL, choice by choice, item by item. */
-  urls: string[];
-  /** `images` is the number of URLs, the images actually made. */
-  usage: Usage;
-  clientUsage?: QiClientUsage;
+/**
+ * The gateway error for an upstream's non-2xx answer: a moderation code is `prompt_blocked`,
+ * anything else is judged by its status like `upstreamStatusError` does (429, 5xx, 401,
+ * 403 and 404 retryable on another channel; other 4xx the client's), with DashScope's own
+ * message and `Retry-After` passed on.
+ */
+export function qiStatusError(status: number, bodyText: string, retryAfterSeconds?: number): GatewayError {
+  const error = readDashScopeErrorBody(bodyText);
+  if (error !== undefined && isDashScopeModerationCode(error.code)) return qiPromptBlocked(error);
+  return errorForUpstreamStatus(status, describeDashScopeError(error ?? {}) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
 }
 
 const reported = (value: number | null | undefined): boolean => typeof value === 'number' && Number.isFinite(value);
 
-function clientUsageOf(usage: QiUsage | null | undefined): QiClientUsage | undefined {
+/** The token counts the client sees as `usage`, when the upstream reported any. */
+function clientUsageOf(usage: z.output<typeof qiUsageSchema> | null | undefined) {
   if (usage === null || usage === undefined) return undefined;
   if (!reported(usage.input_tokens) && !reported(usage.output_tokens) && !reported(usage.total_tokens)) return undefined;
   const input = tokenCount(usage.input_tokens);
@@ -30,19 +80,22 @@ function clientUsageOf(usage: QiUsage | null | undefined): QiClientUsage | undef
 
 /**
  * Reads a 200 answer of the sync image path (upstreams.md §4.3, both variants): the image
- * URLs of every choice (one choice per image when n > 1), billed as that many images, with
- * token counts when the newer variant reports them. An error body sent with 200 is that
- * error; an answer without any image is `empty_response`.
+ * URLs of every choice (one choice per image when n > 1), choice by choice, item by item,
+ * billed as that many images, with the token counts the client sees when the newer variant
+ * reports them. An error body sent with 200 is that error, judged by its code; an answer
+ * without any image is a 502 `empty_response` (another channel, or a retry, may do better).
  */
-export function fromQiResponse(json: unknown): QiImageResult {
-  const parsed = qiResponseSchema.safeParse(json);
-  if (!parsed.success) throw invalidQiResponse(parsed.error);
-  const answer = parsed.data;
-  if ((answer.output === null || answer.output === undefined) && (answer.code ?? '') !== '') throw qiInBandError(answer);
+export function fromQiResponse(json: unknown) {
+  const answer = parseUpstreamAnswer(json, qiResponseSchema, qiResponseExpected);
+  if ((answer.output === null || answer.output === undefined) && (answer.code ?? '') !== '') {
+    if (isDashScopeModerationCode(answer.code)) throw qiPromptBlocked(answer);
+    const status = dashScopeCodeStatus(answer.code ?? '');
+    throw errorForUpstreamStatus(status, describeDashScopeError(answer) ?? `the upstream reported error ${status}`);
+  }
   const urls = (answer.output?.choices ?? [])
     .flatMap((choice) => choice.message?.content ?? [])
     .flatMap((item) => (typeof item.image === 'string' && item.image !== '' ? [item.image] : []));
-  if (urls.length === 0) throw emptyQiResponse();
+  if (urls.length === 0) throw emptyUpstreamAnswer('the upstream returned no image; retry once or twice');
   const clientUsage = clientUsageOf(answer.usage);
   const usage: Usage = {
     ...emptyUsage('upstream'),

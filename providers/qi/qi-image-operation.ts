@@ -1,24 +1,98 @@
-import { matchesModelPattern, type ImageRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
-import { callQi } from './call-qi.js';
-import { downloadQiImages } from './download-qi-images.js';
-import { fromQiResponse } from './from-qi-response.js';
-import type { QiOptions } from './qi-options.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  GatewayError,
+  matchesModelPattern,
+  prefixedUpstreamUrl,
+  readBodyExcerpt,
+  readUpstreamAnswer,
+  retryAfterHeader,
+  type ImageRequest,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+} from '../../core/index.js';
+import { fromQiResponse, qiResponseExpected, qiStatusError } from './from-qi-response.js';
+import type { QiOptions } from './index.js';
+import type { QiParameters } from './qi-client-schemas.js';
+import { qiImageMimeTypes, resolveQiImages } from './qi-image-reference.js';
 import { readQiRequest, type QiModelKind } from './read-qi-request.js';
-import { resolveQiImages } from './resolve-qi-images.js';
-import { toQiRequest } from './to-qi-request.js';
+
+// The order of upstreams.md §4.3's sample, so a body reads like DashScope's own examples.
+const parameterOrder = ['negative_prompt', 'prompt_extend', 'watermark', 'size', 'n', 'seed'] as const;
+
+/**
+ * The upstream body of a multimodal-generation call (upstreams.md §4.3): one user message
+ * holding the input images in the order given, then the prompt as one text item; the
+ * parameters the client set, none added. `parameters` is always present, even empty, since
+ * DashScope refuses a body without it on some paths (`BadRequest.EmptyParameters`).
+ */
+export function toQiRequest(prompt: string, images: readonly string[], parameters: QiParameters, upstreamModel: string) {
+  const ordered: Record<string, unknown> = {};
+  for (const name of parameterOrder) if (parameters[name] !== undefined) ordered[name] = parameters[name];
+  return {
+    model: upstreamModel,
+    input: { messages: [{ role: 'user', content: [...images.map((image) => ({ image })), { text: prompt }] }] },
+    parameters: ordered as QiParameters,
+  };
+}
+
+// The guard's own messages speak to a client about its URL; here the URL is the upstream's.
+const downloadFailures: Record<string, string> = {
+  media_url_not_allowed: "the image's URL points to a private or otherwise non-public address on a host other than the channel's base_url, which security.media does not allow (add the host to security.media.allow_hosts to trust it)",
+  media_too_large: 'the image is larger than security.media.max_bytes',
+  media_fetch_timeout: 'the download took longer than security.media.timeout_ms',
+};
+
+/**
+ * The images as `{b64_json}` entries, in order, for `response_format: b64_json` (spec part 2:
+ * "b64 is converted from the URL"). Each URL is fetched through `host.media.fetch`, the SSRF
+ * guard, accepting PNG, JPEG or WebP only; a URL on the channel's own host passes whatever
+ * its address (an upstream run on a private network serves its results from there). A failed
+ * download is a 502 `image_conversion_failed` (the images dialect answers 503 `bad_response`),
+ * not retryable: another channel would generate again, at the operator's cost, and most
+ * likely meet the same guard.
+ */
+async function downloadQiImages(host: ProviderHost, urls: readonly string[], signal: AbortSignal, channelBaseUrl: string): Promise<Array<{ b64_json: string }>> {
+  return Promise.all(
+    urls.map(async (url) => {
+      try {
+        const media = await host.media.fetch(url, { allowedMimeTypes: qiImageMimeTypes, signal, channelBaseUrl });
+        return { b64_json: media.data.toString('base64') };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const reason = GatewayError.is(error) ? (downloadFailures[error.code] ?? error.message) : String(error);
+        const message = `the upstream made the image, but the gateway could not download it to return it as b64_json: ${reason}; ask for response_format "url" to get its link instead`;
+        throw new GatewayError(502, 'image_conversion_failed', message, { cause: error });
+      }
+    }),
+  );
+}
 
 /**
  * `images.generate` or `images.edit` for a Q-style model on a DashScope-format upstream:
  * the client's request read and checked, its images prepared, one sync call, and the
- * answer `{created, data: [{url} | {b64_json}], usage?}` billed by the images it holds.
+ * answer `{created, data: [{url} | {b64_json}], usage?}` billed by the images it holds. The
+ * call POSTs to `{base_url}{path_prefix}/services/aigc/multimodal-generation/generation` with
+ * the channel's key as a Bearer token (upstreams.md §4.1) and no `X-DashScope-Async` header:
+ * this path is synchronous and refuses it (§4.3).
  */
 export function createQiImageOperation(host: ProviderHost, operation: QiModelKind['operation']) {
   return async (call: OperationCall<ImageRequest, QiOptions>): Promise<OperationResult> => {
     const edit = call.options.edit_models.some((pattern) => matchesModelPattern(pattern, call.model));
     const job = readQiRequest(call.request, { operation, model: call.model, edit });
     const images = await resolveQiImages(host, job.images, { fetchUrls: call.options.fetch_input_urls, signal: call.signal });
-    const answer = await callQi(host, call, JSON.stringify(toQiRequest(job.prompt, images, job.parameters, call.upstreamModel)));
-    const result = fromQiResponse(answer);
+    const response = await callUpstream(
+      host,
+      call,
+      {
+        url: prefixedUpstreamUrl(call, '/services/aigc/multimodal-generation/generation'),
+        headers: bearerAuthorization(call),
+        body: JSON.stringify(toQiRequest(job.prompt, images, job.parameters, call.upstreamModel)),
+      },
+      async (refusal) => qiStatusError(refusal.statusCode, await readBodyExcerpt(refusal), retryAfterHeader(refusal)),
+    );
+    const result = fromQiResponse(await readUpstreamAnswer(response.body, qiResponseExpected));
     const data = job.responseFormat === 'b64_json' ? await downloadQiImages(host, result.urls, call.signal, call.channel.baseUrl) : result.urls.map((url) => ({ url }));
     const body = { created: Math.floor(host.now() / 1000), data, ...(result.clientUsage === undefined ? {} : { usage: result.clientUsage }) };
     return { kind: 'json', body, usage: result.usage };

@@ -1,7 +1,31 @@
-import { invalidRequest, quoted, type VideoSubmitRequest } from '../../core/index.js';
-import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
+import { invalidRequest, quoted, videoUsage, type Usage, type VideoSubmitRequest } from '../../core/index.js';
 import { hxFamily } from './hx-family.js';
 import { wnFamily } from './wn-family.js';
+
+/** The pricing tiers a video is billed at: the keys of `resolution_multipliers`. */
+export type VideoTier = '480p' | '720p' | '1080p';
+
+/**
+ * A video request of any family, checked and mapped onto DashScope's body
+ * `{model, input, parameters}` (upstreams.md §4.2, §4.4).
+ */
+export interface DashScopeVideoJob {
+  /** `input` and `parameters` of the upstream body. */
+  input: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  /** The length and the pricing tier reserved at submit. */
+  seconds: number;
+  tier: VideoTier;
+  /** Fields shown back on the task. */
+  details: Record<string, string | number | boolean>;
+  /** The client's name for a field of the upstream body (`parameters.size` → `size`), for the `param` of an upstream refusal. */
+  clientField(upstreamPath: string): string;
+}
+
+/** What a job will cost: its seconds at its tier (the `resolution_multipliers` key). */
+export function videoJobUsage(job: DashScopeVideoJob): Usage {
+  return videoUsage(job.seconds, job.tier, 'estimated');
+}
 
 /** One family of video models served on DashScope's async tasks. */
 export interface DashScopeVideoFamily {

@@ -1,5 +1,23 @@
+import { z } from 'zod';
 import {
+  bearerAuthorization,
+  callUpstream,
+  dashScopeCodeStatus,
+  describeDashScopeError,
+  describeDashScopeErrorText,
+  errorForUpstreamStatus,
   findUrlFields,
+  GatewayError,
+  invalidUpstreamAnswer,
+  isChannelTrouble,
+  parseUpstreamJson,
+  prefixedUpstreamUrl,
+  readBodyExcerpt,
+  readDashScopeErrorBody,
+  readUpstreamAnswer,
+  retryAfterHeader,
+  upstreamRefusal,
+  upstreamStatusError,
   type OperationHandler,
   type PathPrefixOptions,
   type ProviderHost,
@@ -9,14 +27,19 @@ import {
   type VideoSubmitRequest,
   type VideoTaskQuery,
 } from '../../core/index.js';
-import { fetchDashScopeTask, submitDashScopeTask } from './dashscope-task-client.js';
-import { videoFamilyOf } from './dashscope-video-family.js';
-import { videoJobUsage, type DashScopeVideoJob } from './dashscope-video-job.js';
+import { videoFamilyOf, videoJobUsage, type DashScopeVideoJob } from './dashscope-video-family.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
 
 // The client's fields that hold a URL DashScope downloads: wn2.5's `image` and `audio_url`,
 // the nested families' `metadata.input.audio_url`, `media[].url` and `reference_voice`.
 const mediaUrlKeys = new Set(['image', 'audio_url', 'url', 'reference_voice']);
+
+/** The submit answer `{output: {task_status, task_id}, request_id}`, or an error body sent with HTTP 200; lenient. */
+const submitAnswerSchema = z.looseObject({
+  output: z.looseObject({ task_id: z.string().nullish(), task_status: z.string().nullish() }).nullish(),
+  code: z.string().nullish(),
+  message: z.string().nullish(),
+});
 
 /** A submission as the plugin prepares it: read by its family's rules, and the URLs DashScope will fetch. */
 export interface PreparedVideoRequest {
@@ -35,24 +58,92 @@ export function prepareVideoRequest(request: VideoSubmitRequest): PreparedVideoR
 }
 
 /**
- * `video.submit`: with the request its family read in `prepare`, checks the URLs DashScope
- * will fetch against the gateway's address policy, submits the task, and hands core the
- * upstream task id as the handle.
+ * `video.submit`: checks the URLs DashScope will fetch against the gateway's address policy,
+ * then `POST {base_url}{path_prefix}/services/aigc/video-generation/video-synthesis` with the
+ * channel's key and `X-DashScope-Async: enable`, without which DashScope refuses (upstreams.md
+ * §4.1); the upstream's `output.task_id` is the task's handle.
  */
 export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, PathPrefixOptions> {
   return async (call): Promise<TaskAccepted> => {
     const { job, vendorFetchedUrls } = call.request;
     await host.media.checkVendorFetchedUrls(vendorFetchedUrls, call.signal);
-    const taskId = await submitDashScopeTask(host, call, job);
+    const response = await callUpstream(
+      host,
+      call,
+      {
+        url: prefixedUpstreamUrl(call, '/services/aigc/video-generation/video-synthesis'),
+        headers: { ...bearerAuthorization(call), 'x-dashscope-async': 'enable' },
+        body: JSON.stringify({ model: call.upstreamModel, input: job.input, parameters: job.parameters }),
+      },
+      async (refusal) => dashScopeSubmitError(refusal.statusCode, await readBodyExcerpt(refusal), job, retryAfterHeader(refusal)),
+    );
+    const text = await readBodyExcerpt(response);
+    let answer;
+    try {
+      answer = submitAnswerSchema.parse(parseUpstreamJson(text));
+    } catch (error) {
+      // Not retried: the upstream may have started a task that another channel would start again.
+      throw invalidUpstreamAnswer('a task submission answer', { retryable: false, cause: error });
+    }
+    const taskId = answer.output?.task_id;
+    // An error body sent with HTTP 200 is judged by its code.
+    if (typeof taskId !== 'string' || taskId === '') {
+      if (typeof answer.code === 'string') throw dashScopeSubmitError(dashScopeCodeStatus(answer.code), text, job);
+      throw invalidUpstreamAnswer('a task submission answer', { retryable: false });
+    }
     return { kind: 'task', handle: taskId, usage: videoJobUsage(job), details: job.details };
   };
 }
 
-/** `video.status`: asks the upstream about the task and maps its state at the tiers its model makes (see {@link fromDashScopeTask}). */
+/**
+ * `video.status`: `GET {base_url}{path_prefix}/tasks/{task_id}` with the key only (upstreams.md
+ * §4.1), the answer mapped at the tiers its model makes (see {@link fromDashScopeTask}).
+ */
 export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, PathPrefixOptions> {
   return async (call): Promise<TaskProgress> => {
-    const answer = await fetchDashScopeTask(host, call, call.request.handle);
-    const model = call.request.model;
-    return fromDashScopeTask(answer, videoFamilyOf(model).tiersOf(model));
+    const url = prefixedUpstreamUrl(call, `/tasks/${encodeURIComponent(call.request.handle)}`);
+    const response = await callUpstream(host, call, { method: 'GET', url, headers: bearerAuthorization(call) }, (refusal) =>
+      upstreamStatusError(refusal, describeDashScopeErrorText),
+    );
+    const answer = await readUpstreamAnswer(response.body, 'a task answer', { retryable: true });
+    return fromDashScopeTask(answer, videoFamilyOf(call.request.model).tiersOf(call.request.model));
   };
+}
+
+/**
+ * The error for a non-2xx answer to a submit. A refusal of the request (400 and the other
+ * client statuses) is a 502 with DashScope's code, its message and as `param` the client's
+ * name of the field the message names (spec part 2, video errors), not retried: another
+ * channel would refuse the same request. The channel's own trouble (401, 403, 404, 408,
+ * 429, 5xx, an account in arrears) is judged as `upstreamStatusError` does, so the task goes
+ * to another channel before any is accepted.
+ */
+export function dashScopeSubmitError(status: number, bodyText: string, job: DashScopeVideoJob, retryAfterSeconds?: number): GatewayError {
+  const error = readDashScopeErrorBody(bodyText);
+  const channelStatus = error?.code === 'Arrearage' ? 403 : status;
+  if (isChannelTrouble(channelStatus)) {
+    return errorForUpstreamStatus(channelStatus, describeDashScopeError(error ?? {}) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
+  }
+  const message = error?.message ?? `the upstream answered HTTP ${status}`;
+  return upstreamRefusal(error?.code, `the upstream refused the task: ${message}`, { param: dashScopeUpstreamParam(message, job) });
+}
+
+/**
+ * The client's field a DashScope refusal is about. DashScope's error body has no field of
+ * its own (upstreams.md §4.1), so its message is read: a dotted path such as
+ * `parameters.duration`, else the first field of the body sent that the message names as a
+ * word ("The size is not match ...", fixture dashscope-video-task-lifecycle.json `failed`),
+ * given back by the job's client name for it. Undefined when the message names none.
+ */
+export function dashScopeUpstreamParam(message: string, job: Pick<DashScopeVideoJob, 'input' | 'parameters' | 'clientField'>): string | undefined {
+  const dotted = /\b(input|parameters)\.([A-Za-z_]+)/.exec(message);
+  if (dotted !== null) return job.clientField(`${dotted[1]}.${dotted[2]}`);
+  let first: { at: number; path: string } | undefined;
+  for (const [section, fields] of [['input', job.input], ['parameters', job.parameters]] as const) {
+    for (const key of Object.keys(fields)) {
+      const at = message.search(new RegExp(`\\b${key}\\b`));
+      if (at >= 0 && (first === undefined || at < first.at)) first = { at, path: `${section}.${key}` };
+    }
+  }
+  return first === undefined ? undefined : job.clientField(first.path);
 }

@@ -1,5 +1,5 @@
 import { defineProvider, pathPrefixOptions, type PathPrefixOptions } from '../../core/index.js';
-import { videoJobUsage } from './dashscope-video-job.js';
+import { videoJobUsage } from './dashscope-video-family.js';
 import { createDashScopeVideoStatus, createDashScopeVideoSubmit, prepareVideoRequest, type PreparedVideoRequest } from './dashscope-video-operations.js';
 
 /**

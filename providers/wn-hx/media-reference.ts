@@ -1,18 +1,58 @@
 import { fieldError, sniffImageType } from '../../core/index.js';
-import type { InlineImageTypes, MediaFormat } from './media-formats.js';
+
+/** What a media reference holds. */
+export type MediaKind = 'image' | 'audio' | 'video';
+
+/** The image types a family takes inline, read from the bytes, and their names for a refusal (`JPEG, PNG or WebP`). */
+interface InlineImageTypes {
+  types: readonly string[];
+  names: string;
+}
+
+/** What a family takes for one kind of media (spec part 2, media limits). */
+type MediaFormat = {
+  /** The extensions accepted, named in the refusal of another. */
+  extensions: readonly string[];
+  /**
+   * Extensions of other media formats: a URL ending in one is refused. Only these are: a
+   * URL ending in .php may well serve an image, and signed links often have no extension.
+   */
+  refusedExtensions: ReadonlySet<string>;
+} & ({ kind: 'image'; inline: InlineImageTypes } | { kind: 'audio' | 'video' });
+
+// The media extensions wn knows: a URL ending in one of another kind is refused.
+const mediaExtensions = [
+  ...['jpg', 'jpeg', 'png', 'bmp', 'webp', 'gif', 'tif', 'tiff', 'heic', 'heif', 'avif', 'svg', 'ico'],
+  ...['wav', 'mp3', 'aac', 'm4a', 'flac', 'ogg', 'opus', 'wma', 'amr'],
+  ...['mp4', 'mov', 'avi', 'mkv', 'webm', 'flv', 'wmv', 'm4v', '3gp', 'mpeg', 'mpg'],
+];
+
+const othersThan = (accepted: readonly string[]) => new Set(mediaExtensions.filter((extension) => !accepted.includes(extension)));
+
+/** What wn takes for each kind of media (spec part 2, media limits: images JPEG/JPG/PNG/BMP/WEBP, audio WAV/MP3, video MP4/MOV). */
+export const wnMediaFormats = {
+  image: {
+    kind: 'image',
+    extensions: ['jpg', 'jpeg', 'png', 'bmp', 'webp'],
+    refusedExtensions: othersThan(['jpg', 'jpeg', 'png', 'bmp', 'webp']),
+    inline: { types: ['image/jpeg', 'image/png', 'image/bmp', 'image/webp'], names: 'JPEG, PNG, BMP or WebP' },
+  },
+  audio: { kind: 'audio', extensions: ['wav', 'mp3'], refusedExtensions: othersThan(['wav', 'mp3']) },
+  video: { kind: 'video', extensions: ['mp4', 'mov'], refusedExtensions: othersThan(['mp4', 'mov']) },
+} as const satisfies Record<MediaKind, MediaFormat>;
+
+/** What hx takes as an image (spec part 2: JPEG/JPG/PNG/WEBP up to 20 MB). */
+export const hxImageFormat: MediaFormat = {
+  kind: 'image',
+  extensions: ['jpg', 'jpeg', 'png', 'webp'],
+  refusedExtensions: new Set(['bmp', 'gif', 'tif', 'tiff', 'heic', 'heif', 'avif', 'svg', 'ico', 'wav', 'mp3', 'aac', 'm4a', 'flac', 'ogg', 'mp4', 'mov', 'avi', 'mkv', 'webm', 'flv', 'm4v']),
+  inline: { types: ['image/jpeg', 'image/png', 'image/webp'], names: 'JPEG, PNG or WebP' },
+};
 
 /** The largest inline image (spec part 2: wn2.7 and hx images up to 20 MB). */
-export const maxInlineImageBytes = 20 * 1024 * 1024;
+const maxInlineImageBytes = 20 * 1024 * 1024;
 
 const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** Options of {@link checkMediaReference}. */
-export interface MediaReferenceOptions {
-  /** Refuse plain http (wn2.5's `audio_url` is an https URL). */
-  httpsOnly?: boolean;
-  /** Take base64 without a `data:` prefix (wn2.5's `image`: "URL or Base64"). */
-  rawBase64?: boolean;
-}
 
 /**
  * Checks a media reference the upstream fetches itself and returns what to send: an http(s)
@@ -20,9 +60,10 @@ export interface MediaReferenceOptions {
  * `data:` URI whose bytes are a type the family takes (the type written from the bytes,
  * since DashScope takes base64 only as a data URI, upstreams.md §4.2, §4.4). Formats,
  * sizes and durations behind a URL are the upstream's to judge: checking them would mean
- * downloading every file.
+ * downloading every file. `httpsOnly` refuses plain http (wn2.5's `audio_url`); `rawBase64`
+ * takes base64 without a `data:` prefix (wn2.5's `image`: "URL or Base64").
  */
-export function checkMediaReference(value: string, path: string, format: MediaFormat, options: MediaReferenceOptions = {}): string {
+export function checkMediaReference(value: string, path: string, format: MediaFormat, options: { httpsOnly?: boolean; rawBase64?: boolean } = {}): string {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
   if (scheme === 'data') {
     if (format.kind !== 'image') throw fieldError(path, `expected an http(s) URL of the ${format.kind}; only images may be sent inline`);
@@ -53,17 +94,16 @@ export function checkMediaReference(value: string, path: string, format: MediaFo
 
 function inlineImage(payload: string, path: string, accepted: InlineImageTypes): string {
   if (!base64Text.test(payload)) throw fieldError(path, 'the base64 data is not valid base64');
-  const bytes = Buffer.from(payload, 'base64');
-  if (bytes.length > maxInlineImageBytes) throw fieldError(path, `the image is larger than ${maxInlineImageBytes / (1024 * 1024)} MB`);
-  const type = sniffImageType(bytes);
-  if (type === undefined || !accepted.types.includes(type)) throw fieldError(path, `the data is not a ${accepted.names} image`);
-  return `data:${type};base64,${payload}`;
+  return imageDataUri(Buffer.from(payload, 'base64'), path, accepted, 'data', payload);
 }
 
-/** An uploaded image file as a data URI, its type read from its bytes. */
-export function uploadedImage(data: Buffer, path: string, accepted: InlineImageTypes): string {
-  if (data.length > maxInlineImageBytes) throw fieldError(path, `the image is larger than ${maxInlineImageBytes / (1024 * 1024)} MB`);
-  const type = sniffImageType(data);
-  if (type === undefined || !accepted.types.includes(type)) throw fieldError(path, `the file is not a ${accepted.names} image`);
-  return `data:${type};base64,${data.toString('base64')}`;
+/**
+ * An image's bytes as a data URI, its type read from them (`what` names them in a refusal).
+ * An uploaded file is one (wn2.5's multipart `image`).
+ */
+export function imageDataUri(bytes: Buffer, path: string, accepted: InlineImageTypes, what: 'data' | 'file', base64 = bytes.toString('base64')): string {
+  if (bytes.length > maxInlineImageBytes) throw fieldError(path, `the image is larger than ${maxInlineImageBytes / (1024 * 1024)} MB`);
+  const type = sniffImageType(bytes, accepted.types);
+  if (type === undefined) throw fieldError(path, `the ${what} is not a ${accepted.names} image`);
+  return `data:${type};base64,${base64}`;
 }

@@ -1,25 +1,72 @@
-import type { z } from 'zod';
-import { fieldError, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
-import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
-import type { NestedVideoBody } from './nested-video-body-schema.js';
+import { z } from 'zod';
+import { booleanField, fieldError, parseClientFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
+import type { DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 
 /** What a nested-body model makes its video from: text, a first frame (or clip), or references. */
 export type NestedVideoMode = 't2v' | 'i2v' | 'r2v';
 
-/** The durations a request may ask for, and why the longest is shorter than usual, when it is. */
-export interface NestedVideoDurations {
-  shortest: number;
-  longest: number;
-  /** Appended to the refusal: `when reference videos are given`. */
-  reason?: string;
+const wholeSeconds = z.int({ error: 'expected a whole number of seconds' });
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+
+/**
+ * The nested body of spec part 2 (wn2.7 and hx columns), strictly: top-level `model`,
+ * `prompt` and `duration`, and `metadata` `{input: {prompt, media}, parameters: {resolution,
+ * ratio, duration, watermark, seed}}` with the family's own fields added. Each group of extra
+ * fields goes after the common ones named here, in the order given: the order in which fields
+ * are checked and sent upstream. `ratios` are named when a ratio is not a string.
+ */
+export function nestedVideoBodySchema<Input extends z.ZodRawShape, MediaItem extends z.ZodRawShape, Parameters extends z.ZodRawShape>(extras: {
+  /** Fields of `metadata.input` after `prompt` and before `media`. */
+  input: Input;
+  /** Fields of a `metadata.input.media[]` item after `type` and `url`. */
+  mediaItem: MediaItem;
+  /** Fields of `metadata.parameters` after `duration` and before `watermark`. */
+  parameters: Parameters;
+  ratios: readonly string[];
+}) {
+  return z.strictObject({
+    model: z.string(),
+    prompt: z.string({ error: 'expected the prompt as a string' }).optional(),
+    duration: wholeSeconds.optional(),
+    metadata: z.strictObject(
+      {
+        input: z.strictObject(
+          {
+            prompt: z.string({ error: 'expected the prompt as a string' }).optional(),
+            ...extras.input,
+            media: z
+              .array(
+                z.strictObject(
+                  { type: z.string({ error: 'expected the media type as a string' }), url: z.string({ error: 'expected the URL as a string' }), ...extras.mediaItem },
+                  { error: 'expected a {type, url} item' },
+                ),
+                { error: 'expected a list of {type, url} items' },
+              )
+              .optional(),
+          },
+          { error: 'expected an object' },
+        ),
+        parameters: z
+          .strictObject(
+            {
+              resolution: z.preprocess(upperCase, z.enum(['720P', '1080P'], { error: 'expected 720P or 1080P' })).optional(),
+              ratio: z.string({ error: `expected one of ${extras.ratios.join(', ')}` }).optional(),
+              duration: wholeSeconds.optional(),
+              ...extras.parameters,
+              watermark: booleanField.optional(),
+              seed: seedField.optional(),
+            },
+            { error: 'expected an object' },
+          )
+          .optional(),
+      },
+      { error: 'expected an object with input and parameters' },
+    ),
+  });
 }
 
-/** The rest of `metadata.input` a family read, as the upstream gets it, and the durations it allows. */
-export interface NestedVideoInput {
-  /** The upstream's `input` after `prompt`, in the order sent. */
-  input: Record<string, unknown>;
-  durations: NestedVideoDurations;
-}
+/** The common part of a nested body once parsed, whatever the family adds. */
+type NestedVideoBody = z.output<ReturnType<typeof nestedVideoBodySchema<{}, {}, {}>>>;
 
 /** How a family's nested body differs from the common one (spec part 2, the wn2.7 and hx columns). */
 export interface NestedVideoRules<Body extends NestedVideoBody> {
@@ -41,9 +88,15 @@ export interface NestedVideoRules<Body extends NestedVideoBody> {
   defaultResolution: '720P' | '1080P';
   /**
    * Checks the media and the family's own `metadata.input` fields for the mode (after the
-   * prompt, before the duration) and returns them as the upstream gets them.
+   * prompt, before the duration) and returns them as the upstream gets them (after `prompt`,
+   * in the order sent), with the durations allowed and, when the longest is shorter than
+   * usual, why (`when reference videos are given`).
    */
-  readInput(input: Body['metadata']['input'], mode: NestedVideoMode, model: string): NestedVideoInput;
+  readInput(
+    input: Body['metadata']['input'],
+    mode: NestedVideoMode,
+    model: string,
+  ): { input: Record<string, unknown>; durations: { shortest: number; longest: number; reason?: string } };
   /** The family's own parameters as sent, between `duration` and `watermark`. */
   extraParameters(parameters: NonNullable<Body['metadata']['parameters']>): Record<string, unknown>;
 }

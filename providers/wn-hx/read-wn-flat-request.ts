@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { booleanField, fieldError, parseClientFields, readFormFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
-import type { DashScopeVideoJob, VideoTier } from './dashscope-video-job.js';
-import { wnMediaFormats } from './media-formats.js';
-import { checkMediaReference, uploadedImage } from './media-reference.js';
+import type { DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
+import { checkMediaReference, imageDataUri, wnMediaFormats } from './media-reference.js';
 
 const flatFieldList = 'prompt, image, duration, resolution, size, smart_rewrite, generate_audio, audio_url and seed';
 
@@ -59,7 +58,7 @@ function imageOf(request: VideoSubmitRequest, image: string | undefined): string
   if (stray !== undefined) throw fieldError(stray.field, 'unknown file field; wn2.5 takes one image file, as image');
   if (files.length > 1) throw fieldError('image', 'expected one image file');
   if (files.length === 1 && image !== undefined) throw fieldError('image', 'send the image as a file or as a field, not both');
-  if (files.length === 1) return uploadedImage(files[0]!.data, 'image', wnMediaFormats.image.inline);
+  if (files.length === 1) return imageDataUri(files[0]!.data, 'image', wnMediaFormats.image.inline, 'file');
   return image === undefined ? undefined : checkMediaReference(image, 'image', wnMediaFormats.image, { rawBase64: true });
 }
 

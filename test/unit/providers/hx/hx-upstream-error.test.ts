@@ -1,5 +1,5 @@
 import t from 'tap';
-import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-upstream-error.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-video-operations.js';
 import { readHxVideoRequest } from '../../../../providers/wn-hx/hx-family.js';
 import { clientBodyOf, hxLifecycleFixture, hxRequestFixture, videoRequest } from './hx-test-helpers.js';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { samplePngBase64 } from '../../../fakes/dashscope/fake-dashscope-upstream.js';
 import { readHxVideoRequest } from '../../../../providers/wn-hx/hx-family.js';
-import { videoJobUsage } from '../../../../providers/wn-hx/dashscope-video-job.js';
+import { videoJobUsage } from '../../../../providers/wn-hx/dashscope-video-family.js';
 import { clientBodyOf, hxRequestFixture, refusalOf, videoRequest } from './hx-test-helpers.js';
 
 const nested = (model: string, input: Record<string, unknown>, parameters?: Record<string, unknown>, top: Record<string, unknown> = {}) =>

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { classifyQiImage } from '../../../../providers/qi/qi-image-reference.js';
 import { sniffImageType } from '../../../../core/index.js';
-import { qiImageMimeTypes } from '../../../../providers/qi/qi-image-types.js';
+import { qiImageMimeTypes } from '../../../../providers/qi/qi-image-reference.js';
 
 const path = ['input', 'messages', 0, 'content', 1, 'image'];
 const classify = (value: string) => classifyQiImage({ value, path });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { toQiRequest } from '../../../../providers/qi/to-qi-request.js';
+import { toQiRequest } from '../../../../providers/qi/qi-image-operation.js';
 import { qiFixture } from './fixtures/read-qi-fixture.js';
 
 t.test('a text-to-image job becomes exactly the recorded qwen-image-plus request', async (t) => {

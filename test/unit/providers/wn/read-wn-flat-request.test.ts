@@ -1,7 +1,7 @@
 import t from 'tap';
 import { samplePng, samplePngBase64 } from '../../../fakes/dashscope/fake-dashscope-upstream.js';
 import { readWnVideoRequest } from '../../../../providers/wn-hx/wn-family.js';
-import { videoJobUsage } from '../../../../providers/wn-hx/dashscope-video-job.js';
+import { videoJobUsage } from '../../../../providers/wn-hx/dashscope-video-family.js';
 import { refusalOf, videoRequest } from './wn-test-helpers.js';
 
 const textToVideo = (fields: Record<string, unknown> = {}) => videoRequest({ model: 'wn2.5-t2v-preview', prompt: 'a kitten running in moonlight', ...fields });

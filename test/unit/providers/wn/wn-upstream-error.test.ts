@@ -1,5 +1,5 @@
 import t from 'tap';
-import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-upstream-error.js';
+import { dashScopeSubmitError, dashScopeUpstreamParam } from '../../../../providers/wn-hx/dashscope-video-operations.js';
 import { readWnVideoRequest } from '../../../../providers/wn-hx/wn-family.js';
 import { videoRequest, wnLifecycleFixture } from './wn-test-helpers.js';
 
