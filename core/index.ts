@@ -188,6 +188,7 @@ export {
   readDashScopeErrorBody,
   type DashScopeErrorBody,
 } from './http/dashscope-api-errors.js';
+export { callDashScope, dashScopeStatusError, type DashScopeRefusal } from './http/dashscope-api.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   dashScopeCodeStatus,
+  dashScopeStatusError,
   describeDashScopeError,
   emptyUpstreamAnswer,
   emptyUsage,
@@ -63,8 +64,7 @@ function qiPromptBlocked(error: DashScopeErrorBody): GatewayError {
  */
 export function qiStatusError(status: number, bodyText: string, retryAfterSeconds?: number): GatewayError {
   const error = readDashScopeErrorBody(bodyText);
-  if (error !== undefined && isDashScopeModerationCode(error.code)) return qiPromptBlocked(error);
-  return errorForUpstreamStatus(status, describeDashScopeError(error ?? {}) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
+  return error !== undefined && isDashScopeModerationCode(error.code) ? qiPromptBlocked(error) : dashScopeStatusError(status, bodyText, retryAfterSeconds);
 }
 
 const reported = (value: number | null | undefined): boolean => typeof value === 'number' && Number.isFinite(value);

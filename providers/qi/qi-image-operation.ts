@@ -1,12 +1,8 @@
 import {
-  bearerAuthorization,
-  callUpstream,
+  callDashScope,
   GatewayError,
   matchesModelPattern,
-  prefixedUpstreamUrl,
-  readBodyExcerpt,
   readUpstreamAnswer,
-  retryAfterHeader,
   type ImageRequest,
   type OperationCall,
   type OperationResult,
@@ -53,7 +49,7 @@ const downloadFailures: Record<string, string> = {
  * not retryable: another channel would generate again, at the operator's cost, and most
  * likely meet the same guard.
  */
-async function downloadQiImages(host: ProviderHost, urls: readonly string[], signal: AbortSignal, channelBaseUrl: string): Promise<Array<{ b64_json: string }>> {
+async function downloadQiImages(host: ProviderHost, urls: readonly string[], signal: AbortSignal, channelBaseUrl: string) {
   return Promise.all(
     urls.map(async (url) => {
       try {
@@ -62,8 +58,12 @@ async function downloadQiImages(host: ProviderHost, urls: readonly string[], sig
       } catch (error) {
         if (signal.aborted) throw error;
         const reason = GatewayError.is(error) ? (downloadFailures[error.code] ?? error.message) : String(error);
-        const message = `the upstream made the image, but the gateway could not download it to return it as b64_json: ${reason}; ask for response_format "url" to get its link instead`;
-        throw new GatewayError(502, 'image_conversion_failed', message, { cause: error });
+        throw new GatewayError(
+          502,
+          'image_conversion_failed',
+          `the upstream made the image, but the gateway could not download it to return it as b64_json: ${reason}; ask for response_format "url" to get its link instead`,
+          { cause: error },
+        );
       }
     }),
   );
@@ -73,28 +73,18 @@ async function downloadQiImages(host: ProviderHost, urls: readonly string[], sig
  * `images.generate` or `images.edit` for a Q-style model on a DashScope-format upstream:
  * the client's request read and checked, its images prepared, one sync call, and the
  * answer `{created, data: [{url} | {b64_json}], usage?}` billed by the images it holds. The
- * call POSTs to `{base_url}{path_prefix}/services/aigc/multimodal-generation/generation` with
- * the channel's key as a Bearer token (upstreams.md §4.1) and no `X-DashScope-Async` header:
- * this path is synchronous and refuses it (§4.3).
+ * call has no `X-DashScope-Async` header: this path is synchronous and refuses it (upstreams.md §4.3).
  */
 export function createQiImageOperation(host: ProviderHost, operation: QiModelKind['operation']) {
   return async (call: OperationCall<ImageRequest, QiOptions>): Promise<OperationResult> => {
     const edit = call.options.edit_models.some((pattern) => matchesModelPattern(pattern, call.model));
     const job = readQiRequest(call.request, { operation, model: call.model, edit });
     const images = await resolveQiImages(host, job.images, { fetchUrls: call.options.fetch_input_urls, signal: call.signal });
-    const response = await callUpstream(
-      host,
-      call,
-      {
-        url: prefixedUpstreamUrl(call, '/services/aigc/multimodal-generation/generation'),
-        headers: bearerAuthorization(call),
-        body: JSON.stringify(toQiRequest(job.prompt, images, job.parameters, call.upstreamModel)),
-      },
-      async (refusal) => qiStatusError(refusal.statusCode, await readBodyExcerpt(refusal), retryAfterHeader(refusal)),
-    );
+    const body = JSON.stringify(toQiRequest(job.prompt, images, job.parameters, call.upstreamModel));
+    const response = await callDashScope(host, call, '/services/aigc/multimodal-generation/generation', { body }, qiStatusError);
     const result = fromQiResponse(await readUpstreamAnswer(response.body, qiResponseExpected));
     const data = job.responseFormat === 'b64_json' ? await downloadQiImages(host, result.urls, call.signal, call.channel.baseUrl) : result.urls.map((url) => ({ url }));
-    const body = { created: Math.floor(host.now() / 1000), data, ...(result.clientUsage === undefined ? {} : { usage: result.clientUsage }) };
-    return { kind: 'json', body, usage: result.usage };
+    const answer = { created: Math.floor(host.now() / 1000), data, ...(result.clientUsage === undefined ? {} : { usage: result.clientUsage }) };
+    return { kind: 'json', body: answer, usage: result.usage };
   };
 }

@@ -1,4 +1,5 @@
-import { fieldError, formatFieldPath, GatewayError, isBase64Text, sniffBase64ImageType, type FieldPath, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
+import { fieldError, formatFieldPath, GatewayError, isBase64Text, sniffBase64ImageType } from '../../core/index.js';
+import type { FieldPath, ProviderHost, VendorFetchedUrl } from '../../core/index.js';
 
 /** The image types Q-style models take as input and return, lower case. */
 export const qiImageMimeTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];
@@ -45,7 +46,7 @@ export function classifyQiImage(input: QiImageInput): { kind: 'url'; url: string
  * through the SSRF guard) and out as a `data:<type>;base64,` URI. A refusal is a 400 naming
  * the field.
  */
-export async function resolveQiImages(host: ProviderHost, inputs: readonly QiImageInput[], options: { fetchUrls: boolean; signal: AbortSignal }): Promise<string[]> {
+export async function resolveQiImages(host: ProviderHost, inputs: readonly QiImageInput[], options: { fetchUrls: boolean; signal: AbortSignal }) {
   const resolved: string[] = [];
   const passedOn: VendorFetchedUrl[] = [];
   for (const input of inputs) {

@@ -1,5 +1,6 @@
 import { fieldError, parseClientFields, readFormFields, sniffImageType, type FieldPath, type ImageRequest, type ImageUpload } from '../../core/index.js';
-import { qiFlatBodySchema, qiFlatKnownFields, qiFlatOnlyFields, qiNativeBodySchema, qiNativeKnownFields, qiUnknownField, type QiParameters } from './qi-client-schemas.js';
+import { qiFlatBodySchema, qiFlatKnownFields, qiFlatOnlyFields, qiNativeBodySchema, qiNativeKnownFields, qiUnknownField } from './qi-client-schemas.js';
+import type { QiParameters } from './qi-client-schemas.js';
 import { qiImageMimeTypes, type QiImageInput } from './qi-image-reference.js';
 
 /** Input images an edit model takes (spec part 2, Limits). */

@@ -1,23 +1,18 @@
 import { z } from 'zod';
 import {
-  bearerAuthorization,
-  callUpstream,
+  callDashScope,
   dashScopeCodeStatus,
   describeDashScopeError,
-  describeDashScopeErrorText,
   errorForUpstreamStatus,
   findUrlFields,
   GatewayError,
   invalidUpstreamAnswer,
   isChannelTrouble,
   parseUpstreamJson,
-  prefixedUpstreamUrl,
   readBodyExcerpt,
   readDashScopeErrorBody,
   readUpstreamAnswer,
-  retryAfterHeader,
   upstreamRefusal,
-  upstreamStatusError,
   type OperationHandler,
   type PathPrefixOptions,
   type ProviderHost,
@@ -59,23 +54,17 @@ export function prepareVideoRequest(request: VideoSubmitRequest): PreparedVideoR
 
 /**
  * `video.submit`: checks the URLs DashScope will fetch against the gateway's address policy,
- * then `POST {base_url}{path_prefix}/services/aigc/video-generation/video-synthesis` with the
- * channel's key and `X-DashScope-Async: enable`, without which DashScope refuses (upstreams.md
- * §4.1); the upstream's `output.task_id` is the task's handle.
+ * then submits the task with `X-DashScope-Async: enable`, without which DashScope refuses
+ * (upstreams.md §4.1); the upstream's `output.task_id` is the task's handle.
  */
 export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, PathPrefixOptions> {
   return async (call): Promise<TaskAccepted> => {
     const { job, vendorFetchedUrls } = call.request;
     await host.media.checkVendorFetchedUrls(vendorFetchedUrls, call.signal);
-    const response = await callUpstream(
-      host,
-      call,
-      {
-        url: prefixedUpstreamUrl(call, '/services/aigc/video-generation/video-synthesis'),
-        headers: { ...bearerAuthorization(call), 'x-dashscope-async': 'enable' },
-        body: JSON.stringify({ model: call.upstreamModel, input: job.input, parameters: job.parameters }),
-      },
-      async (refusal) => dashScopeSubmitError(refusal.statusCode, await readBodyExcerpt(refusal), job, retryAfterHeader(refusal)),
+    const body = JSON.stringify({ model: call.upstreamModel, input: job.input, parameters: job.parameters });
+    const headers = { 'x-dashscope-async': 'enable' };
+    const response = await callDashScope(host, call, '/services/aigc/video-generation/video-synthesis', { body, headers }, (status, text, retryAfter) =>
+      dashScopeSubmitError(status, text, job, retryAfter),
     );
     const text = await readBodyExcerpt(response);
     let answer;
@@ -95,16 +84,10 @@ export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler
   };
 }
 
-/**
- * `video.status`: `GET {base_url}{path_prefix}/tasks/{task_id}` with the key only (upstreams.md
- * §4.1), the answer mapped at the tiers its model makes (see {@link fromDashScopeTask}).
- */
+/** `video.status`: `GET /tasks/{task_id}` (upstreams.md §4.1), the answer mapped at the tiers its model makes (see {@link fromDashScopeTask}). */
 export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, PathPrefixOptions> {
   return async (call): Promise<TaskProgress> => {
-    const url = prefixedUpstreamUrl(call, `/tasks/${encodeURIComponent(call.request.handle)}`);
-    const response = await callUpstream(host, call, { method: 'GET', url, headers: bearerAuthorization(call) }, (refusal) =>
-      upstreamStatusError(refusal, describeDashScopeErrorText),
-    );
+    const response = await callDashScope(host, call, `/tasks/${encodeURIComponent(call.request.handle)}`);
     const answer = await readUpstreamAnswer(response.body, 'a task answer', { retryable: true });
     return fromDashScopeTask(answer, videoFamilyOf(call.request.model).tiersOf(call.request.model));
   };

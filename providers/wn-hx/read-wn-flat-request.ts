@@ -29,14 +29,11 @@ const sizeOfTier: Record<VideoTier, string> = { '480p': '832*480', '720p': '1280
  * in its tier: 832*480 and 624*624 are 480p, 1280*720, 960*960 and 1088*832 are 720p,
  * 1920*1080, 1440*1440 and 1632*1248 are 1080p.
  */
-export function tierOfWnSize(size: string): VideoTier {
+function tierOfWnSize(size: string): VideoTier {
   const [width, height] = size.split('*').map(Number) as [number, number];
   const pixels = width * height;
   return pixels <= 500_000 ? '480p' : pixels <= 1_200_000 ? '720p' : '1080p';
 }
-
-// A multipart body carries every field as text; core already made numbers of duration and seed.
-const formFieldKinds = { booleans: ['smart_rewrite', 'generate_audio'] };
 
 /** Upstream fields by their wn2.5 client names. */
 const clientNames: Record<string, string> = {
@@ -72,7 +69,9 @@ function imageOf(request: VideoSubmitRequest, image: string | undefined): string
  */
 export function readWnFlatRequest(request: VideoSubmitRequest, mode: 't2v' | 'i2v'): DashScopeVideoJob {
   const { uploads: _uploads, ...body } = request;
-  const fields = parseClientFields(flatSchema, request.uploads === undefined ? body : readFormFields(body, formFieldKinds), { unknownField: (field) => `${field}: unknown field; wn2.5 models take ${flatFieldList}` });
+  // A multipart body carries every field as text; core already made numbers of duration and seed.
+  const read = request.uploads === undefined ? body : readFormFields(body, { booleans: ['smart_rewrite', 'generate_audio'] });
+  const fields = parseClientFields(flatSchema, read, { unknownField: (field) => `${field}: unknown field; wn2.5 models take ${flatFieldList}` });
   const model = request.model;
   const image = imageOf(request, fields.image);
   if (mode === 't2v' && image !== undefined) throw fieldError('image', `${model} makes video from text; use wn2.5-i2v-preview to start from an image`);
@@ -92,22 +91,20 @@ export function readWnFlatRequest(request: VideoSubmitRequest, mode: 't2v' | 'i2
   const seconds = fields.duration ?? 5;
   const size = mode === 't2v' ? (fields.size ?? sizeOfTier[tier]) : undefined;
 
-  const input: Record<string, unknown> = {
-    ...(prompt === undefined ? {} : { prompt }),
-    ...(image === undefined ? {} : { img_url: image }),
-    ...(audioUrl === undefined ? {} : { audio_url: audioUrl }),
-  };
   const audio = fields.generate_audio ?? (audioUrl === undefined ? false : undefined);
-  const parameters: Record<string, unknown> = {
-    ...(size === undefined ? { resolution: tier.toUpperCase() } : { size }),
-    duration: seconds,
-    prompt_extend: fields.smart_rewrite ?? false,
-    ...(audio === undefined ? {} : { audio }),
-    ...(fields.seed === undefined ? {} : { seed: fields.seed }),
-  };
   return {
-    input,
-    parameters,
+    input: {
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(image === undefined ? {} : { img_url: image }),
+      ...(audioUrl === undefined ? {} : { audio_url: audioUrl }),
+    },
+    parameters: {
+      ...(size === undefined ? { resolution: tier.toUpperCase() } : { size }),
+      duration: seconds,
+      prompt_extend: fields.smart_rewrite ?? false,
+      ...(audio === undefined ? {} : { audio }),
+      ...(fields.seed === undefined ? {} : { seed: fields.seed }),
+    },
     seconds,
     tier,
     details: { seconds, resolution: tier, ...(size === undefined ? {} : { size }) },

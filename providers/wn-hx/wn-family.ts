@@ -105,14 +105,19 @@ const wnNestedSchema = nestedVideoBodySchema({
 });
 
 /**
- * Reads a wn2.7 submission by {@link readNestedVideoRequest} with wn2.7's rules (spec part 2,
- * the `wn2.7` column; upstreams.md §4.2): `resolution` defaults to 720P (DashScope's own is
- * 1080P); durations 2 to 15 seconds, 2 to 10 with reference videos; a soundtrack on
- * text-to-video only. prompt_extend (DashScope's default true) and watermark (false) are left
- * to the upstream unless given. The upstream paths of a refusal come back under `metadata.`.
+ * Reads a wn submission by its model's rules: the flat wn2.5 fields, or the nested body by
+ * {@link readNestedVideoRequest} with wn2.7's rules (spec part 2, the `wn2.7` column;
+ * upstreams.md §4.2): `resolution` defaults to 720P (DashScope's own is 1080P); durations 2
+ * to 15 seconds, 2 to 10 with reference videos; a soundtrack on text-to-video only.
+ * prompt_extend (DashScope's default true) and watermark (false) are left to the upstream
+ * unless given; the upstream paths of a refusal come back under `metadata.`. Pure and
+ * synchronous, so the estimate (before any quota is held) and the submit read the request
+ * the same way; every refusal is a 400 naming the field.
  */
-function readWnNestedRequest(request: VideoSubmitRequest, mode: NestedVideoMode): DashScopeVideoJob {
-  return readNestedVideoRequest(request, mode, {
+export function readWnVideoRequest(request: VideoSubmitRequest): DashScopeVideoJob {
+  const kind = wnModelKind(request.model);
+  if (kind.family === 'wn2.5') return readWnFlatRequest(request, kind.mode);
+  return readNestedVideoRequest(request, kind.mode, {
     schema: wnNestedSchema,
     takenBy: 'wn2.7 models',
     fieldLists: {
@@ -143,16 +148,6 @@ function readWnNestedRequest(request: VideoSubmitRequest, mode: NestedVideoMode)
     },
     extraParameters: (parameters) => (parameters.prompt_extend === undefined ? {} : { prompt_extend: parameters.prompt_extend }),
   });
-}
-
-/**
- * Reads a wn submission by its model's rules: the flat wn2.5 fields or the nested wn2.7
- * ones. Pure and synchronous, so the estimate (before any quota is held) and the submit
- * read the request the same way; every refusal is a 400 naming the field.
- */
-export function readWnVideoRequest(request: VideoSubmitRequest): DashScopeVideoJob {
-  const kind = wnModelKind(request.model);
-  return kind.family === 'wn2.5' ? readWnFlatRequest(request, kind.mode) : readWnNestedRequest(request, kind.mode);
 }
 
 /** The wn family (spec part 2): wn2.5 with flat fields, wn2.7 with the nested body, on Wan's DashScope models. */

@@ -1,0 +1,31 @@
+import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { bearerAuthorization, callUpstream, prefixedUpstreamUrl } from './call-upstream.js';
+import { describeDashScopeErrorText } from './dashscope-api-errors.js';
+import { errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader } from './upstream-error.js';
+
+/** Makes the error for a DashScope upstream's non-2xx answer from its status, its body's first 64 KiB and its `Retry-After` delay. */
+export type DashScopeRefusal = (status: number, bodyText: string, retryAfterSeconds?: number) => GatewayError;
+
+/** A non-2xx answer judged by its status alone (see `errorForUpstreamStatus`), in DashScope's own words when its body has an error. */
+export const dashScopeStatusError: DashScopeRefusal = (status, bodyText, retryAfterSeconds) =>
+  errorForUpstreamStatus(status, describeDashScopeErrorText(bodyText) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
+
+/**
+ * Calls a DashScope-format upstream (upstreams.md §4.1): `{base_url}{path_prefix}{path}` with
+ * the channel's key as a Bearer token and `headers` after it, POSTing `body` (JSON text) when
+ * given, else a GET. Answers a 2xx response; any other is thrown as `refused` makes it.
+ */
+export function callDashScope(
+  host: ProviderHost,
+  call: Pick<OperationCall<unknown, { path_prefix: string }>, 'signal' | 'channel' | 'options'>,
+  path: string,
+  request: { body?: string; headers?: Record<string, string> } = {},
+  refused: DashScopeRefusal = dashScopeStatusError,
+): Promise<UpstreamResponse> {
+  const url = prefixedUpstreamUrl(call, path);
+  const headers = { ...bearerAuthorization(call), ...request.headers };
+  return callUpstream(host, call, request.body === undefined ? { method: 'GET', url, headers } : { url, headers, body: request.body }, async (response) =>
+    refused(response.statusCode, await readBodyExcerpt(response), retryAfterHeader(response)),
+  );
+}
