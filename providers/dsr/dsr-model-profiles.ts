@@ -93,30 +93,7 @@ function modelsWith(has: (profile: DsrModelProfile) => boolean, conjunction: 'an
 
 const refuse = (field: string, message: string) => invalidRequest(`${field}: ${message}`, { param: field });
 
-function checkFamilyFields(request: DsrRequest, profile: DsrModelProfile, model: string): void {
-  if (request.guidance_scale !== undefined && !profile.guidanceScale) {
-    throw refuse('guidance_scale', `only ${modelsWith((known) => known.guidanceScale)} take guidance_scale; remove it for ${model}`);
-  }
-  for (const field of ['sequential_image_generation', 'sequential_image_generation_options'] as const) {
-    if (request[field] !== undefined && !profile.sequential) {
-      throw refuse(field, `only ${modelsWith((known) => known.sequential)} make image groups; remove ${field} for ${model}`);
-    }
-  }
-  if (request.sequential_image_generation_options !== undefined && request.sequential_image_generation !== 'auto') {
-    throw refuse('sequential_image_generation_options', 'only used when sequential_image_generation is auto; set it to auto or remove the options');
-  }
-  const optimize = request.optimize_prompt_options;
-  if (optimize !== undefined && profile.optimizeModes.length === 0) {
-    throw refuse('optimize_prompt_options', `only ${modelsWith((known) => known.optimizeModes.length > 0)} take optimize_prompt_options; remove it for ${model}`);
-  }
-  if (optimize?.mode !== undefined && !profile.optimizeModes.includes(optimize.mode)) {
-    const elsewhere = modelsWith((known) => known.optimizeModes.includes(optimize.mode!), 'or');
-    throw refuse('optimize_prompt_options.mode', `${optimize.mode} is only available on ${elsewhere}; use ${profile.optimizeModes.join(' or ')} for ${model}`);
-  }
-}
-
-function checkReferences(request: DsrRequest, inputs: DsrInputs, profile: DsrModelProfile, model: string, operation: OperationName): void {
-  const { references } = inputs;
+function checkReferences(request: DsrRequest, references: DsrInputs['references'], profile: DsrModelProfile, model: string, operation: OperationName): void {
   const first = references[0];
   if (profile.references.max === 0 && first !== undefined) {
     const others = modelsWith((known) => known.references.max > 0, 'or');
@@ -162,7 +139,25 @@ export function checkDsrModelRules(request: DsrRequest, inputs: DsrInputs, profi
   if (request.size !== undefined && !sizes.includes(request.size)) {
     throw refuse('size', `"${request.size}" is not a size ${model} makes; use one of ${sizes.join(', ')}`);
   }
-  checkFamilyFields(request, profile, model);
-  checkReferences(request, inputs, profile, model, operation);
+  if (request.guidance_scale !== undefined && !profile.guidanceScale) {
+    throw refuse('guidance_scale', `only ${modelsWith((known) => known.guidanceScale)} take guidance_scale; remove it for ${model}`);
+  }
+  for (const field of ['sequential_image_generation', 'sequential_image_generation_options'] as const) {
+    if (request[field] !== undefined && !profile.sequential) {
+      throw refuse(field, `only ${modelsWith((known) => known.sequential)} make image groups; remove ${field} for ${model}`);
+    }
+  }
+  if (request.sequential_image_generation_options !== undefined && request.sequential_image_generation !== 'auto') {
+    throw refuse('sequential_image_generation_options', 'only used when sequential_image_generation is auto; set it to auto or remove the options');
+  }
+  const optimize = request.optimize_prompt_options;
+  if (optimize !== undefined && profile.optimizeModes.length === 0) {
+    throw refuse('optimize_prompt_options', `only ${modelsWith((known) => known.optimizeModes.length > 0)} take optimize_prompt_options; remove it for ${model}`);
+  }
+  if (optimize?.mode !== undefined && !profile.optimizeModes.includes(optimize.mode)) {
+    const elsewhere = modelsWith((known) => known.optimizeModes.includes(optimize.mode!), 'or');
+    throw refuse('optimize_prompt_options.mode', `${optimize.mode} is only available on ${elsewhere}; use ${profile.optimizeModes.join(' or ')} for ${model}`);
+  }
+  checkReferences(request, inputs.references, profile, model, operation);
   return inputs.prompt;
 }

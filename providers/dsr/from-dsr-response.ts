@@ -20,8 +20,6 @@ import {
 // Lenient: only what the gateway reads is checked; every other field travels untouched
 // (reference/upstreams.md §3.2; fixture ark-seedream-image-responses.json).
 
-const count = z.number().nullish();
-
 /** One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an image of a group that failed. */
 const dsrImageItemSchema = z.looseObject({
   url: z.string().nullish(),
@@ -35,7 +33,7 @@ const dsrImagesResponseSchema = z.looseObject({
   model: z.string().nullish(),
   created: z.number().nullish(),
   data: z.array(dsrImageItemSchema).nullish(),
-  usage: z.looseObject({ generated_images: count, output_tokens: count, total_tokens: count }).nullish(),
+  usage: z.looseObject({ generated_images: z.number().nullish(), output_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
   error: arkErrorDetailSchema.nullish(),
 });
 

@@ -127,8 +127,7 @@ export function createGpChatStreamDecoder(options: { includeUsage: boolean }): S
     },
 
     end(): StreamOutput[] {
-      if (!finished) return fail(upstreamStreamTruncated());
-      return [{ type: 'event', data: '[DONE]', content: false }];
+      return finished ? [{ type: 'event', data: '[DONE]', content: false }] : fail(upstreamStreamTruncated());
     },
   });
 }

@@ -26,14 +26,16 @@ import { createGpResponsesStreamDecoder, gpResponseObjectSchema } from './gp-res
 const urlKeys = new Set(['image_url', 'file_url', 'server_url']);
 
 /**
- * Checks the URLs a passed-through request hands the upstream to fetch, in `messages`
- * (chat) or `input` and `tools` (Responses), against the gateway's address policy before the
- * call; a refused one is a 400 naming its field (`messages[1].content[0].image_url.url`).
- * The rest of the body, `metadata` included, is the client's own text and is not judged.
+ * POSTs `body` to `path` of the upstream, after checking the URLs the client's request hands
+ * the upstream to fetch, in `messages` (chat) or `input` and `tools` (Responses), against the
+ * gateway's address policy; a refused one is a 400 naming its field
+ * (`messages[1].content[0].image_url.url`). The rest of the request, `metadata` included, is
+ * the client's own text and is not judged.
  */
-async function checkGpUrls(host: ProviderHost, request: Record<string, unknown>, signal: AbortSignal): Promise<void> {
-  const urls = ['messages', 'input', 'tools'].flatMap((section) => findUrlFields(request[section], (key) => urlKeys.has(key), section));
-  await host.media.checkVendorFetchedUrls(urls, signal);
+async function callGp(host: ProviderHost, call: OperationCall<Record<string, unknown>, PathPrefixOptions>, path: string, body: unknown) {
+  const urls = ['messages', 'input', 'tools'].flatMap((section) => findUrlFields(call.request[section], (key) => urlKeys.has(key), section));
+  await host.media.checkVendorFetchedUrls(urls, call.signal);
+  return callOpenAiCompatible(host, call, path, { body: JSON.stringify(body) });
 }
 
 /**
@@ -56,9 +58,7 @@ const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish(
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
   return async (call: OperationCall<ChatCompletionRequest, PathPrefixOptions>): Promise<OperationResult> => {
-    await checkGpUrls(host, call.request, call.signal);
-    const body = JSON.stringify(toGpRequest(call.request, call.upstreamModel, call.stream));
-    const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+    const response = await callGp(host, call, '/chat/completions', toGpRequest(call.request, call.upstreamModel, call.stream));
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
@@ -76,9 +76,7 @@ export function createGpChatOperation(host: ProviderHost) {
  */
 export function createGpResponsesOperation(host: ProviderHost) {
   return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<OperationResult> => {
-    await checkGpUrls(host, call.request, call.signal);
-    const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
-    const response = await callOpenAiCompatible(host, call, '/responses', { body });
+    const response = await callGp(host, call, '/responses', { ...call.request, model: call.upstreamModel });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
     const { text, json } = await readUpstreamJsonBody(response.body, 'a response');

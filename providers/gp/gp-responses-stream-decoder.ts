@@ -104,8 +104,7 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (finished) return [];
-      return fail(upstreamStreamTruncated());
+      return finished ? [] : fail(upstreamStreamTruncated());
     },
   });
 }
