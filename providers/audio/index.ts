@@ -1,6 +1,5 @@
 import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
-import { createOpenAiAudioSpeechOperation } from './openai-audio-speech-operation.js';
-import { createOpenAiAudioTranscriptionOperation } from './openai-audio-transcription-operation.js';
+import { createOpenAiAudioSpeechOperation, createOpenAiAudioTranscriptionOperation } from './openai-audio-operations.js';
 
 /** The audio family (tts-, stt- models): speech, transcription and translation on an OpenAI-format upstream. */
 export default defineProvider<PathPrefixOptions>({

@@ -1,43 +1,75 @@
-import { describeArkError, emptyUsage, errorForUpstreamStatus, isArkSensitiveContent, tokenCount, type Usage } from '../../core/index.js';
-import { dsrEmptyResponse, dsrPromptBlocked, invalidDsrResponse } from './dsr-error.js';
-import { dsrImagesResponseSchema, type DsrImageItem, type DsrUsage } from './dsr-schemas.js';
+import { z } from 'zod';
+import {
+  arkErrorDetailSchema,
+  describeArkError,
+  emptyUpstreamAnswer,
+  emptyUsage,
+  errorForUpstreamStatus,
+  isArkSensitiveContent,
+  parseUpstreamAnswer,
+  promptBlocked,
+  readArkErrorBody,
+  tokenCount,
+  upstreamStatusError,
+  type ArkErrorDetail,
+  type GatewayError,
+  type Usage,
+  type UpstreamResponse,
+} from '../../core/index.js';
 
-/** What the client gets for a Seedream-style request, and what it is billed. */
-export interface DsrImagesAnswer {
-  /** `{model, created, data, usage}`: the upstream's `created`, `data[]` and `usage` as it sent them, `model` as the client named it. */
-  body: Record<string, unknown>;
-  usage: Usage;
-}
+// Lenient: only what the gateway reads is checked; every other field travels untouched
+// (reference/upstreams.md §3.2; fixture ark-seedream-image-responses.json).
 
-/** What the answer needs besides the upstream body. */
-export interface DsrAnswerContext {
-  /** The model the client asked for. */
-  model: string;
-  /** Unix seconds, for an answer without `created`. */
-  now: number;
-}
+/** One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an image of a group that failed. */
+const dsrImageItemSchema = z.looseObject({
+  url: z.string().nullish(),
+  b64_json: z.string().nullish(),
+  size: z.string().nullish(),
+  error: arkErrorDetailSchema.nullish(),
+});
 
-const hasImage = (item: DsrImageItem): boolean => (typeof item.url === 'string' && item.url !== '') || (typeof item.b64_json === 'string' && item.b64_json !== '');
+/** A non-stream `POST /images/generations` answer; its `usage` has no input count (upstreams.md §3.2). */
+const dsrImagesResponseSchema = z.looseObject({
+  model: z.string().nullish(),
+  created: z.number().nullish(),
+  data: z.array(dsrImageItemSchema).nullish(),
+  usage: z.looseObject({ generated_images: z.number().nullish(), output_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
+  error: arkErrorDetailSchema.nullish(),
+});
 
-
-/** The core usage of an answer that delivered `images` images; Ark reports output tokens only. */
-export function convertDsrUsage(usage: DsrUsage | null | undefined, images: number): Usage {
-  const outputTokens = tokenCount(usage?.output_tokens);
-  return { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images };
+/** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
+export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
+  const detail = describeArkError(error) ?? 'the content was flagged';
+  return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
 }
 
 /**
- * Turns an upstream images answer (upstreams.md §3.2; fixture ark-seedream-image-responses.json)
- * into the client's answer. `data[]` items go out as the upstream sent them, in order,
- * including the `{error}` item of an image of a group that failed, so the client sees which
- * one is missing. Billing counts the items that carry a `url` or `b64_json`: the images the
- * client actually got. No such item: every failure a safety-filter code is `prompt_blocked`,
- * anything else (an empty `data`) is `empty_response`.
+ * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
+ * becomes the gateway error for its status, with Ark's message.
  */
-export function fromDsrResponse(json: unknown, context: DsrAnswerContext): DsrImagesAnswer {
-  const parsed = dsrImagesResponseSchema.safeParse(json);
-  if (!parsed.success) throw invalidDsrResponse(parsed.error);
-  const answer = parsed.data;
+export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
+  const seen: { error?: ArkErrorDetail } = {};
+  const failure = await upstreamStatusError(response, (text) => {
+    seen.error = readArkErrorBody(text);
+    return seen.error === undefined ? undefined : describeArkError(seen.error);
+  });
+  return seen.error !== undefined && isArkSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
+}
+
+const hasImage = (item: z.output<typeof dsrImageItemSchema>): boolean =>
+  (typeof item.url === 'string' && item.url !== '') || (typeof item.b64_json === 'string' && item.b64_json !== '');
+
+/**
+ * Turns an upstream images answer (upstreams.md §3.2; fixture ark-seedream-image-responses.json)
+ * into the client's answer, `{model, created, data, usage}` with `model` as the client named it
+ * and `now` (Unix seconds) for a missing `created`. `data[]` items go out as the upstream sent
+ * them, in order, including the `{error}` item of an image of a group that failed, so the client
+ * sees which one is missing. Billing counts the items that carry a `url` or `b64_json`: the
+ * images the client actually got; Ark reports output tokens only. No such item: every failure
+ * a safety-filter code is `prompt_blocked`, anything else (an empty `data`) is `empty_response`.
+ */
+export function fromDsrResponse(json: unknown, context: { model: string; now: number }): { body: Record<string, unknown>; usage: Usage } {
+  const answer = parseUpstreamAnswer(json, dsrImagesResponseSchema, 'an images response');
   if (answer.error !== undefined && answer.error !== null) {
     if (isArkSensitiveContent(answer.error.code)) throw dsrPromptBlocked(answer.error);
     throw errorForUpstreamStatus(500, describeArkError(answer.error) ?? 'the upstream reported an error');
@@ -48,12 +80,13 @@ export function fromDsrResponse(json: unknown, context: DsrAnswerContext): DsrIm
     const failures = items.flatMap((item) => (item.error === undefined || item.error === null ? [] : [item.error]));
     const blocked = failures.find((failure) => isArkSensitiveContent(failure.code));
     if (blocked !== undefined) throw dsrPromptBlocked(blocked);
-    const first = failures[0];
-    throw dsrEmptyResponse(first === undefined ? undefined : describeArkError(first));
+    const detail = describeArkError(failures[0]);
+    throw emptyUpstreamAnswer(`the upstream returned no image${detail === undefined ? '' : `: ${detail}`}; retry once or twice`);
   }
   // The raw items and usage, not zod's output: their keys stay in the upstream's order.
   const raw = json as { data: unknown[]; usage?: unknown };
   const body: Record<string, unknown> = { model: context.model, created: answer.created ?? context.now, data: raw.data };
   if (answer.usage !== undefined && answer.usage !== null) body.usage = raw.usage;
-  return { body, usage: convertDsrUsage(answer.usage, delivered) };
+  const outputTokens = tokenCount(answer.usage?.output_tokens);
+  return { body, usage: { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images: delivered } };
 }

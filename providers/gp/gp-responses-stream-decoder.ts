@@ -1,5 +1,36 @@
-import { fromOpenAiTokenUsage, invalidUpstreamAnswer, openAiErrorToGatewayError, parseUpstreamJson, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
-import { gpResponsesEventSchema } from './gp-schemas.js';
+import { z } from 'zod';
+import {
+  fromOpenAiTokenUsage,
+  invalidUpstreamAnswer,
+  openAiErrorDetailSchema,
+  openAiErrorToGatewayError,
+  openAiTokenUsageSchema,
+  readJsonFrame,
+  stopAfterFirstError,
+  streamFailure as fail,
+  upstreamStreamTruncated,
+  type SseFrame,
+  type StreamDecoder,
+  type StreamOutput,
+} from '../../core/index.js';
+
+/** What the gateway reads of a Responses object, streamed or not: its id, status, error and usage. */
+export const gpResponseObjectSchema = z.looseObject({
+  id: z.string().nullish(),
+  status: z.string().nullish(),
+  error: openAiErrorDetailSchema.nullish(),
+  usage: openAiTokenUsageSchema.nullish(),
+});
+
+/** What the decoder reads of a Responses stream event (upstreams.md §2.3). */
+const gpResponsesEventSchema = z.looseObject({
+  type: z.string(),
+  response: gpResponseObjectSchema.nullish(),
+  error: openAiErrorDetailSchema.nullish(),
+  // Some servers put the error's fields on the `error` event itself instead of under `error`.
+  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.string().nullish(),
+});
 
 /** Events that only announce the response; everything after them is model output and commits the stream. */
 const lifecycleEvents = new Set(['response.created', 'response.in_progress', 'response.queued']);
@@ -44,19 +75,14 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
   return stopAfterFirstError({
     push(frame: SseFrame): StreamOutput[] {
       const data = frame.data.trim();
-      if (data === '') return [];
-      if (data === '[DONE]') return [];
-      if (frame.event !== undefined && frame.event.endsWith('.delta')) {
+      if (data === '' || data === '[DONE]') return [];
+      if (frame.event?.endsWith('.delta')) {
         return [{ type: 'event', event: frame.event, data: frame.data, content: true, outputCharacters: deltaCharacters(data) }];
       }
 
-      let json: unknown;
-      try {
-        json = parseUpstreamJson(data);
-      } catch (cause) {
-        return fail(invalidUpstreamAnswer('a Responses event', { cause }));
-      }
-      const parsed = gpResponsesEventSchema.safeParse(json);
+      const read = readJsonFrame(frame, 'a Responses event', () => undefined);
+      if (read.kind !== 'json') return read.kind === 'error' ? fail(read.error) : [];
+      const parsed = gpResponsesEventSchema.safeParse(read.json);
       if (!parsed.success) return fail(invalidUpstreamAnswer('a Responses event', { cause: parsed.error }));
       const event = parsed.data;
       if (event.type === 'error') {
@@ -78,8 +104,7 @@ export function createGpResponsesStreamDecoder(): StreamDecoder {
     },
 
     end(): StreamOutput[] {
-      if (finished) return [];
-      return fail(upstreamStreamTruncated());
+      return finished ? [] : fail(upstreamStreamTruncated());
     },
   });
 }

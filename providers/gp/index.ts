@@ -1,6 +1,5 @@
 import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
-import { createGpChatOperation } from './gp-chat-operation.js';
-import { createGpResponsesOperation } from './gp-responses-operation.js';
+import { createGpChatOperation, createGpResponsesOperation } from './gp-operations.js';
 
 /** The gp family: chat completions and Responses passed through to an OpenAI-format upstream. */
 export default defineProvider<PathPrefixOptions>({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { transcriptSchema } from '../../../../providers/audio/openai-audio-schemas.js';
-import { readTranscriptionUsage, transcriptContentType } from '../../../../providers/audio/read-transcription-usage.js';
+import { transcriptSchema } from '../../../../providers/audio/openai-audio-operations.js';
+import { readTranscriptionUsage, transcriptContentType } from '../../../../providers/audio/openai-audio-operations.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/openai-audio/${name}`, import.meta.url), 'utf8');
 const facts = (text: string) => transcriptSchema.parse(JSON.parse(text));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { TranscriptionRequest } from '../../../../core/index.js';
-import { toTranscriptionForm } from '../../../../providers/audio/to-transcription-form.js';
+import { toTranscriptionForm } from '../../../../providers/audio/openai-audio-operations.js';
 
 const audio = Buffer.from([0x52, 0x49, 0x46, 0x46, 0x00, 0xff, 0x10, 0x80]);
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { describeArkError as describeDsrErrorDetail, isArkSensitiveContent as isDsrSensitiveContent, readArkErrorBody as readDsrErrorBody } from '../../../../core/index.js';
-import { dsrPromptBlocked } from '../../../../providers/dsr/dsr-error.js';
+import { dsrPromptBlocked } from '../../../../providers/dsr/from-dsr-response.js';
 import { seedreamResponses } from './fixtures/read-dsr-fixtures.js';
 
 const recorded = seedreamResponses();

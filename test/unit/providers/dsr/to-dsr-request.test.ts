@@ -1,7 +1,7 @@
 import t from 'tap';
 import { dsrModelProfile } from '../../../../providers/dsr/dsr-model-profiles.js';
 import { readDsrRequest } from '../../../../providers/dsr/read-dsr-request.js';
-import { toDsrRequest } from '../../../../providers/dsr/to-dsr-request.js';
+import { toDsrRequest } from '../../../../providers/dsr/dsr-images-operation.js';
 
 const profile = (model: string) => dsrModelProfile(model, model);
 const body = (fields: Record<string, unknown>, images: string[] = []) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { chatCompletionRequestSchema } from '../../../../core/contracts/chat-completion-request.js';
-import { toGpRequest } from '../../../../providers/gp/to-gp-request.js';
+import { toGpRequest } from '../../../../providers/gp/gp-operations.js';
 
 const request = (fields: Record<string, unknown>) =>
   chatCompletionRequestSchema.parse({ model: 'gp-alias', messages: [{ role: 'user', content: 'hi', cache_hint: 'keep' }], ...fields });
