@@ -4,16 +4,8 @@ import type { DsxModelProfile } from './dsx-model-profiles.js';
 /** What a media reference is: an image, a video or an audio clip (`image_url`, `video_url`, `audio_url`). */
 export type DsxMediaKind = 'image' | 'video' | 'audio';
 
-/** A media reference as it goes upstream. */
-export interface CheckedDsxMedia {
-  /** The URL to send: as given, or an inline image rewritten as a data URI of its real type. */
-  url: string;
-  /** The virtual id of an `asset://<id>` reference. */
-  assetId?: string;
-}
-
 /** The largest inline image accepted, decoded (Ark's documented limit for reference images is 30 MB [L]). */
-export const maxDsxInlineImageBytes = 30 * 1024 * 1024;
+const maxDsxInlineImageBytes = 30 * 1024 * 1024;
 
 // The reference image formats Seedance takes (jpeg, png, webp, bmp, tiff, gif: Ark's
 // image-to-video docs as summarised publicly [L]).
@@ -22,13 +14,6 @@ const dsxInlineImageTypes = ['image/png', 'image/jpeg', 'image/webp', 'image/gif
 const assetPattern = /^asset:\/\/([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
 const dataUriPattern = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** What a reference of `kind` may be, for messages. */
-function expectedMedia(kind: DsxMediaKind, profile: DsxModelProfile): string {
-  const asset = profile.assets ? ', or asset://<virtual id>' : '';
-  if (kind === 'image') return `an http(s) URL, a base64 data URI or raw base64${asset}`;
-  return `an http(s) URL${asset}; a ${kind} cannot be sent inline`;
-}
 
 function inlineImage(base64: string, param: string): string {
   const data = Buffer.from(base64, 'base64');
@@ -45,10 +30,10 @@ function inlineImage(base64: string, param: string): string {
  * URLs itself, so an http(s) URL passes through; an image may also be a base64 data URI
  * or raw base64, whose bytes must be an image type Seedance takes (re-sent as a data URI of
  * the type its bytes show). Videos and audio clips are URLs or assets only (§3.4). An
- * `asset://<virtual id>` reference is for the models with the asset library. Anything else
- * is a 400 naming `param`.
+ * `asset://<virtual id>` reference is for the models with the asset library (its id is
+ * `assetId`). Anything else is a 400 naming `param`.
  */
-export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: string, profile: DsxModelProfile): CheckedDsxMedia {
+export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: string, profile: DsxModelProfile): { url: string; assetId?: string } {
   const asset = assetPattern.exec(value);
   if (asset !== null) {
     if (!profile.assets) throw invalidRequest(`${param}: asset:// references are for the 2.0 models (sdx-2-0, sdx-2-0-fast), not ${profile.id}`, { param });
@@ -59,7 +44,8 @@ export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: strin
     if (!URL.canParse(value) || new URL(value).hostname === '') throw invalidRequest(`${param}: "${value.slice(0, 80)}" is not a valid URL`, { param });
     return { url: value };
   }
-  const expected = expectedMedia(kind, profile);
+  const orAsset = profile.assets ? ', or asset://<virtual id>' : '';
+  const expected = kind === 'image' ? `an http(s) URL, a base64 data URI or raw base64${orAsset}` : `an http(s) URL${orAsset}; a ${kind} cannot be sent inline`;
   if (value.startsWith('data:')) {
     const parts = dataUriPattern.exec(value);
     if (kind !== 'image' || parts === null || !parts[2]!.split(';').includes('base64')) {
@@ -72,4 +58,13 @@ export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: strin
   const compact = value.replace(/\s+/g, '');
   if (kind === 'image' && compact.length >= 16 && base64Pattern.test(compact)) return { url: inlineImage(compact, param) };
   throw invalidRequest(`${param}: expected ${expected}`, { param });
+}
+
+/** `metadata.callback_url` as it goes upstream: an https URL with a host, else a 400. */
+export function checkDsxCallbackUrl(value: string): string {
+  const param = 'metadata.callback_url';
+  if (!URL.canParse(value)) throw invalidRequest(`${param}: "${value.slice(0, 80)}" is not a URL; give an https URL the upstream can call`, { param });
+  const url = new URL(value);
+  if (url.protocol !== 'https:' || url.hostname === '') throw invalidRequest(`${param}: expected an https URL, e.g. https://example.com/seedance-callback`, { param });
+  return value;
 }

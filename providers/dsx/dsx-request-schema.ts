@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quoted } from '../../core/index.js';
+import { booleanField, quoted } from '../../core/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
@@ -51,7 +51,7 @@ export const dsxLegacyRequestSchema = z.strictObject({
     .strictObject(
       {
         content: contentOf(dsxLegacyItemSchema).optional(),
-        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        return_last_frame: booleanField.optional(),
         callback_url: callbackUrl.optional(),
       },
       { error: 'expected an object with content, return_last_frame and callback_url' },
@@ -73,10 +73,10 @@ export const sdxRequestSchema = z.strictObject({
     .strictObject(
       {
         content: contentOf(sdxItemSchema).optional(),
-        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        return_last_frame: booleanField.optional(),
         callback_url: callbackUrl.optional(),
-        generate_audio: z.boolean({ error: 'expected true or false' }).optional(),
-        watermark: z.boolean({ error: 'expected true or false' }).optional(),
+        generate_audio: booleanField.optional(),
+        watermark: booleanField.optional(),
         seed: integer('expected a whole number from -1 (random) to 4294967295')
           .min(-1, { error: 'expected a whole number from -1 (random) to 4294967295' })
           .max(4_294_967_295, { error: 'expected a whole number from -1 (random) to 4294967295' })
