@@ -1,4 +1,4 @@
-import { invalidRequest, sniffImageType } from '../../core/index.js';
+import { fieldError, sniffImageType } from '../../core/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 /** What a media reference is: an image, a video or an audio clip (`image_url`, `video_url`, `audio_url`). */
@@ -18,10 +18,10 @@ const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
 function inlineImage(base64: string, param: string): string {
   const data = Buffer.from(base64, 'base64');
   if (data.length > maxDsxInlineImageBytes) {
-    throw invalidRequest(`${param}: the image is ${data.length} bytes; inline images may be at most ${maxDsxInlineImageBytes} bytes, pass a URL instead`, { param });
+    throw fieldError(param, `the image is ${data.length} bytes; inline images may be at most ${maxDsxInlineImageBytes} bytes, pass a URL instead`);
   }
   const type = sniffImageType(data, dsxInlineImageTypes);
-  if (type === undefined) throw invalidRequest(`${param}: the data is not a jpeg, png, webp, bmp, tiff or gif image`, { param });
+  if (type === undefined) throw fieldError(param, 'the data is not a jpeg, png, webp, bmp, tiff or gif image');
   return `data:${type};base64,${data.toString('base64')}`;
 }
 
@@ -36,35 +36,33 @@ function inlineImage(base64: string, param: string): string {
 export function checkDsxMediaUrl(value: string, kind: DsxMediaKind, param: string, profile: DsxModelProfile): { url: string; assetId?: string } {
   const asset = assetPattern.exec(value);
   if (asset !== null) {
-    if (!profile.assets) throw invalidRequest(`${param}: asset:// references are for the 2.0 models (sdx-2-0, sdx-2-0-fast), not ${profile.id}`, { param });
+    if (!profile.assets) throw fieldError(param, `asset:// references are for the 2.0 models (sdx-2-0, sdx-2-0-fast), not ${profile.id}`);
     return { url: value, assetId: asset[1]! };
   }
-  if (value.startsWith('asset:')) throw invalidRequest(`${param}: expected asset://<virtual id>, as GET /v1/assets lists it`, { param });
+  if (value.startsWith('asset:')) throw fieldError(param, 'expected asset://<virtual id>, as GET /v1/assets lists it');
   if (/^https?:\/\//i.test(value)) {
-    if (!URL.canParse(value) || new URL(value).hostname === '') throw invalidRequest(`${param}: "${value.slice(0, 80)}" is not a valid URL`, { param });
+    if (!URL.canParse(value) || new URL(value).hostname === '') throw fieldError(param, `"${value.slice(0, 80)}" is not a valid URL`);
     return { url: value };
   }
   const orAsset = profile.assets ? ', or asset://<virtual id>' : '';
   const expected = kind === 'image' ? `an http(s) URL, a base64 data URI or raw base64${orAsset}` : `an http(s) URL${orAsset}; a ${kind} cannot be sent inline`;
   if (value.startsWith('data:')) {
     const parts = dataUriPattern.exec(value);
-    if (kind !== 'image' || parts === null || !parts[2]!.split(';').includes('base64')) {
-      throw invalidRequest(`${param}: expected ${expected}`, { param });
-    }
+    if (kind !== 'image' || parts === null || !parts[2]!.split(';').includes('base64')) throw fieldError(param, `expected ${expected}`);
     const payload = parts[3]!.replace(/\s+/g, '');
-    if (!base64Pattern.test(payload)) throw invalidRequest(`${param}: the data URI's payload is not base64`, { param });
+    if (!base64Pattern.test(payload)) throw fieldError(param, `the data URI's payload is not base64`);
     return { url: inlineImage(payload, param) };
   }
   const compact = value.replace(/\s+/g, '');
   if (kind === 'image' && compact.length >= 16 && base64Pattern.test(compact)) return { url: inlineImage(compact, param) };
-  throw invalidRequest(`${param}: expected ${expected}`, { param });
+  throw fieldError(param, `expected ${expected}`);
 }
 
 /** `metadata.callback_url` as it goes upstream: an https URL with a host, else a 400. */
 export function checkDsxCallbackUrl(value: string): string {
   const param = 'metadata.callback_url';
-  if (!URL.canParse(value)) throw invalidRequest(`${param}: "${value.slice(0, 80)}" is not a URL; give an https URL the upstream can call`, { param });
+  if (!URL.canParse(value)) throw fieldError(param, `"${value.slice(0, 80)}" is not a URL; give an https URL the upstream can call`);
   const url = new URL(value);
-  if (url.protocol !== 'https:' || url.hostname === '') throw invalidRequest(`${param}: expected an https URL, e.g. https://example.com/seedance-callback`, { param });
+  if (url.protocol !== 'https:' || url.hostname === '') throw fieldError(param, 'expected an https URL, e.g. https://example.com/seedance-callback');
   return value;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
   emptyUsage,
+  fieldError,
   GatewayError,
-  invalidRequest,
   malformedUpstreamAnswer,
   quoted,
   type AssetCreateRequest,
@@ -78,15 +78,13 @@ export async function lookUpDsxAssets(host: ProviderHost, call: OperationCall<un
       result = await callDsxAssetAction(host, call, 'GetAsset', { Id: id });
     } catch (error) {
       if (GatewayError.is(error) && error.statusCode === 404) {
-        throw invalidRequest(`${param}: there is no asset ${quoted(id)} in the asset library; GET /v1/assets lists yours`, { param });
+        throw fieldError(param, `there is no asset ${quoted(id)} in the asset library; GET /v1/assets lists yours`);
       }
       throw error;
     }
     const asset = fromVolcAsset(result);
-    if (asset.status === 'processing') {
-      throw invalidRequest(`${param}: asset ${quoted(id)} is still processing; poll GET /v1/assets/${id} until its status is active`, { param });
-    }
-    if (asset.status === 'failed') throw invalidRequest(`${param}: asset ${quoted(id)} failed to process; create it again`, { param });
+    if (asset.status === 'processing') throw fieldError(param, `asset ${quoted(id)} is still processing; poll GET /v1/assets/${id} until its status is active`);
+    if (asset.status === 'failed') throw fieldError(param, `asset ${quoted(id)} failed to process; create it again`);
     kinds.set(id, asset.asset_type);
   }
   return kinds;

@@ -60,6 +60,7 @@ export const dsxLegacyRequestSchema = z.strictObject({
 });
 
 const integer = (message: string) => z.number({ error: message }).int({ error: message });
+const seedRange = { error: 'expected a whole number from -1 (random) to 4294967295' };
 
 /** The body of a 2.0 (`sdx-`) submission: the common flat fields plus `metadata`. */
 export const sdxRequestSchema = z.strictObject({
@@ -77,10 +78,7 @@ export const sdxRequestSchema = z.strictObject({
         callback_url: callbackUrl.optional(),
         generate_audio: booleanField.optional(),
         watermark: booleanField.optional(),
-        seed: integer('expected a whole number from -1 (random) to 4294967295')
-          .min(-1, { error: 'expected a whole number from -1 (random) to 4294967295' })
-          .max(4_294_967_295, { error: 'expected a whole number from -1 (random) to 4294967295' })
-          .optional(),
+        seed: integer(seedRange.error).min(-1, seedRange).max(4_294_967_295, seedRange).optional(),
       },
       { error: 'expected an object with content, return_last_frame, callback_url, generate_audio, watermark and seed' },
     )

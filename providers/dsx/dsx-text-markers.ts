@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../core/index.js';
+import { fieldError } from '../../core/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 /** The frame rate every Seedance task reports (fixture ark-seedance-task-succeeded.json, `framespersecond`). */
@@ -69,12 +69,12 @@ export function readDsxMarkers(text: string, param: string, profile: DsxModelPro
     const where = `${param} ${token}`;
     const name = dsxMarkerName(token);
     if (name === undefined) {
-      throw invalidRequest(`${where}: unknown marker; the markers are --rs, --ratio, --dur, --frames, --fps, --seed, --wm and --cf (and their long forms)`, { param: where });
+      throw fieldError(where, 'unknown marker; the markers are --rs, --ratio, --dur, --frames, --fps, --seed, --wm and --cf (and their long forms)');
     }
     const value = tokens[index + 1];
-    if (value === undefined || markerToken.test(value)) throw invalidRequest(`${where}: needs a value, e.g. "${token} ${exampleValues[name]}"`, { param: where });
+    if (value === undefined || markerToken.test(value)) throw fieldError(where, `needs a value, e.g. "${token} ${exampleValues[name]}"`);
     const earlier = markers.get(name);
-    if (earlier !== undefined) throw invalidRequest(`${where}: given twice (also as ${earlier.written}); keep one`, { param: where });
+    if (earlier !== undefined) throw fieldError(where, `given twice (also as ${earlier.written}); keep one`);
     markers.set(name, { written: token, value });
     index += 1;
   }
@@ -88,7 +88,7 @@ function checkMarkerValues(markers: Map<DsxMarkerName, { written: string; value:
   for (const [name, { written, value }] of markers) {
     const param = `${textParam} ${written}`;
     const refuse = (why: string): never => {
-      throw invalidRequest(`${param}: ${why}`, { param });
+      throw fieldError(param, why);
     };
     const number = wholeNumber(value);
     switch (name) {

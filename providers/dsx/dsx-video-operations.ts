@@ -23,9 +23,9 @@ import {
   type UpstreamResponse,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import type { DsxOptions } from './dsx-options.js';
 import { estimateDsxUsage, readDsxSubmission, toDsxTaskRequest, type PreparedDsxSubmission } from './dsx-submission.js';
-import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import { dsxModerationRecord, dsxTaskSchema, fromDsxTask, type DsxTask } from './from-dsx-task.js';
 
 /** The answer to a create: `{"id": "cgt-..."}` only (upstreams.md §3.3); lenient like every upstream body. */

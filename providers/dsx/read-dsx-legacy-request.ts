@@ -1,4 +1,4 @@
-import { invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
+import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import { checkDsxCallbackUrl, checkDsxMediaUrl } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';
@@ -25,7 +25,7 @@ export function readDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxMo
     if (item.type === 'text') {
       if (text !== undefined) {
         const why = text.param === 'prompt' ? 'the prompt is already given as prompt; give it once' : 'only one text item; put the whole prompt and its markers in it';
-        throw invalidRequest(`${at}.text: ${why}`, { param: `${at}.text` });
+        throw fieldError(`${at}.text`, why);
       }
       text = { value: item.text, param: `${at}.text` };
       content.push(item);
@@ -37,10 +37,8 @@ export function readDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxMo
   });
 
   const { prose, values } = text === undefined ? { prose: '', values: {} } : readDsxMarkers(text.value, text.param, profile);
-  if (decideDsxImageMode(images, profile).mode === 'text' && prose === '') {
-    const param = text?.param ?? 'prompt';
-    throw invalidRequest(`${param}: text-to-video needs a prompt describing the video`, { param });
-  }
+  const plan = decideDsxImageMode(images, profile);
+  if (plan.mode === 'text' && prose === '') throw fieldError(text?.param ?? 'prompt', 'text-to-video needs a prompt describing the video');
   if (body.prompt !== undefined) content.unshift({ type: 'text', text: body.prompt });
 
   const upstreamFields: DsxSubmission['fields'] = {};
@@ -49,7 +47,7 @@ export function readDsxLegacyRequest(request: VideoSubmitRequest, profile: DsxMo
   if (profile.generateAudio !== undefined) upstreamFields.generate_audio = profile.generateAudio;
   const metadata = body.metadata ?? {};
   if (metadata.return_last_frame !== undefined) {
-    if (!profile.returnLastFrame) throw invalidRequest(`metadata.return_last_frame: only the 1.5 pro models return the last frame, not ${profile.id}`, { param: 'metadata.return_last_frame' });
+    if (!profile.returnLastFrame) throw fieldError('metadata.return_last_frame', `only the 1.5 pro models return the last frame, not ${profile.id}`);
     upstreamFields.return_last_frame = metadata.return_last_frame;
   }
   if (metadata.callback_url !== undefined) upstreamFields.callback_url = checkDsxCallbackUrl(metadata.callback_url);

@@ -1,4 +1,4 @@
-import { invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
+import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
 import { checkDsxCallbackUrl, checkDsxMediaUrl, type DsxMediaKind } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';
@@ -29,7 +29,7 @@ function retypedByAsset(item: MediaItem, at: string, kinds: ReadonlyMap<string, 
   const kind = id === undefined ? undefined : kinds?.get(id);
   if (kind === undefined || itemTypeOf[kind] === item.type) return item;
   if (item.type === 'image_url' && (item.role === 'first_frame' || item.role === 'last_frame')) {
-    throw invalidRequest(`${at}.role: asset "${id}" is ${kind === 'audio' ? 'an audio clip' : 'a video'}; a ${item.role} must be an image asset`, { param: `${at}.role` });
+    throw fieldError(`${at}.role`, `asset "${id}" is ${kind === 'audio' ? 'an audio clip' : 'a video'}; a ${item.role} must be an image asset`);
   }
   if (kind === 'image') return { type: 'image_url', image_url: { url }, role: 'reference_image' };
   if (kind === 'video') return { type: 'video_url', video_url: { url }, role: 'reference_video' };
@@ -56,7 +56,7 @@ export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelPro
   const metadata = body.metadata ?? {};
 
   const refuse = (param: string, why: string): never => {
-    throw invalidRequest(`${param}: ${why}`, { param });
+    throw fieldError(param, why);
   };
   const seconds = body.duration ?? dsxDefaults.seconds;
   if (seconds < profile.durations.min || seconds > profile.durations.max) refuse('duration', `${profile.id} renders whole seconds from ${profile.durations.min} to ${profile.durations.max}`);
