@@ -1,21 +1,26 @@
+import { z } from 'zod';
 import {
   errorForUpstreamStatus,
   GatewayError,
   isSuccessStatus,
   malformedUpstreamAnswer,
-  parseUpstreamJson,
   readBodyExcerpt,
+  readUpstreamJsonAs,
   redactSecrets,
   sendUpstream,
   type OperationCall,
   type ProviderHost,
 } from '../../core/index.js';
-import { volcEnvelopeSchema } from './dsx-asset-schemas.js';
 import type { DsxOptions } from './dsx-options.js';
 import { signVolcRequest } from './sign-volc-request.js';
 
-/** The asset API's version (upstreams.md §3.5). */
-export const volcAssetApiVersion = '2024-01-01';
+// The OpenAPI envelope, `{ResponseMetadata: {RequestId, Action, ..., Error?}, Result}`: lenient, as its fields
+// come from client implementations, not an official SDK (upstreams.md §3.5 [M]).
+const text = z.string().nullish();
+const volcEnvelopeSchema = z.looseObject({
+  ResponseMetadata: z.looseObject({ RequestId: text, Error: z.looseObject({ Code: text, Message: text }).nullish() }).nullish(),
+  Result: z.unknown().optional(),
+});
 
 function failure(status: number, code: string, message: string): GatewayError {
   const detail = code === '' ? message : `${message} (${code})`;
@@ -44,7 +49,7 @@ export async function callDsxAssetAction(
 ): Promise<unknown> {
   const assets = call.options.assets;
   if (assets === undefined) throw new GatewayError(501, 'assets_unavailable', `channel "${call.channel.name}" has no asset API configured (options.assets)`);
-  const url = `${assets.base_url}/?Action=${encodeURIComponent(action)}&Version=${volcAssetApiVersion}`;
+  const url = `${assets.base_url}/?Action=${encodeURIComponent(action)}&Version=2024-01-01`;
   const body = JSON.stringify({ ...fields, ProjectName: assets.project_name });
   const headers = signVolcRequest(
     { method: 'POST', url, body, contentType: 'application/json' },
@@ -52,17 +57,10 @@ export async function callDsxAssetAction(
     new Date(host.now()),
   );
   const response = await sendUpstream(host, call, { url, headers: { ...headers, accept: 'application/json' }, body });
-  const text = await readBodyExcerpt(response);
-  let envelope: ReturnType<typeof volcEnvelopeSchema.parse> | undefined;
-  try {
-    const parsed = volcEnvelopeSchema.safeParse(parseUpstreamJson(text));
-    envelope = parsed.success ? parsed.data : undefined;
-  } catch {
-    envelope = undefined;
-  }
-  const error = envelope?.ResponseMetadata?.Error ?? undefined;
+  const envelope = readUpstreamJsonAs(await readBodyExcerpt(response), volcEnvelopeSchema);
+  const error = envelope?.ResponseMetadata?.Error;
   const ok = isSuccessStatus(response);
-  if (!ok || (error !== undefined && (error.Code ?? '') !== '')) {
+  if (!ok || (error?.Code ?? '') !== '') {
     throw failure(ok ? 400 : response.statusCode, error?.Code ?? '', error?.Message ?? `the asset API answered HTTP ${response.statusCode} to ${action}`);
   }
   if (envelope === undefined) throw malformedUpstreamAnswer(`the asset API answered ${action} with something that is not its envelope`);

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../../core/index.js';
+import { fieldError } from '../../core/index.js';
 import type { DsxImageMode, DsxModelProfile } from './dsx-model-profiles.js';
 
 /** The role of an image item (spec part 2, `dsx-` fields). */
@@ -38,7 +38,7 @@ const describeModes = (profile: DsxModelProfile): string => {
  */
 export function decideDsxImageMode(images: readonly DsxImageInput[], profile: DsxModelProfile, otherReferences = 0): DsxImagePlan {
   const refuse = (param: string, why: string): never => {
-    throw invalidRequest(`${param}: ${why}`, { param });
+    throw fieldError(param, why);
   };
   if (images.length === 0) {
     const mode: DsxImageMode = otherReferences > 0 ? 'reference_image' : 'text';

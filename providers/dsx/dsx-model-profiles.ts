@@ -16,20 +16,16 @@ export interface DsxModelProfile {
   resolutions: readonly string[];
   /** Whole seconds the model renders. */
   durations: { min: number; max: number };
-  /** Aspect ratios (`--ratio` or `aspect_ratio`). */
   ratios: readonly string[];
   /** The image modes the model has; `text` means it also renders from the prompt alone. */
   modes: ReadonlySet<DsxImageMode>;
-  /** The most `reference_image` items. */
+  /** The most `reference_image`, `reference_video` and `reference_audio` items (videos and audio 2.0 only). */
   maxReferenceImages: number;
-  /** The most `reference_video` and `reference_audio` items (2.0 only). */
   maxReferenceVideos: number;
   maxReferenceAudios: number;
-  /** `--frames` (1.5 pro only). */
+  /** Whether it takes `--frames`, `--cf` and `metadata.return_last_frame`. */
   frames: boolean;
-  /** `--cf` / `--camerafixed` (the lite models only). */
   cameraFixed: boolean;
-  /** `metadata.return_last_frame`. */
   returnLastFrame: boolean;
   /** `generate_audio` sent to the upstream: 1.5 pro with sound, its `noAudio` id silent; unset leaves the upstream's default. */
   generateAudio?: boolean;
@@ -38,6 +34,9 @@ export interface DsxModelProfile {
   /** The status a finished task shows; the 2.0 models say `completed` (spec part 2, Video task). */
   succeededStatus?: string;
 }
+
+/** The duration and resolution the spec gives a request that names none (spec part 2, common flat fields). */
+export const dsxDefaults = { seconds: 5, resolution: '720p' } as const;
 
 const allResolutions = ['480p', '720p', '1080p'] as const;
 const markerRatios = ['16:9', '9:16', '1:1', '4:3', '3:4', 'adaptive'] as const;
@@ -113,8 +112,7 @@ const sdx20: DsxModelProfile = {
 
 const sdx20Fast: DsxModelProfile = { ...sdx20, id: 'sdx-2-0-fast', resolutions: ['480p', '720p'] };
 
-/** Every profile, by the spec's model id. */
-export const dsxModelProfiles: readonly DsxModelProfile[] = [liteText, liteImage, pro10, pro15, pro15Silent, sdx20, sdx20Fast];
+const dsxModelProfiles: readonly DsxModelProfile[] = [liteText, liteImage, pro10, pro15, pro15Silent, sdx20, sdx20Fast];
 
 // An id the spec does not list (a channel's own alias such as doubao-seedance-1-5-pro-251215)
 // still tells its model; the more specific names come first.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quoted } from '../../core/index.js';
+import { booleanField, quoted } from '../../core/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
@@ -51,7 +51,7 @@ export const dsxLegacyRequestSchema = z.strictObject({
     .strictObject(
       {
         content: contentOf(dsxLegacyItemSchema).optional(),
-        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        return_last_frame: booleanField.optional(),
         callback_url: callbackUrl.optional(),
       },
       { error: 'expected an object with content, return_last_frame and callback_url' },
@@ -60,6 +60,7 @@ export const dsxLegacyRequestSchema = z.strictObject({
 });
 
 const integer = (message: string) => z.number({ error: message }).int({ error: message });
+const seedRange = { error: 'expected a whole number from -1 (random) to 4294967295' };
 
 /** The body of a 2.0 (`sdx-`) submission: the common flat fields plus `metadata`. */
 export const sdxRequestSchema = z.strictObject({
@@ -73,14 +74,11 @@ export const sdxRequestSchema = z.strictObject({
     .strictObject(
       {
         content: contentOf(sdxItemSchema).optional(),
-        return_last_frame: z.boolean({ error: 'expected true or false' }).optional(),
+        return_last_frame: booleanField.optional(),
         callback_url: callbackUrl.optional(),
-        generate_audio: z.boolean({ error: 'expected true or false' }).optional(),
-        watermark: z.boolean({ error: 'expected true or false' }).optional(),
-        seed: integer('expected a whole number from -1 (random) to 4294967295')
-          .min(-1, { error: 'expected a whole number from -1 (random) to 4294967295' })
-          .max(4_294_967_295, { error: 'expected a whole number from -1 (random) to 4294967295' })
-          .optional(),
+        generate_audio: booleanField.optional(),
+        watermark: booleanField.optional(),
+        seed: integer(seedRange.error).min(-1, seedRange).max(4_294_967_295, seedRange).optional(),
       },
       { error: 'expected an object with content, return_last_frame, callback_url, generate_audio, watermark and seed' },
     )

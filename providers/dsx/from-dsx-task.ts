@@ -1,17 +1,44 @@
-import { emptyTaskResult, failedTask, taskProgress, videoUsage, type TaskProgress, type Usage } from '../../core/index.js';
-import { dsxFailureStatus } from './dsx-error-codes.js';
-import type { DsxTask } from './dsx-schemas.js';
+import { z } from 'zod';
+import { arkErrorDetailSchema, emptyTaskResult, failedTask, isArkSensitiveContent, taskProgress, videoUsage, type TaskProgress } from '../../core/index.js';
 
-/** A task's progress, with `details.last_frame_url` for the task view when the upstream returned a last frame. */
-export type DsxTaskProgress = TaskProgress;
+/**
+ * A task object of `GET /contents/generations/tasks/{id}`. Lenient: only what the gateway reads
+ * is checked (reference/upstreams.md §3.1, §3.3; fixture ark-seedance-task-succeeded.json).
+ */
+export const dsxTaskSchema = z.looseObject({
+  id: z.string().nullish(),
+  model: z.string().nullish(),
+  status: z.string(),
+  content: z.looseObject({ video_url: z.string().nullish(), last_frame_url: z.string().nullish() }).nullish(),
+  usage: z.looseObject({ completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
+  error: arkErrorDetailSchema.nullish(),
+  resolution: z.string().nullish(),
+  duration: z.number().nullish(),
+  frames: z.number().nullish(),
+  framespersecond: z.number().nullish(),
+});
+
+export type DsxTask = z.output<typeof dsxTaskSchema>;
+
+/**
+ * The numeric `error.code` of a failed task (the task view's code is an integer; Ark's own
+ * code name goes in `error.type`): 400 for a moderation failure or a refused parameter, 429
+ * for a quota or rate limit, 504 for a timeout, 500 for anything else (`InternalServiceError`).
+ */
+function dsxFailureStatus(code: string | null | undefined): number {
+  if (typeof code !== 'string' || code === '') return 500;
+  if (isArkSensitiveContent(code) || /^(InvalidParameter|MissingParameter|InvalidArgument)/.test(code)) return 400;
+  if (/RateLimit|QuotaExceeded|TooManyRequests/.test(code)) return 429;
+  if (/Timeout/i.test(code)) return 504;
+  return 500;
+}
 
 /**
  * The usage of a finished task as Ark reports it: its completion tokens, and the seconds and
- * resolution the task object echoes (`duration`, or `frames` / `framespersecond`;
- * `resolution`). Undefined unless all are there, so core bills the submit's estimate rather
- * than a usage that prices to nothing under one of the two kinds of price.
+ * resolution the task echoes. Undefined unless all are there, so core bills the submit's
+ * estimate rather than a usage that prices to nothing under one of the two kinds of price.
  */
-export function dsxTaskUsage(task: DsxTask): Usage | undefined {
+function dsxTaskUsage(task: DsxTask): TaskProgress['usage'] {
   const tokens = task.usage?.completion_tokens;
   const seconds = typeof task.frames === 'number' && task.frames > 0 ? task.frames / (task.framespersecond ?? 24) : task.duration;
   const resolution = task.resolution ?? undefined;
@@ -20,15 +47,11 @@ export function dsxTaskUsage(task: DsxTask): Usage | undefined {
 }
 
 /**
- * Maps a task object (upstreams.md §3.3) onto core's states: `queued` → queued, `running`
- * → in_progress, `succeeded` → succeeded with `content.video_url` (a success without one
- * is a failure: there is nothing to deliver), `failed` → failed with Ark's code name as
- * `error.type` and a numeric `error.code` (400 for a moderation failure), `cancelled` and
- * `expired` → failed. States Ark may add later read as in progress. A success carries the
- * usage Ark reports (see {@link dsxTaskUsage}), so a token price and a per-second price
- * both bill what was made.
+ * Maps a task object (upstreams.md §3.3) onto core's states. A success without
+ * `content.video_url` is a failure (there is nothing to deliver); one with a last frame shows
+ * it as `details.last_frame_url`. States Ark may add later read as in progress.
  */
-export function fromDsxTask(task: DsxTask): DsxTaskProgress {
+export function fromDsxTask(task: DsxTask): TaskProgress {
   switch (task.status) {
     case 'queued':
     case 'pending':
@@ -49,4 +72,37 @@ export function fromDsxTask(task: DsxTask): DsxTaskProgress {
     default:
       return taskProgress('in_progress');
   }
+}
+
+/** The moderation record of a task (`GET /v1/video/generations/moderation-result/{task_id}`). */
+export interface DsxModerationRecord {
+  /** `pending` while the task runs, `passed` when it succeeded, `blocked` when the safety filter stopped it, `not_flagged` when it ended otherwise. */
+  result: 'pending' | 'passed' | 'blocked' | 'not_flagged';
+  /** True exactly when `result` is `blocked`. */
+  flagged: boolean;
+  /** The upstream task's own status. */
+  task_status: string;
+  /** What was flagged, read from the code: `input_text`, `input_image`, `output_video`... */
+  target?: string;
+  /** Ark's code and message for a task that failed. */
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Builds the moderation record from the task itself: upstreams.md has no moderation
+ * endpoint for Seedance (§3.3–§3.5), and Ark reports a safety-filter stop as a failed task
+ * whose `error.code` is a `...SensitiveContentDetected` code (§3.1, §3.3).
+ */
+export function dsxModerationRecord(task: DsxTask): DsxModerationRecord {
+  const status = task.status;
+  if (status === 'succeeded') return { result: 'passed', flagged: false, task_status: status };
+  if (status !== 'failed' && status !== 'cancelled' && status !== 'expired') return { result: 'pending', flagged: false, task_status: status };
+  const code = task.error?.code ?? undefined;
+  const message = task.error?.message ?? undefined;
+  const detail = { ...(code === undefined ? {} : { code }), ...(message === undefined ? {} : { message }) };
+  if (!isArkSensitiveContent(code)) return { result: 'not_flagged', flagged: false, task_status: status, ...detail };
+  const target = /^(Input|Output)(Text|Image|Video|Audio)SensitiveContentDetected/.exec(code ?? '');
+  const flagged = target === null ? {} : { target: `${target[1]!.toLowerCase()}_${target[2]!.toLowerCase()}` };
+  return { result: 'blocked', flagged: true, task_status: status, ...flagged, ...detail };
 }

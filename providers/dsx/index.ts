@@ -1,10 +1,8 @@
 import { defineProvider } from '../../core/index.js';
 import { createDsxAssetOperations, dsxAssetOperationNames } from './dsx-asset-operations.js';
 import { dsxOptionsSchema, type DsxOptions } from './dsx-options.js';
-import { createDsxContentOperation, createDsxModerationOperation, createDsxStatusOperation } from './dsx-task-operations.js';
-import { estimateDsxUsage } from './estimate-dsx-usage.js';
-import { prepareDsxSubmission, type PreparedDsxSubmission } from './prepare-dsx-submission.js';
-import { createDsxSubmitOperation } from './submit-dsx-task.js';
+import { estimateDsxUsage, prepareDsxSubmission, type PreparedDsxSubmission } from './dsx-submission.js';
+import { createDsxContentOperation, createDsxModerationOperation, createDsxStatusOperation, createDsxSubmitOperation } from './dsx-video-operations.js';
 
 /** Without `options.assets` the asset routes say what to add, rather than that no channel serves the model. */
 const assetsUnavailable = Object.fromEntries(

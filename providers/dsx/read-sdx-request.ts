@@ -1,10 +1,9 @@
-import { invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
-import { checkDsxCallbackUrl } from './check-dsx-callback-url.js';
-import { checkDsxMediaUrl, type DsxMediaKind } from './check-dsx-media-url.js';
+import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
+import { checkDsxCallbackUrl, checkDsxMediaUrl, type DsxMediaKind } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
-import type { DsxModelProfile } from './dsx-model-profiles.js';
+import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';
 import { dsxUnknownField, sdxRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
-import { dsxDefaults, type DsxAssetReference, type DsxSubmission } from './dsx-submission.js';
+import type { DsxAssetReference, DsxSubmission } from './dsx-submission.js';
 import { firstDsxMarker } from './dsx-text-markers.js';
 
 type MediaItem = Exclude<DsxContentItem, { type: 'text' }>;
@@ -30,7 +29,7 @@ function retypedByAsset(item: MediaItem, at: string, kinds: ReadonlyMap<string, 
   const kind = id === undefined ? undefined : kinds?.get(id);
   if (kind === undefined || itemTypeOf[kind] === item.type) return item;
   if (item.type === 'image_url' && (item.role === 'first_frame' || item.role === 'last_frame')) {
-    throw invalidRequest(`${at}.role: asset "${id}" is ${kind === 'audio' ? 'an audio clip' : 'a video'}; a ${item.role} must be an image asset`, { param: `${at}.role` });
+    throw fieldError(`${at}.role`, `asset "${id}" is ${kind === 'audio' ? 'an audio clip' : 'a video'}; a ${item.role} must be an image asset`);
   }
   if (kind === 'image') return { type: 'image_url', image_url: { url }, role: 'reference_image' };
   if (kind === 'video') return { type: 'video_url', video_url: { url }, role: 'reference_video' };
@@ -45,15 +44,10 @@ function withUrl(item: MediaItem, url: string): MediaItem {
 
 /**
  * Checks a 2.0 submission (spec part 2, common flat fields and the Seedance-style 2.0 rows;
- * upstreams.md §3.4): `prompt` or one text item, `image` (the first frame), `duration`,
- * `resolution` and `aspect_ratio` against the model, and `metadata.content[]` with image,
- * video and audio references in the roles §3.4 allows (up to 9 / 3 / 3; first and last
- * frames not mixed with references). Videos and audio clips are URLs or `asset://`
- * references. Options go upstream as Ark's top-level fields, the resolution and duration
- * always (720p and 5 s unless given), so the video made is the video billed; `--markers` in
- * the prompt are refused, since they would change the video behind the billing's back.
- * `assetKinds`, once the provider has looked the `asset://` references up, retypes each one
- * by its asset's kind before the rules run; without it, items keep the type the client gave.
+ * upstreams.md §3.4; the rules are in this folder's README). Options go upstream as Ark's
+ * top-level fields, the resolution and duration always, so the video made is the video billed;
+ * `--markers` in the prompt are refused, since they would change the video behind the billing's
+ * back. `assetKinds` retypes each `asset://` reference by its asset's kind before the rules run.
  */
 export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelProfile, assetKinds?: ReadonlyMap<string, DsxMediaKind>): DsxSubmission {
   const { uploads, ...fields } = request;
@@ -62,7 +56,7 @@ export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelPro
   const metadata = body.metadata ?? {};
 
   const refuse = (param: string, why: string): never => {
-    throw invalidRequest(`${param}: ${why}`, { param });
+    throw fieldError(param, why);
   };
   const seconds = body.duration ?? dsxDefaults.seconds;
   if (seconds < profile.durations.min || seconds > profile.durations.max) refuse('duration', `${profile.id} renders whole seconds from ${profile.durations.min} to ${profile.durations.max}`);
@@ -90,12 +84,12 @@ export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelPro
     imageItems.push(item);
     media.push({ item, asset: checked.assetId === undefined ? undefined : { id: checked.assetId, param: 'image', type: 'image_url' } });
   }
-  (metadata.content ?? []).forEach((given, index) => {
+  for (const [index, given] of (metadata.content ?? []).entries()) {
     const at = `metadata.content[${index}]`;
     if (given.type === 'text') {
       if (text !== undefined) refuse(`${at}.text`, text.param === 'prompt' ? 'the prompt is already given as prompt; give it once' : 'only one text item');
       text = { value: given.text, param: `${at}.text` };
-      return;
+      continue;
     }
     const param = `${at}.${given.type}.url`;
     const item = retypedByAsset(given, at, assetKinds);
@@ -110,18 +104,17 @@ export function readSdxRequest(request: VideoSubmitRequest, profile: DsxModelPro
       if (counts[item.type] > limit) refuse(param, `at most ${limit} ${item.type === 'video_url' ? 'reference videos' : 'reference audio clips'}`);
     }
     media.push({ item: mapped, asset: checked.assetId === undefined ? undefined : { id: checked.assetId, param, type: item.type } });
-  });
+  }
 
   const plan = decideDsxImageMode(images, profile, counts.video_url + counts.audio_url);
   plan.roles.forEach((role, index) => Object.assign(imageItems[index]!, { role }));
-  const prompt = text as { value: string; param: string } | undefined;
-  if (prompt !== undefined) {
-    const marker = firstDsxMarker(prompt.value);
-    if (marker !== undefined) refuse(`${prompt.param} ${marker}`, `${profile.id} takes duration, resolution and aspect_ratio as fields, not as markers in the prompt`);
+  const marker = text === undefined ? undefined : firstDsxMarker(text.value);
+  if (text !== undefined && marker !== undefined) {
+    refuse(`${text.param} ${marker}`, `${profile.id} takes duration, resolution and aspect_ratio as fields, not as markers in the prompt`);
   }
-  if (plan.mode === 'text' && (prompt === undefined || prompt.value.trim() === '')) refuse(prompt?.param ?? 'prompt', 'text-to-video needs a prompt describing the video');
+  if (plan.mode === 'text' && (text?.value.trim() ?? '') === '') refuse(text?.param ?? 'prompt', 'text-to-video needs a prompt describing the video');
 
-  const content: DsxContentItem[] = [...(prompt === undefined ? [] : [{ type: 'text' as const, text: prompt.value }]), ...media.map((entry) => entry.item)];
+  const content: DsxContentItem[] = [...(text === undefined ? [] : [{ type: 'text' as const, text: text.value }]), ...media.map((entry) => entry.item)];
   const assets = media.flatMap((entry) => (entry.asset === undefined ? [] : [{ ...entry.asset, index: content.indexOf(entry.item) }]));
 
   const upstreamFields: DsxSubmission['fields'] = { resolution, duration: seconds };

@@ -1,14 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
 
-/** An access key pair and where it signs. */
-export interface VolcCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  region: string;
-  /** `ark` for the asset API (upstreams.md §3.5). */
-  service: string;
-}
-
 const sha256 = (data: string): string => createHash('sha256').update(data, 'utf8').digest('hex');
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
@@ -27,7 +18,7 @@ export const volcDate = (now: Date): string => now.toISOString().replace(/[-:]/g
  */
 export function signVolcRequest(
   request: { method: string; url: string; body: string; contentType: string },
-  credentials: VolcCredentials,
+  credentials: { accessKeyId: string; secretAccessKey: string; region: string; service: string },
   now: Date,
 ): Record<string, string> {
   const url = new URL(request.url);
@@ -57,7 +48,7 @@ export function signVolcRequest(
   const scope = `${shortDate}/${credentials.region}/${credentials.service}/request`;
   const stringToSign = ['HMAC-SHA256', xDate, scope, sha256(canonicalRequest)].join('\n');
   const signingKey = hmac(hmac(hmac(hmac(credentials.secretAccessKey, shortDate), credentials.region), credentials.service), 'request');
-  const signature = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
+  const signature = hmac(signingKey, stringToSign).toString('hex');
   return {
     'content-type': request.contentType,
     'x-date': xDate,

@@ -3,8 +3,8 @@ import t from 'tap';
 import type { JsonResult, TaskAccepted } from '../../../../core/index.js';
 import { callDsxAssetAction } from '../../../../providers/dsx/call-dsx-asset-api.js';
 import dsxPlugin from '../../../../providers/dsx/index.js';
-import { fromVolcAsset } from '../../../../providers/dsx/from-dsx-asset.js';
-import { prepareDsxSubmission } from '../../../../providers/dsx/prepare-dsx-submission.js';
+import { fromVolcAsset } from '../../../../providers/dsx/dsx-asset-operations.js';
+import { prepareDsxSubmission } from '../../../../providers/dsx/dsx-submission.js';
 import { signVolcRequest, volcDate } from '../../../../providers/dsx/sign-volc-request.js';
 import { dsxCall, rejected, stubHost, upstreamAnswer } from './fixtures/read-dsx-fixtures.js';
 

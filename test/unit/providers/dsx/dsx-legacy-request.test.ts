@@ -1,6 +1,5 @@
 import t from 'tap';
-import { readDsxSubmission } from '../../../../providers/dsx/read-dsx-submission.js';
-import { toDsxTaskRequest } from '../../../../providers/dsx/to-dsx-task-request.js';
+import { readDsxSubmission, toDsxTaskRequest } from '../../../../providers/dsx/dsx-submission.js';
 import { dsxFixture, thrown } from './fixtures/read-dsx-fixtures.js';
 
 const createBodies = dsxFixture('ark-seedance-create-requests.json');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { BytesResult, TaskAccepted, TaskProgress } from '../../../../core/index.js';
 import dsxPlugin from '../../../../providers/dsx/index.js';
-import { prepareDsxSubmission } from '../../../../providers/dsx/prepare-dsx-submission.js';
+import { prepareDsxSubmission } from '../../../../providers/dsx/dsx-submission.js';
 import { dsxCall, dsxFixture, rejected, stubHost, thrown, upstreamAnswer } from './fixtures/read-dsx-fixtures.js';
 
 const recordedTask = dsxFixture('ark-seedance-task-succeeded.json');

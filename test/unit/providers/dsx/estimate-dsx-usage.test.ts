@@ -1,6 +1,5 @@
 import t from 'tap';
-import { estimateDsxTokens, estimateDsxUsage } from '../../../../providers/dsx/estimate-dsx-usage.js';
-import { readDsxSubmission } from '../../../../providers/dsx/read-dsx-submission.js';
+import { estimateDsxTokens, estimateDsxUsage, readDsxSubmission } from '../../../../providers/dsx/dsx-submission.js';
 import { dsxFixture } from './fixtures/read-dsx-fixtures.js';
 
 const recorded = dsxFixture('ark-seedance-task-succeeded.json');

@@ -1,7 +1,5 @@
 import t from 'tap';
-import { dsxModerationRecord } from '../../../../providers/dsx/dsx-moderation-record.js';
-import { dsxTaskSchema } from '../../../../providers/dsx/dsx-schemas.js';
-import { fromDsxTask } from '../../../../providers/dsx/from-dsx-task.js';
+import { dsxModerationRecord, dsxTaskSchema, fromDsxTask } from '../../../../providers/dsx/from-dsx-task.js';
 import { dsxFixture } from './fixtures/read-dsx-fixtures.js';
 
 const recorded = dsxFixture('ark-seedance-task-succeeded.json');
