@@ -19,8 +19,9 @@ const spellings: Record<DsxMarkerName, string[]> = {
   watermark: ['wm', 'watermark'],
   camera_fixed: ['cf', 'camerafixed'],
 };
-const markerNames: Record<string, DsxMarkerName> = Object.fromEntries(
-  Object.entries(spellings).flatMap(([name, forms]) => forms.map((form) => [form, name as DsxMarkerName])),
+// A Map, not an object: `--constructor` must be an unknown marker, not Object.prototype's.
+const markerNames = new Map<string, DsxMarkerName>(
+  Object.entries(spellings).flatMap(([name, forms]) => forms.map((form): [string, DsxMarkerName] => [form, name as DsxMarkerName])),
 );
 
 const exampleValues: Record<DsxMarkerName, string> = {
@@ -36,7 +37,7 @@ const exampleValues: Record<DsxMarkerName, string> = {
 
 const markerToken = /^--[A-Za-z]+$/;
 
-const dsxMarkerName = (token: string): DsxMarkerName | undefined => (markerToken.test(token) ? markerNames[token.slice(2).toLowerCase()] : undefined);
+const dsxMarkerName = (token: string): DsxMarkerName | undefined => (markerToken.test(token) ? markerNames.get(token.slice(2).toLowerCase()) : undefined);
 
 /** The first known marker in a text, for the models that take fields instead. */
 export const firstDsxMarker = (text: string): string | undefined => text.split(/\s+/).find((token) => dsxMarkerName(token) !== undefined);

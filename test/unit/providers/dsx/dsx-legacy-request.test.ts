@@ -79,6 +79,8 @@ t.test('every marker is checked against the model, and a wrong one names the tex
     [pro15, 'a --cf true', 'metadata.content[0].text --cf', /only for the lite models/],
     [pro10, 'a --camerafixed false', 'metadata.content[0].text --camerafixed', /only for the lite models/],
     [pro15, 'a --style anime', 'metadata.content[0].text --style', /unknown marker/],
+    [pro15, 'a --constructor x', 'metadata.content[0].text --constructor', /unknown marker/],
+    [pro15, 'a --toString x', 'metadata.content[0].text --toString', /unknown marker/],
     [pro15, 'a --rs', 'metadata.content[0].text --rs', /needs a value/],
     [pro15, 'a --rs --dur 5', 'metadata.content[0].text --rs', /needs a value/],
     [pro15, 'a --rs 720p --resolution 480p', 'metadata.content[0].text --resolution', /given twice/],

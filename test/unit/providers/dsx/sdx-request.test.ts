@@ -93,6 +93,7 @@ t.test('asset:// is only for image_url, video_url and audio_url URLs; videos and
 t.test('markers in a 2.0 prompt are refused: the fields carry those options', async (t) => {
   t.match(refusal(sdx({ prompt: 'a fox --dur 10' })), { param: 'prompt --dur', message: /as fields/ });
   t.match(refusal(sdx({ metadata: { content: [{ type: 'text', text: 'a --rs 1080p' }] } })), { param: 'metadata.content[0].text --rs' });
+  t.ok(readDsxSubmission(sdx({ prompt: 'a fox --constructor of dreams' }) as never), 'a word that is no marker stays prose');
 });
 
 t.test('text-to-video needs a prompt; metadata options are checked', async (t) => {
