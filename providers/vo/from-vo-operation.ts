@@ -1,5 +1,35 @@
-import { describeGoogleRpcCode, emptyTaskResult, failedTask, parseUpstreamAnswer, redactSecrets, taskProgress, type TaskProgress } from '../../core/index.js';
-import { voOperationSchema } from './vo-schemas.js';
+import { z } from 'zod';
+import {
+  describeGoogleRpcCode,
+  emptyTaskResult,
+  failedTask,
+  googleRpcStatusSchema,
+  parseUpstreamAnswer,
+  redactSecrets,
+  taskProgress,
+  type TaskProgress,
+} from '../../core/index.js';
+
+// A long-running operation, as the submit and every poll answer it. Lenient on purpose: only
+// what the gateway reads, every field optional, unknown ones kept (upstreams.md §1.11 marks
+// much of the operation shape [M]; fixture gemini-veo-operation.json). A missing `done` means
+// not done.
+const voOperationSchema = z.looseObject({
+  name: z.string().nullish(),
+  done: z.boolean().nullish(),
+  error: googleRpcStatusSchema.nullish(),
+  response: z
+    .looseObject({
+      generateVideoResponse: z
+        .looseObject({
+          generatedSamples: z.array(z.looseObject({ video: z.looseObject({ uri: z.string().nullish() }).nullish() })).nullish(),
+          raiMediaFilteredCount: z.number().nullish(),
+          raiMediaFilteredReasons: z.array(z.string()).nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+});
 
 /** What one poll of an operation says, before billing is added. */
 export interface VoOperationReading {

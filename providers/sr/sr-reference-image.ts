@@ -1,5 +1,16 @@
-import { invalidRequest, isBase64Text, sniffBase64ImageType, type VideoSubmitRequest } from '../../core/index.js';
-import { sniffSrImageType, srImageMimeTypes } from './sr-image-types.js';
+import {
+  imageUploadFile,
+  invalidRequest,
+  isBase64Text,
+  mediaErrorAboutField,
+  openAiFetchedImageTypes,
+  openAiImageTypes,
+  sniffBase64ImageType,
+  sniffOpenAiImageType,
+  type ProviderHost,
+  type UploadFile,
+  type VideoSubmitRequest,
+} from '../../core/index.js';
 
 /** A file of a multipart submission. */
 export type SrUpload = NonNullable<VideoSubmitRequest['uploads']>[number];
@@ -13,19 +24,17 @@ export type SrReferenceSource = { kind: 'upload'; upload: SrUpload; mimeType: st
 
 const param = 'input_reference';
 const accepted = 'a png, jpeg or webp image';
-const whitespace = /[\t\n\f\r ]+/g;
+const anyForm = `expected an http(s) URL, a data: URI or base64 of ${accepted}`;
 
 function refuse(problem: string): never {
   throw invalidRequest(`${param}: ${problem}`, { param });
 }
 
-const anyForm = `expected an http(s) URL, a data: URI or base64 of ${accepted}`;
-
 /** Inline base64 as a `data:` URI of the type its first bytes show; `what` names it in refusals, `invalid` is the refusal of bad base64. */
 function inlineBase64(base64: string, what: string, invalid: string): string {
-  const compact = base64.replace(whitespace, '');
+  const compact = base64.replace(/[\t\n\f\r ]+/g, '');
   if (!isBase64Text(compact)) refuse(invalid);
-  const mimeType = sniffBase64ImageType(compact, srImageMimeTypes, 24);
+  const mimeType = sniffBase64ImageType(compact, openAiImageTypes, 24);
   if (mimeType === undefined) refuse(`the ${what} does not hold ${accepted}; send one of those`);
   return `data:${mimeType};base64,${compact}`;
 }
@@ -46,22 +55,36 @@ function dataUriSource(uri: string): SrReferenceSource {
 export function readSrReferenceText(text: string): SrReferenceSource {
   const value = text.trim();
   if (/^data:/i.test(value)) return dataUriSource(value);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse(anyForm);
-    return { kind: 'url', url: value };
-  }
-  return { kind: 'inline', dataUri: inlineBase64(value, 'base64 data', anyForm) };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { kind: 'inline', dataUri: inlineBase64(value, 'base64 data', anyForm) };
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') refuse(anyForm);
+  return { kind: 'url', url: value };
 }
 
 /** Reads an uploaded `input_reference` file: its bytes must be png, jpeg or webp, whatever type it was declared as. */
 export function readSrReferenceUpload(upload: SrUpload): SrReferenceSource {
-  const mimeType = sniffSrImageType(upload.data);
+  const mimeType = sniffOpenAiImageType(upload.data);
   if (mimeType === undefined) refuse(`the file "${upload.filename}" is not ${accepted}; send one of those`);
   return { kind: 'upload', upload, mimeType };
+}
+
+/**
+ * The bytes of the reference image: an uploaded file as it came, or a URL or inline data
+ * fetched through the media guard (`host.media.fetch`: SSRF checks, the operator's size and
+ * time caps; data: URIs are decoded without a fetch). Whatever the headers or the URI
+ * declared, the bytes must be png, jpeg or webp, and are sent as the type they show. A
+ * refusal is the guard's 400 (its code kept, such as `media_url_not_allowed`) with
+ * `input_reference: ` in front and the param set.
+ */
+export async function resolveSrReference(host: ProviderHost, source: SrReferenceSource, signal: AbortSignal): Promise<UploadFile> {
+  if (source.kind === 'upload') return imageUploadFile(source.upload.data, source.mimeType, param, source.upload.filename);
+  let data: Buffer;
+  try {
+    data = (await host.media.fetch(source.kind === 'url' ? source.url : source.dataUri, { allowedMimeTypes: openAiFetchedImageTypes, signal })).data;
+  } catch (error) {
+    throw mediaErrorAboutField(error, param);
+  }
+  const mimeType = sniffOpenAiImageType(data);
+  if (mimeType === undefined) refuse('the image is not a png, jpeg or webp image; send one of those');
+  return imageUploadFile(data, mimeType, param);
 }

@@ -1,4 +1,19 @@
-import type { KeyValueStore, ProviderLogger } from '../../core/index.js';
+import { videoUsage, type KeyValueStore, type ProviderLogger, type Usage } from '../../core/index.js';
+import type { VoVideoPlan } from './read-vo-request.js';
+
+/**
+ * The billable usage of `videos` videos of `secondsEach` seconds at `resolution`: every
+ * video made is billed, so `per_second` prices `secondsEach × videos` seconds, times the
+ * `resolution_multipliers` entry keyed `720p` or `1080p`.
+ */
+export function voUsage(secondsEach: number, videos: number, resolution: string, source: Usage['source']): Usage {
+  return videoUsage(secondsEach * videos, resolution, source);
+}
+
+/** The quota to reserve for a vo submission before any upstream call: every requested video at its length and resolution. */
+export function estimateVoUsage(plan: VoVideoPlan): Usage {
+  return voUsage(plan.durationSeconds, plan.sampleCount, plan.resolution, 'estimated');
+}
 
 /** What billing needs when a task finishes: each video's length and resolution, and how many were asked for. */
 export interface VoTaskNote {
