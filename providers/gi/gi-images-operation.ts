@@ -14,12 +14,9 @@ import { resolveGiImages } from './resolve-gi-images.js';
 import { toGiEditForm, toGiGenerationBody } from './to-gi-request.js';
 
 /**
- * `images.generate` and `images.edit` for gi models on an OpenAI-format upstream. Without
- * reference images the request goes to `/images/generations` as JSON; with any (edits always
- * have one) it goes to `/images/edits` as multipart with `image[]` files, because the
- * upstream's generations endpoint takes no images (upstreams.md §2.7). The answer is the
- * upstream's, byte for byte; the usage bills the images it actually holds. The request
- * arrives prepared (see `prepareGiRequest`).
+ * `images.generate` and `images.edit` of a prepared request. Without reference images it goes
+ * to `/images/generations` as JSON; with any (edits always have one), to `/images/edits` as
+ * multipart with `image[]` files: the generations endpoint takes no images (upstreams.md §2.7).
  */
 export function createGiImagesOperation(host: ProviderHost) {
   return async (call: OperationCall<PreparedGiRequest, PathPrefixOptions>) => {

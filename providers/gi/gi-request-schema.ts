@@ -30,11 +30,10 @@ export function giSizeProblem(size: string): string | undefined {
   return undefined;
 }
 
-/** `quality` values; the upstream also knows `auto` (upstreams.md §2.7), so it is accepted too. */
-export const giQualities = ['low', 'medium', 'high', 'auto'] as const;
-
-/** `input_fidelity` values (spec part 2); see `toGiInputFidelity` for what the upstream gets. */
-export const giInputFidelities = ['low', 'medium', 'high', 'auto'] as const;
+// `quality` takes `auto` too, since the upstream knows it (upstreams.md §2.7); `input_fidelity`
+// has the spec's values (see `toGiInputFidelity` for what the upstream gets).
+const giQualities = ['low', 'medium', 'high', 'auto'] as const;
+const giInputFidelities = ['low', 'medium', 'high', 'auto'] as const;
 
 // A multipart form sends every field as text, so the form's "80" or "false" stands for the JSON value.
 const fromFormText = (value: unknown): unknown => {
@@ -47,9 +46,8 @@ const imageSource = z.string({ error: 'expected an http(s) URL or a data: URI' }
 
 /**
  * The fields of a gi request (spec part 2, "GPT-style family"), strict: anything else is
- * refused by name. Besides the spec's fields it takes the upstream's own output options
- * (upstreams.md §2.7: `background`, `output_format`, `output_compression`, `moderation`,
- * `user`, and `mask` for edits), checked the same way. Multipart files are not part of it.
+ * refused by name. Besides the spec's fields it takes the upstream's own options (upstreams.md
+ * §2.7: `background`, `output_format`, `output_compression`, `moderation`, `user`, `mask`).
  */
 export const giRequestSchema = z.strictObject({
   model: z.string(),

@@ -33,10 +33,9 @@ export function giOutputTokensPerImage(size: string, quality: GiRequestFields['q
 }
 
 /**
- * The quota to reserve before any upstream call: all `n` images (settlement bills those the
+ * The quota to reserve for a prepared request: all `n` images (settlement bills those the
  * upstream returns), the prompt at four UTF-8 bytes a token and the expected output tokens,
- * for operators who price gi by tokens too. Of a checked request: `prepare` refused a bad one
- * before.
+ * for operators who price gi by tokens too.
  */
 export function estimateGiUsage({ fields }: GiRequestPlan): Usage {
   return {

@@ -2,7 +2,7 @@ import { invalidRequest, OncePerRequest, parseClientFields, quoted, type ImageRe
 import { giRequestSchema, type GiRequestFields } from './gi-request-schema.js';
 
 /** The most reference images one gpt-image edit takes (upstreams.md §2.7: up to 16 `image[]`). */
-export const giMostReferenceImages = 16;
+const giMostReferenceImages = 16;
 
 /** Where one image of a request comes from; `field` names it in error messages. */
 export type GiImageSource = { field: string; upload: ImageUpload } | { field: string; url: string };
@@ -68,10 +68,7 @@ export interface GiImageFiles {
   mask?: UploadFile;
 }
 
-/**
- * A gi request as the plugin prepares it: checked (see {@link readGiRequest}), with a slot
- * for its images, which the first channel's handler fetches and a failover reuses.
- */
+/** A checked request with a slot for its images, which the first channel fetches and a failover reuses. */
 export interface PreparedGiRequest extends GiRequestPlan {
   files: OncePerRequest<GiImageFiles>;
 }

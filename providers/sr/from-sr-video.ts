@@ -18,11 +18,7 @@ const srVideoSchema = z.looseObject({
 
 export type SrVideo = z.output<typeof srVideoSchema>;
 
-/**
- * Parses an answer that must be a video object; a 502 otherwise. `retryable` says whether
- * another channel may be asked instead (not after a submission the upstream may have
- * accepted: that would start a second, unbilled video).
- */
+/** Parses an answer that must be a video object; a 502 otherwise, `retryable` where asking another channel is safe. */
 export function readSrVideo(text: string, retryable: boolean): SrVideo {
   let json: unknown;
   try {
@@ -75,11 +71,9 @@ const percent = (progress: number | null | undefined): number | undefined =>
   progress === undefined || progress === null || !Number.isFinite(progress) ? undefined : Math.min(100, Math.max(0, Math.round(progress)));
 
 /**
- * A video object as core's task progress: the status mapped (`completed` is `succeeded`),
- * the integer progress, the error of a failed video, and for a finished one the usage the
- * upstream reports (its `seconds` at its `size`, when it reports both), which is what is
- * charged. No URL: the upstream's video is only reachable with the channel's key, through
- * `video.content`. An unknown status is a 502, so core leaves the task as it was and asks again later.
+ * A video object as core's task progress, with the usage the upstream reports for a finished
+ * one (what is charged) and no URL: the video needs the channel's key (`video.content`). An
+ * unknown status is a 502, so core leaves the task as it was and asks again later.
  */
 export function toSrTaskProgress(video: SrVideo): TaskProgress {
   const status = statuses[video.status ?? ''];

@@ -19,11 +19,8 @@ const inputReference = z.union(
   { error: 'expected an http(s) URL, a data: URI or base64 of a png, jpeg or webp image' },
 );
 
-/**
- * The fields of an sr-2 submission (spec part 2, "`sr-2` fields"), strict: anything else is
- * refused by name. `seconds` comes as a number or a string (a multipart form sends text), and
- * leaves as a number. Multipart files are not part of it.
- */
+// The fields of an sr-2 submission, strict: anything else is refused by name. `seconds` comes
+// as a number or a string (a multipart form sends text), and leaves as a number.
 const srRequestSchema = z.strictObject({
   model: z.string(),
   prompt: z
@@ -103,11 +100,9 @@ function referenceOf(uploads: readonly SrUpload[], text: string | { image_url: s
 }
 
 /**
- * Checks a client's sr-2 submission (spec part 2, "`sr-2` fields") without any I/O: the
- * fields and their defaults (4 seconds, 720x1280), the reference image's form (an uploaded
- * file's bytes, inline data's first bytes, a URL's scheme), and that a remix brings no
- * reference image (the upstream's remix takes only a prompt). Throws a 400 that names the
- * field.
+ * Checks a client's sr-2 submission (spec part 2, "`sr-2` fields") without any I/O: the fields
+ * and their defaults, the reference image's form, and that a remix (which takes only a prompt
+ * upstream) brings none. Throws a 400 that names the field.
  */
 export function readSrRequest(request: VideoSubmitRequest): SrRequestPlan {
   const { uploads = [], ...rest } = request;
@@ -125,10 +120,7 @@ export function readSrRequest(request: VideoSubmitRequest): SrRequestPlan {
   return { prompt: fields.prompt, seconds: fields.seconds, size: fields.size, reference, remixFromVideoId: fields.remix_from_video_id };
 }
 
-/**
- * A submission as the plugin prepares it: checked (see {@link readSrRequest}), with a slot
- * for its reference image, which the first channel's handler fetches and a failover reuses.
- */
+/** A checked submission with a slot for its reference image, which the first channel fetches and a failover reuses. */
 export interface PreparedSrRequest extends SrRequestPlan {
   referenceFile: OncePerRequest<UploadFile>;
 }

@@ -15,11 +15,7 @@ import {
 /** A file of a multipart submission. */
 export type SrUpload = NonNullable<VideoSubmitRequest['uploads']>[number];
 
-/**
- * Where the reference image comes from, checked without I/O: an uploaded file (its type read
- * from its bytes), a URL to fetch through the media guard, or inline data as a `data:` URI
- * whose first bytes are already known to be an image.
- */
+/** Where the reference image comes from, checked without I/O: a file (typed by its bytes), a URL to fetch, or an image's inline data as a `data:` URI. */
 export type SrReferenceSource = { kind: 'upload'; upload: SrUpload; mimeType: string } | { kind: 'url'; url: string } | { kind: 'inline'; dataUri: string };
 
 const param = 'input_reference';
@@ -47,10 +43,9 @@ function dataUriSource(uri: string): SrReferenceSource {
 }
 
 /**
- * Reads a text `input_reference` (spec part 2: "URL or Base64 image"): an http(s) URL, a
- * `data:` URI with base64 data, or bare base64. Inline data is checked now (the alphabet, and
- * the first bytes must be png, jpeg or webp), so a bad one is refused before quota is
- * reserved; a URL is only fetched when the task is submitted.
+ * Reads a text `input_reference` (spec part 2: "URL or Base64 image"): an http(s) URL, fetched
+ * only at submission, or a base64 `data:` URI or bare base64, checked now (the alphabet, and
+ * png, jpeg or webp by the first bytes), so a bad one is refused before quota is reserved.
  */
 export function readSrReferenceText(text: string): SrReferenceSource {
   const value = text.trim();
@@ -70,11 +65,8 @@ export function readSrReferenceUpload(upload: SrUpload): SrReferenceSource {
 
 /**
  * The bytes of the reference image: an uploaded file as it came, or a URL or inline data
- * fetched through the media guard (`host.media.fetch`: SSRF checks, the operator's size and
- * time caps; data: URIs are decoded without a fetch). Whatever the headers or the URI
- * declared, the bytes must be png, jpeg or webp, and are sent as the type they show. A
- * refusal is the guard's 400 (its code kept, such as `media_url_not_allowed`) with
- * `input_reference: ` in front and the param set.
+ * through the media guard (`host.media.fetch`), sent as the png, jpeg or webp its bytes show.
+ * A refusal is the guard's 400 (its code kept) about `input_reference`.
  */
 export async function resolveSrReference(host: ProviderHost, source: SrReferenceSource, signal: AbortSignal): Promise<UploadFile> {
   if (source.kind === 'upload') return imageUploadFile(source.upload.data, source.mimeType, param, source.upload.filename);

@@ -17,21 +17,13 @@ import { resolveSrReference } from './sr-reference-image.js';
 import { srSubmitError, unreadAcceptance } from './sr-error.js';
 import { srUsage } from './sr-usage.js';
 
-/** The text fields of a new video (upstreams.md §2.9): every one sent, defaults included, `seconds` as the string the upstream's enum is. */
-export interface SrCreateFields {
-  model: string;
-  prompt: string;
-  seconds: string;
-  size: string;
-}
-
-/** The fields of `POST /videos` for a plan, with the channel's upstream model. */
-export function toSrCreateFields(plan: SrRequestPlan, upstreamModel: string): SrCreateFields {
+/** The fields of `POST /videos` (upstreams.md §2.9): every one sent, defaults included, `seconds` as the string the upstream's enum is. */
+export function toSrCreateFields(plan: SrRequestPlan, upstreamModel: string): Record<'model' | 'prompt' | 'seconds' | 'size', string> {
   return { model: upstreamModel, prompt: plan.prompt, seconds: String(plan.seconds), size: plan.size };
 }
 
 /** The multipart form of an image-to-video submission: the text fields, then the image as the file `input_reference`. */
-export function toSrCreateForm(fields: SrCreateFields, reference: UploadFile): FormData {
+export function toSrCreateForm(fields: Record<string, string>, reference: UploadFile): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   appendUploadFile(form, 'input_reference', reference);
@@ -59,17 +51,10 @@ async function submissionOf(host: ProviderHost, call: OperationCall<PreparedSrRe
 }
 
 /**
- * The sr operations on an OpenAI videos upstream (upstreams.md §2.9); `video.submit` takes the
- * submission `prepareSrRequest` made.
- * - `video.submit`: text-to-video goes to `POST /videos` as JSON with every field spelled out;
- *   with a reference image, as multipart with the image as the file `input_reference`; a remix
- *   goes to `POST /videos/{id}/remix` with the prompt alone. The upstream's video id is the
- *   task's handle. The length and size the upstream reports for the new video (a remix
- *   inherits its original's) become the task's `seconds` and `size` and what a success costs.
- * - `video.status`: `GET /videos/{id}` as core's task progress (see `toSrTaskProgress`). A 404
- *   or 410 stays a 4xx gateway error, which core reads as the upstream having lost the task.
- * - `video.content`: the bytes of `GET /videos/{id}/content` (binary mp4), which needs the
- *   channel's key; handed back unread, typed as the upstream typed them.
+ * The three sr operations on an OpenAI videos upstream (upstreams.md §2.9, providers/sr/README.md).
+ * The upstream's video id is the task's handle; the length and size it reports for a new video
+ * (a remix inherits its original's) become the task's `seconds` and `size` and what a success
+ * costs. A 404 or 410 to a status poll stays a 4xx, which core reads as the task lost.
  */
 export function createSrVideoOperations(host: ProviderHost) {
   return {

@@ -28,12 +28,9 @@ const frame = (what: string) =>
 const duration = z.literal(durations, expectedOneOf(durations));
 const aspectRatio = z.enum(aspectRatios, expectedOneOf(aspectRatios));
 
-/**
- * The fields of a vo submission (spec part 2, `vo-` fields), strict: anything else is
- * refused by name. Besides the spec's camelCase fields it takes the common flat `duration`
- * and `aspect_ratio` as aliases, and the upstream's own `negativePrompt` (upstreams.md §1.11).
- * Multipart files (`image`, `lastFrame`) are not part of it.
- */
+// The fields of a vo submission, strict: anything else is refused by name. Besides the spec's
+// it takes the flat `duration` and `aspect_ratio` as aliases, and the upstream's own
+// `negativePrompt` (upstreams.md §1.11).
 const voRequestSchema = z.strictObject({
   model: z.string(),
   prompt: z.string({ error: 'expected the prompt as a string' }).refine((prompt) => prompt.trim() !== '', { error: 'must not be empty; describe the video' }),
@@ -106,10 +103,8 @@ function readFrames(request: VideoSubmitRequest, fields: VoRequestFields): Parti
 
 /**
  * Checks a vo submission against the family's rules (spec part 2, `vo-` fields) without any
- * I/O: the strict fields, their defaults, the aliases, and the frames (a last frame only on
- * 3.1 models, and only after a first frame). Fields the upstream has no use for on the
- * Gemini API (`fps`, `seed`, `generateAudio`, `addWatermark`) are checked and then dropped.
- * @throws GatewayError 400 `invalid_request` naming the field.
+ * I/O; fields the Gemini API has no use for (`fps`, `seed`, `generateAudio`, `addWatermark`)
+ * are checked and dropped. Throws a 400 `invalid_request` naming the field.
  */
 export function readVoRequest(request: VideoSubmitRequest): VoVideoPlan {
   const { uploads, ...rest } = request;

@@ -1,11 +1,7 @@
 import { videoUsage, type KeyValueStore, type ProviderLogger, type Usage } from '../../core/index.js';
 import type { VoVideoPlan } from './read-vo-request.js';
 
-/**
- * The billable usage of `videos` videos of `secondsEach` seconds at `resolution`: every
- * video made is billed, so `per_second` prices `secondsEach × videos` seconds, times the
- * `resolution_multipliers` entry keyed `720p` or `1080p`.
- */
+/** The usage of `videos` videos of `secondsEach` seconds each at `resolution` (the `resolution_multipliers` key). */
 export function voUsage(secondsEach: number, videos: number, resolution: string, source: Usage['source']): Usage {
   return videoUsage(secondsEach * videos, resolution, source);
 }
@@ -26,10 +22,9 @@ export interface VoTaskNote {
 const noteMilliseconds = 7 * 24 * 3_600_000;
 
 /**
- * Remembers, per operation name, what a task was submitted with, so its final usage can
- * count only the videos the upstream made (the safety filters may remove some). The task
- * query carries only the handle, hence this store. A note that cannot be written or read is
- * logged and skipped: core then bills what was reserved at submission.
+ * What each task was submitted with, by operation name (a task query carries only that), so a
+ * success can bill only the videos made. A note that cannot be written or read is logged and
+ * skipped: core then bills what was reserved.
  */
 export class VoTaskNotes {
   constructor(

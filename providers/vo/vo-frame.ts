@@ -15,10 +15,8 @@ export const voFrameFormats: ImageFormats = {
 export type VoFrameField = 'image' | 'lastFrame';
 
 /**
- * Where one frame comes from, checked without any I/O: an http(s) URL (fetched later through
- * the media guard, since the upstream takes only inline bytes, upstreams.md §1.11), a
- * `data:` URI or raw base64 (made a data: URI, so the operator's size cap applies to it
- * too), or a multipart file.
+ * Where one frame comes from, checked without I/O: a URL or data: URI (raw base64 made one) to
+ * fetch later, since the upstream takes only inline bytes (upstreams.md §1.11), or a file.
  */
 export type VoFrameSource = { field: VoFrameField; kind: 'fetch'; url: string } | { field: VoFrameField; kind: 'upload'; data: Buffer };
 
@@ -28,11 +26,7 @@ export interface VoInlineImage {
   mimeType: string;
 }
 
-/**
- * Classifies a frame given as text and checks what can be checked before any fetch: the
- * scheme, the base64 alphabet, and the image type of inline base64 by its magic numbers.
- * @throws GatewayError 400 naming `field`.
- */
+/** A frame given as text, its scheme, base64 alphabet and inline image type checked before any fetch; a 400 naming `field` otherwise. */
 export function readVoFrameText(value: string, field: VoFrameField): VoFrameSource {
   const source = readImageSourceText(value, field);
   // A percent-encoded data: URI is left to the media fetcher, which decodes both kinds.
@@ -43,11 +37,9 @@ export function readVoFrameText(value: string, field: VoFrameField): VoFrameSour
 }
 
 /**
- * Reads one frame into the inline bytes the upstream takes: a file as it came, a URL through
- * the media guard (SSRF checks, size and time caps), a data: URI decoded by the same fetcher.
- * The MIME type sent is the one the bytes show, whatever the URL or its headers claimed.
- * @throws GatewayError 400 naming the field for a frame that cannot be read, is refused by the
- *   guard, is too large, or is not a png, jpeg or webp image.
+ * One frame as the inline bytes the upstream takes, typed as its bytes show: a file as it came,
+ * a URL or data: URI through the media guard. A 400 naming the field for a frame that cannot
+ * be read or is not a png, jpeg or webp image.
  */
 export async function fetchVoFrame(source: VoFrameSource, media: MediaFetcher, signal: AbortSignal): Promise<VoInlineImage> {
   const frame =

@@ -24,19 +24,15 @@ import { voUsage, type VoTaskNotes } from './vo-billing.js';
 import { voSubmitError } from './vo-error.js';
 import { fetchVoFrame, type VoInlineImage } from './vo-frame.js';
 
-/** The body of `POST .../models/{model}:predictLongRunning`. */
-export interface VoUpstreamRequest {
-  instances: [{ prompt: string; image?: VoInlineImage; lastFrame?: VoInlineImage }];
-  parameters: { aspectRatio: string; durationSeconds: number; resolution: string; sampleCount: number; negativePrompt?: string; personGeneration?: string };
-}
+type VoFrames = { image?: VoInlineImage; lastFrame?: VoInlineImage };
 
 /**
- * The upstream body for a checked plan and its fetched frames, pure (upstreams.md §1.11):
- * one instance with the prompt and the frames, then the parameters the Gemini API takes, in
- * the order of fixture gemini-veo-operation.json. Length, ratio, resolution and count are
- * always sent, so what is made is what was billed.
+ * The body of `POST .../models/{model}:predictLongRunning` (upstreams.md §1.11): one instance
+ * with the prompt and the frames, then the parameters the Gemini API takes, in the order of
+ * fixture gemini-veo-operation.json. Length, ratio, resolution and count are always sent, so
+ * what is made is what was billed.
  */
-export function toVoRequest(plan: VoVideoPlan, frames: { image?: VoInlineImage; lastFrame?: VoInlineImage }): VoUpstreamRequest {
+export function toVoRequest(plan: VoVideoPlan, frames: VoFrames): { instances: [{ prompt: string } & VoFrames]; parameters: Record<string, string | number> } {
   return {
     instances: [
       {
@@ -62,12 +58,10 @@ const isOperationName = (name: unknown): name is string =>
   typeof name === 'string' && /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/.test(name) && !name.split('/').includes('..');
 
 /**
- * Starts a task: `POST {base_url}/{api_version}/models/{model}:predictLongRunning` with the
- * channel's key (upstreams.md §1.11), and answers the operation's name. A non-2xx answer
- * becomes {@link voSubmitError}.
- * @throws GatewayError 502 (not retried: the task may have started) for an answer without a name.
+ * Starts a task with the channel's key (upstreams.md §1.11) and answers the operation's name;
+ * an answer without one is a 502 that is not retried, since the task may have started.
  */
-async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, body: VoUpstreamRequest): Promise<string> {
+async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, body: ReturnType<typeof toVoRequest>): Promise<string> {
   const url = googleApiUrl(call, `models/${encodeURIComponent(call.upstreamModel)}:predictLongRunning`);
   const response = await callUpstream(host, call, { url, headers: googleApiKeyHeader(call), body: JSON.stringify(body) }, voSubmitError);
   let json: unknown;
@@ -81,11 +75,7 @@ async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, Goo
   return name;
 }
 
-/**
- * Asks about a task: `GET {base_url}/{api_version}/{operation name}` with the channel's key,
- * and reads the operation ({@link readVoOperation}). A 404 becomes a 404 gateway error, which
- * tells core the upstream lost the task.
- */
+/** One poll of a task's operation with the channel's key; a 404 stays a 404, which tells core the upstream lost the task. */
 async function pollVoOperation(host: ProviderHost, call: OperationCall<VideoTaskQuery, GoogleApiOptions>) {
   const name = call.request.handle;
   if (!isOperationName(name)) throw taskVanished(`"${name}" is not an operation name this channel can ask about`);
@@ -96,14 +86,9 @@ async function pollVoOperation(host: ProviderHost, call: OperationCall<VideoTask
 }
 
 /**
- * The vo operations on the upstream's long-running operations; the operation name is the
- * task's handle.
- * - `video.submit`: the plan `prepare` made (`readVoRequest`), its frames read in parallel
- *   (URLs through the media guard), one `predictLongRunning` call, and a billing note.
- * - `video.status`: one poll. A success is billed for the videos the upstream made, at most
- *   the number asked for: the safety filters may have removed some.
- * - `video.content`: the first video, streamed from the upstream: the operation is read again
- *   for its address, then fetched by {@link downloadVoVideo}.
+ * The three vo operations (providers/vo/README.md); the operation's name is the task's handle.
+ * A success is billed for the videos the upstream made, at most the number asked for (the
+ * safety filters may remove some); the download is the first video's.
  */
 export function createVoVideoOperations(host: ProviderHost, notes: VoTaskNotes) {
   return {
@@ -113,7 +98,7 @@ export function createVoVideoOperations(host: ProviderHost, notes: VoTaskNotes) 
         plan.firstFrame === undefined ? undefined : fetchVoFrame(plan.firstFrame, host.media, call.signal),
         plan.lastFrame === undefined ? undefined : fetchVoFrame(plan.lastFrame, host.media, call.signal),
       ]);
-      const frames = { ...(image === undefined ? {} : { image }), ...(lastFrame === undefined ? {} : { lastFrame }) };
+      const frames: VoFrames = { ...(image === undefined ? {} : { image }), ...(lastFrame === undefined ? {} : { lastFrame }) };
       const handle = await submitVoTask(host, call, toVoRequest(plan, frames));
       await notes.remember(handle, { secondsEach: plan.durationSeconds, resolution: plan.resolution, sampleCount: plan.sampleCount });
       return {
