@@ -20,7 +20,7 @@ import {
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation, voOperationExpected } from './from-vo-operation.js';
 import type { VoVideoPlan } from './read-vo-request.js';
-import { voUsage, type VoTaskNotes } from './vo-billing.js';
+import { estimateVoUsage, voUsage, type VoTaskNotes } from './vo-billing.js';
 import { voSubmitError } from './vo-error.js';
 import { fetchVoFrame, type VoInlineImage } from './vo-frame.js';
 
@@ -98,13 +98,12 @@ export function createVoVideoOperations(host: ProviderHost, notes: VoTaskNotes) 
         plan.firstFrame === undefined ? undefined : fetchVoFrame(plan.firstFrame, host.media, call.signal),
         plan.lastFrame === undefined ? undefined : fetchVoFrame(plan.lastFrame, host.media, call.signal),
       ]);
-      const frames: VoFrames = { ...(image === undefined ? {} : { image }), ...(lastFrame === undefined ? {} : { lastFrame }) };
-      const handle = await submitVoTask(host, call, toVoRequest(plan, frames));
+      const handle = await submitVoTask(host, call, toVoRequest(plan, { image, lastFrame }));
       await notes.remember(handle, { secondsEach: plan.durationSeconds, resolution: plan.resolution, sampleCount: plan.sampleCount });
       return {
         kind: 'task',
         handle,
-        usage: voUsage(plan.durationSeconds, plan.sampleCount, plan.resolution, 'estimated'),
+        usage: estimateVoUsage(plan),
         details: { seconds: plan.durationSeconds, aspectRatio: plan.aspectRatio, resolution: plan.resolution, sampleCount: plan.sampleCount },
       };
     },
