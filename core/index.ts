@@ -117,6 +117,7 @@ export { sniffImageType } from './media/sniff-image-type.js';
 export { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats, type ImageSourceText } from './media/image-source.js';
 export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
+export { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from './media/openai-image-inputs.js';
 export { appendUploadFile, imageUploadFile, type UploadFile } from './media/upload-file.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export {
@@ -190,6 +191,7 @@ export {
 } from './http/dashscope-api-errors.js';
 export { callDashScope, dashScopeStatusError, type DashScopeRefusal } from './http/dashscope-api.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
+export { videoContentResult } from './http/video-content-result.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
 export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';

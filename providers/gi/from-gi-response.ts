@@ -1,39 +1,25 @@
-import { fromOpenAiTokenUsage, parseUpstreamJson, readOpenAiError, tokenCount, type OpenAiTokenUsage, type Usage } from '../../core/index.js';
-import { emptyGiResponse, giInBandError, invalidGiResponse } from './gi-error.js';
-import { giImagesResponseSchema } from './gi-schemas.js';
+import { z } from 'zod';
+import { emptyUpstreamAnswer, openAiTokenUsageSchema, parseUpstreamJson, readOpenAiError, type JsonResult } from '../../core/index.js';
+import { giInBandError, invalidGiResponse } from './gi-error.js';
+import { giUsage } from './gi-usage.js';
 
-/** The client's answer and what it cost. */
-export interface GiAnswer {
-  /** The upstream's JSON text, passed on byte for byte. */
-  body: string;
-  usage: Usage;
-}
+// What the gateway reads of an images answer: the images and the usage. Loose on purpose: the
+// answer goes to the client as the upstream wrote it, so everything else travels untouched.
+const giImagesResponseSchema = z.looseObject({
+  data: z.array(z.looseObject({ b64_json: z.string().nullish(), url: z.string().nullish() }).nullable()).nullish(),
+  usage: openAiTokenUsageSchema.nullish(),
+});
 
 const present = (value: string | null | undefined): boolean => typeof value === 'string' && value !== '';
 
 /**
- * The core usage of an images answer: `images` produced (what `per_image` bills), plus the
- * upstream's token counts and their text / image split when it reports them (upstreams.md
- * §2.7). Without a `usage` the tokens are zero and the count still comes from the upstream's
- * own answer, so the usage stays flagged `upstream`: a `per_image` price is exact either way.
+ * The client's answer to a 2xx images answer (upstreams.md §2.7; fixture
+ * openai-image-edit-gpt-image.json): the upstream's JSON text byte for byte (`created`,
+ * `data[].b64_json`, `usage` and its other fields), and what it cost. Only entries that carry an image count; none at
+ * all is `empty_response`. An error body is judged like an error status, a body that is not
+ * JSON is an invalid answer.
  */
-export function giUsage(usage: OpenAiTokenUsage | null | undefined, images: number): Usage {
-  const result: Usage = { ...fromOpenAiTokenUsage(usage), images };
-  const input = usage?.input_tokens_details;
-  if (input !== undefined && input !== null) result.inputModalities = { text: tokenCount(input.text_tokens), image: tokenCount(input.image_tokens) };
-  const output = usage?.output_tokens_details;
-  if (output !== undefined && output !== null) result.outputModalities = { text: tokenCount(output.text_tokens), image: tokenCount(output.image_tokens) };
-  return result;
-}
-
-/**
- * Reads a 2xx images answer (upstreams.md §2.7; fixture openai-image-edit-gpt-image.json).
- * The body goes to the client as it came: `created`, `data[].b64_json`, `usage` and the
- * upstream's other fields (`background`, `output_format`, `quality`, `size`). Only entries
- * that carry an image count; none at all is `empty_response`. An error body is judged like
- * an error status, a body that is not JSON is an invalid answer.
- */
-export function fromGiResponse(text: string): GiAnswer {
+export function fromGiResponse(text: string): JsonResult {
   let json: unknown;
   try {
     json = parseUpstreamJson(text);
@@ -45,6 +31,7 @@ export function fromGiResponse(text: string): GiAnswer {
   const parsed = giImagesResponseSchema.safeParse(json);
   if (!parsed.success) throw invalidGiResponse(parsed.error);
   const images = (parsed.data.data ?? []).filter((item) => item !== null && (present(item.b64_json) || present(item.url))).length;
-  if (images === 0) throw emptyGiResponse();
-  return { body: text, usage: giUsage(parsed.data.usage, images) };
+  // Nothing is billed, and another channel may do better.
+  if (images === 0) throw emptyUpstreamAnswer('the upstream returned no image; retry the request');
+  return { kind: 'json', body: text, usage: giUsage(parsed.data.usage, images) };
 }

@@ -1,6 +1,5 @@
 import {
   describeOpenAiError,
-  emptyUpstreamAnswer,
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
@@ -17,14 +16,12 @@ import {
 // `content_policy_violation`.
 const blockedCodes = new Set(['moderation_blocked', 'content_policy_violation']);
 
-/** 400 `prompt_blocked`: the upstream's safety system refused the prompt or an image; not retried elsewhere. */
-export function giPromptBlocked(error: OpenAiErrorDetail): GatewayError {
+/** 400 `prompt_blocked` for a safety refusal (not retried elsewhere); undefined for any other error. */
+function blockedPrompt(error: OpenAiErrorDetail | undefined): GatewayError | undefined {
+  if (typeof error?.code !== 'string' || !blockedCodes.has(error.code)) return undefined;
   const detail = error.message === undefined || error.message === null || error.message === '' ? '' : `: ${error.message}`;
   return promptBlocked(`the upstream's safety system blocked this request${detail}; change the prompt or the images`);
 }
-
-/** Whether an upstream error is a safety refusal. */
-export const isGiModerationBlock = (error: OpenAiErrorDetail): boolean => typeof error.code === 'string' && blockedCodes.has(error.code);
 
 /**
  * The gateway error for the upstream's non-2xx answer: a safety refusal becomes
@@ -41,22 +38,15 @@ export async function giStatusError(response: UpstreamResponse): Promise<Gateway
   }
   // Read leniently: a bare `{"error": "message"}` still gives its message.
   const error = readOpenAiError(json);
-  if (error !== undefined && isGiModerationBlock(error)) return giPromptBlocked(error);
-  return errorForUpstreamStatus(response.statusCode, describeOpenAiError(error) ?? `the upstream answered HTTP ${response.statusCode}`, retryAfterHeader(response));
+  const describe = describeOpenAiError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
+  return blockedPrompt(error) ?? errorForUpstreamStatus(response.statusCode, describe, retryAfterHeader(response));
 }
 
 /** The gateway error for an error body that came with HTTP 200. */
 export function giInBandError(error: OpenAiErrorDetail): GatewayError {
-  if (isGiModerationBlock(error)) return giPromptBlocked(error);
-  return errorForUpstreamStatus(typeof error.code === 'number' && error.code >= 400 ? error.code : 500, describeOpenAiError(error) ?? 'the upstream reported an error');
+  const status = typeof error.code === 'number' && error.code >= 400 ? error.code : 500;
+  return blockedPrompt(error) ?? errorForUpstreamStatus(status, describeOpenAiError(error) ?? 'the upstream reported an error');
 }
 
 /** 502 for an answer that is not an images answer; another channel may do better. */
-export function invalidGiResponse(cause?: unknown): GatewayError {
-  return invalidUpstreamAnswer('an images answer', { cause });
-}
-
-/** 502 `empty_response`: the upstream answered without any image. Nothing is billed; another channel may do better. */
-export function emptyGiResponse(): GatewayError {
-  return emptyUpstreamAnswer('the upstream returned no image; retry the request');
-}
+export const invalidGiResponse = (cause?: unknown): GatewayError => invalidUpstreamAnswer('an images answer', { cause });

@@ -1,7 +1,7 @@
 import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
-import { estimateGiUsage } from './estimate-gi-usage.js';
 import { createGiImagesOperation } from './gi-images-operation.js';
-import { prepareGiRequest, type PreparedGiRequest } from './prepare-gi-request.js';
+import { estimateGiUsage } from './gi-usage.js';
+import { prepareGiRequest, type PreparedGiRequest } from './read-gi-request.js';
 
 /** The gi family: GPT-style image generation and editing on an OpenAI-format images upstream. */
 export default defineProvider<PathPrefixOptions, { 'images.generate': PreparedGiRequest; 'images.edit': PreparedGiRequest }>({

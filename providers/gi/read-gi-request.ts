@@ -1,8 +1,8 @@
-import { invalidRequest, parseClientFields, quoted, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { invalidRequest, OncePerRequest, parseClientFields, quoted, type ImageRequest, type ImageUpload, type UploadFile } from '../../core/index.js';
 import { giRequestSchema, type GiRequestFields } from './gi-request-schema.js';
 
 /** The most reference images one gpt-image edit takes (upstreams.md §2.7: up to 16 `image[]`). */
-export const giMostReferenceImages = 16;
+const giMostReferenceImages = 16;
 
 /** Where one image of a request comes from; `field` names it in error messages. */
 export type GiImageSource = { field: string; upload: ImageUpload } | { field: string; url: string };
@@ -16,15 +16,6 @@ export interface GiRequestPlan {
 }
 
 const referenceFileFields = new Set(['image', 'image[]']);
-
-/** The validated fields, or a 400 naming the first wrong field and what to send instead. */
-function parseFields(fields: Record<string, unknown>): GiRequestFields {
-  if (fields.contents !== undefined) {
-    throw invalidRequest('contents: not used by gi models; send prompt, and image or images for reference images', { param: 'contents' });
-  }
-  const known = Object.keys(giRequestSchema.shape).join(', ');
-  return parseClientFields(giRequestSchema, fields, { unknownField: (field) => `unknown field ${quoted(field)}: gi models take ${known}` });
-}
 
 const isFetchable = (source: string) => /^(https?:\/\/|data:)/i.test(source.trim());
 
@@ -41,7 +32,12 @@ function urlSource(url: string, field: string): GiImageSource {
  */
 export function readGiRequest(request: ImageRequest, operation: 'generate' | 'edit'): GiRequestPlan {
   const { uploads = [], ...rest } = request;
-  const fields = parseFields(rest);
+  if (rest.contents !== undefined) {
+    throw invalidRequest('contents: not used by gi models; send prompt, and image or images for reference images', { param: 'contents' });
+  }
+  const known = Object.keys(giRequestSchema.shape).join(', ');
+  const unknownField = (field: string) => `unknown field ${quoted(field)}: gi models take ${known}`;
+  const fields = parseClientFields(giRequestSchema, rest, { unknownField });
   const references: GiImageSource[] = [];
   let mask: GiImageSource | undefined;
   for (const upload of uploads) {
@@ -64,4 +60,20 @@ export function readGiRequest(request: ImageRequest, operation: 'generate' | 'ed
   }
   if (mask !== undefined && references.length === 0) throw invalidRequest('mask: a mask needs an image to edit; send image or images too', { param: 'mask' });
   return { fields, references, mask };
+}
+
+/** A request's images in hand, ready to go upstream. */
+export interface GiImageFiles {
+  references: UploadFile[];
+  mask?: UploadFile;
+}
+
+/** A checked request with a slot for its images, which the first channel fetches and a failover reuses. */
+export interface PreparedGiRequest extends GiRequestPlan {
+  files: OncePerRequest<GiImageFiles>;
+}
+
+/** The plugin's `prepare` of either route: runs once per request, before any quota is touched; refuses as {@link readGiRequest}. */
+export function prepareGiRequest(request: ImageRequest, operation: 'generate' | 'edit'): PreparedGiRequest {
+  return { ...readGiRequest(request, operation), files: new OncePerRequest() };
 }

@@ -3,9 +3,8 @@ import type { GiRequestFields } from './gi-request-schema.js';
 
 /**
  * The upstream's `input_fidelity` for the client's, or undefined to leave it out. The upstream
- * knows only `high` and `low` (upstreams.md §2.7, default `low`): `medium` goes out as `low`,
- * the upstream's default, because only `high` changes what it does (and what it costs
- * upstream); `auto` leaves the choice to the upstream.
+ * knows only `high` and `low` (upstreams.md §2.7, default `low`), and only `high` changes what
+ * it does, so `medium` goes out as `low`; `auto` leaves the choice to the upstream.
  */
 export function toGiInputFidelity(fidelity: GiRequestFields['input_fidelity']): 'high' | 'low' | undefined {
   if (fidelity === 'high') return 'high';
@@ -43,8 +42,7 @@ export function toGiGenerationBody(fields: GiRequestFields, upstreamModel: strin
 /**
  * The multipart form of `POST /images/edits`: the text fields, then every reference image as
  * an `image[]` file (upstreams.md §2.7), then the mask. The edit endpoint has no `moderation`
- * field, so a client's `moderation` is left out and the upstream's default (`auto`) applies.
- * Serialize it with `new Response(form)`.
+ * field, so the upstream's default (`auto`) applies.
  */
 export function toGiEditForm(fields: GiRequestFields, upstreamModel: string, references: readonly UploadFile[], mask?: UploadFile): FormData {
   const form = new FormData();

@@ -1,13 +1,24 @@
+import { z } from 'zod';
 import { parseUpstreamJson, type TaskProgress } from '../../core/index.js';
 import { invalidSrResponse } from './sr-error.js';
-import { srVideoSchema, type SrVideo } from './sr-schemas.js';
 import { srUsage } from './sr-usage.js';
 
-/**
- * Parses an answer that must be a video object (upstreams.md §2.9); a 502 otherwise.
- * `retryable` says whether another channel may be asked instead (not after a submission the
- * upstream may have accepted: that would start a second, unbilled video).
- */
+// A video object (`VideoResource`, upstreams.md §2.9), lenient on purpose: only the fields the
+// gateway reads, each nullable, anything else tolerated (the fixture openai-videos-objects.json
+// shows create answers with fewer keys than the schema-complete objects, and an extra `quality`).
+const srVideoSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string().nullish(),
+  progress: z.number().nullish(),
+  seconds: z.union([z.string(), z.number()]).nullish(),
+  size: z.string().nullish(),
+  remixed_from_video_id: z.string().nullish(),
+  error: z.looseObject({ code: z.union([z.string(), z.number()]).nullish(), message: z.string().nullish() }).nullish(),
+});
+
+export type SrVideo = z.output<typeof srVideoSchema>;
+
+/** Parses an answer that must be a video object; a 502 otherwise, `retryable` where asking another channel is safe. */
 export function readSrVideo(text: string, retryable: boolean): SrVideo {
   let json: unknown;
   try {
@@ -60,11 +71,9 @@ const percent = (progress: number | null | undefined): number | undefined =>
   progress === undefined || progress === null || !Number.isFinite(progress) ? undefined : Math.min(100, Math.max(0, Math.round(progress)));
 
 /**
- * A video object as core's task progress: the status mapped (`completed` is `succeeded`),
- * the integer progress, the error of a failed video, and for a finished one the usage the
- * upstream reports (its `seconds` at its `size`, when it reports both), which is what is charged. No URL: the
- * upstream's video is only reachable with the channel's key, through `video.content`.
- * An unknown status is a 502, so core leaves the task as it was and asks again later.
+ * A video object as core's task progress, with the usage the upstream reports for a finished
+ * one (what is charged) and no URL: the video needs the channel's key (`video.content`). An
+ * unknown status is a 502, so core leaves the task as it was and asks again later.
  */
 export function toSrTaskProgress(video: SrVideo): TaskProgress {
   const status = statuses[video.status ?? ''];

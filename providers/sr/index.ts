@@ -1,9 +1,7 @@
 import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
-import { estimateSrUsage } from './estimate-sr-usage.js';
-import { prepareSrRequest, type PreparedSrRequest } from './prepare-sr-request.js';
-import { createSrContentOperation } from './sr-content-operation.js';
-import { createSrStatusOperation } from './sr-status-operation.js';
-import { createSrSubmitOperation } from './sr-submit-operation.js';
+import { prepareSrRequest, type PreparedSrRequest } from './read-sr-request.js';
+import { createSrVideoOperations } from './sr-video-operations.js';
+import { estimateSrUsage } from './sr-usage.js';
 
 /** The sr family: Sora-style video tasks (sr-2) on an OpenAI videos upstream. */
 export default defineProvider<PathPrefixOptions, { 'video.submit': PreparedSrRequest }>({
@@ -11,12 +9,5 @@ export default defineProvider<PathPrefixOptions, { 'video.submit': PreparedSrReq
   name: 'sr',
   options: openAiCompatibleOptionsSchema,
   prepare: { 'video.submit': prepareSrRequest },
-  create: (_options, host) => ({
-    operations: {
-      'video.submit': createSrSubmitOperation(host),
-      'video.status': createSrStatusOperation(host),
-      'video.content': createSrContentOperation(host),
-    },
-    estimate: { 'video.submit': estimateSrUsage },
-  }),
+  create: (_options, host) => ({ operations: createSrVideoOperations(host), estimate: { 'video.submit': estimateSrUsage } }),
 });

@@ -14,14 +14,11 @@ import {
 } from '../../core/index.js';
 
 /**
- * The gateway error for the upstream's non-2xx answer to a submission. The upstream refusing
- * the request (400, 422, any other 4xx about it) is passed through as spec part 2 says
- * upstream video errors are: HTTP 502 with the upstream's own code (its `code`, else its
- * `type`) and `param`, not retried. A remix whose video the upstream no longer knows (404) is
- * 404 `video_not_found` on `remix_from_video_id`, not retried: core sends a remix only to the
- * channel holding its video, and the upstream losing a video says nothing against the channel.
- * Everything else is judged by status (`errorForUpstreamStatus`): 5xx, 429 and the channel's
- * own failures (its key, a model or path it lacks, a timeout) move to the next channel.
+ * The gateway error for the upstream's non-2xx answer to a submission: a refusal of the
+ * request passed through as spec part 2 says (502 with the upstream's code, else its `type`,
+ * and `param`; not retried); a remix whose video the upstream lost (404) is 404
+ * `video_not_found`, not retried, since core sends a remix only to the channel holding its
+ * video; the channel's own trouble (`isChannelTrouble`) is judged by status.
  */
 export async function srSubmitError(response: UpstreamResponse, remix: boolean): Promise<GatewayError> {
   const text = await readBodyExcerpt(response);
@@ -43,11 +40,7 @@ export function invalidSrResponse(problem: string, retryable: boolean, cause?: u
   return invalidUpstreamAnswer(`a video object: ${problem}`, { retryable, cause });
 }
 
-/**
- * A failure while reading an answer the upstream had already accepted (a 2xx): the
- * connection broke or went silent in its body. Never retried, like an unreadable body: the
- * upstream may have started the video, and another channel would start a second one.
- */
+/** A failure to read a 2xx answer's body; never retried: the upstream may have started the video, and another channel would start a second. */
 export function unreadAcceptance(error: unknown): GatewayError {
   if (!GatewayError.is(error)) return invalidSrResponse('the answer could not be read', false, error);
   if (!error.retryable) return error;

@@ -1,4 +1,5 @@
 import { videoUsage, type Usage } from '../../core/index.js';
+import type { SrRequestPlan } from './read-sr-request.js';
 
 /**
  * The `resolution_multipliers` key of a `WIDTHxHEIGHT` size: its short side and `p`, so both
@@ -15,3 +16,10 @@ export function srResolutionOf(size: string | undefined): string | undefined {
 export function srUsage(seconds: number, size: string | undefined, source: Usage['source']): Usage {
   return videoUsage(seconds, srResolutionOf(size), source);
 }
+
+/**
+ * The quota to reserve for a checked submission: its `seconds` (default 4) at its size's
+ * resolution. A remix is estimated from the `seconds` and `size` it names (default 4 s,
+ * 720p); what the upstream reports for the new video is what is charged.
+ */
+export const estimateSrUsage = (plan: SrRequestPlan): Usage => srUsage(plan.seconds, plan.size, 'estimated');

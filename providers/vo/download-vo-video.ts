@@ -5,13 +5,10 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const originOf = (text: string): string | undefined => (URL.canParse(text) ? new URL(text).origin : undefined);
 
 /**
- * Fetches a finished video from its upstream address (upstreams.md §1.11: a files
- * `:download?alt=media` URL that needs the key and answers 302 to a signed storage URL). The
- * channel's key goes only to the channel's own origin, the one the operator configured,
- * asked through `host.http`. Every other address is the upstream's word, so it goes through
- * the media guard (`streamUpstreamUrl`) without the key: an address on another origin, and
- * the storage URL the download redirects to (the guard follows and checks any further hop).
- * The answer is the unread 2xx response.
+ * Fetches a finished video (upstreams.md §1.11: a files `:download?alt=media` URL that needs
+ * the key and answers 302 to a signed storage URL), and answers the unread 2xx response. The
+ * key goes only to the channel's own origin; any other address, and the redirect's target,
+ * is the upstream's word and goes through the media guard (`streamUpstreamUrl`) without it.
  * @throws GatewayError 502 `upstream_url_refused` for an address the guard refuses, 404 when
  *   the upstream no longer has the video, else the error for its status.
  */

@@ -1,31 +1,47 @@
-import { describeGoogleRpcCode, emptyTaskResult, failedTask, parseUpstreamAnswer, redactSecrets, taskProgress, type TaskProgress } from '../../core/index.js';
-import { voOperationSchema } from './vo-schemas.js';
+import { z } from 'zod';
+import {
+  describeGoogleRpcCode,
+  emptyTaskResult,
+  failedTask,
+  googleRpcStatusSchema,
+  parseUpstreamAnswer,
+  redactSecrets,
+  taskProgress,
+  type TaskProgress,
+} from '../../core/index.js';
 
-/** What one poll of an operation says, before billing is added. */
-export interface VoOperationReading {
-  progress: TaskProgress;
-  /** The download addresses of the videos made, in order; empty unless it succeeded. */
-  videoUris: string[];
-}
+// A long-running operation, as the submit and every poll answer it. Lenient on purpose: only
+// what the gateway reads, every field optional, unknown ones kept (upstreams.md §1.11 marks
+// much of the operation shape [M]; fixture gemini-veo-operation.json). A missing `done` means
+// not done.
+const voOperationSchema = z.looseObject({
+  name: z.string().nullish(),
+  done: z.boolean().nullish(),
+  error: googleRpcStatusSchema.nullish(),
+  response: z
+    .looseObject({
+      generateVideoResponse: z
+        .looseObject({
+          generatedSamples: z.array(z.looseObject({ video: z.looseObject({ uri: z.string().nullish() }).nullish() })).nullish(),
+          raiMediaFilteredCount: z.number().nullish(),
+          raiMediaFilteredReasons: z.array(z.string()).nullish(),
+        })
+        .nullish(),
+    })
+    .nullish(),
+});
 
 /** What a poll answer is expected to be: an operation. */
 export const voOperationExpected = 'a long-running operation';
 
 /**
- * Maps an operation (upstreams.md §1.11, fixture gemini-veo-operation.json) onto the task
- * states, pure:
- * - not `done` (or no `done` key) → `in_progress`: the upstream shows no queue, so a task is
- *   `queued` only until its first poll;
- * - an `error` → `failed` with the HTTP-like status of its google.rpc code, the status name as
- *   `type`, and the upstream's message;
- * - videos in `generatedSamples` → `succeeded`, even when the safety filters removed some of
- *   the others (only the videos made are billed). No `url` is given: the upstream's address
- *   works only with the channel's key, so clients download through the gateway;
- * - no video, some filtered → `failed` 400 `content_filtered` with the upstream's reasons;
- * - no video and no reason → `failed` 502 `empty_response`.
- * @throws GatewayError 502 for an answer that is not an operation.
+ * An operation (upstreams.md §1.11, fixture gemini-veo-operation.json) as the task's progress
+ * and the addresses of the videos made, in order (providers/vo/README.md: not done is
+ * `in_progress`, as the upstream shows no queue; any video is a success, even when the safety
+ * filters removed others; none is `content_filtered` or `empty_response`). No `url`: the
+ * addresses work only with the channel's key. A 502 for an answer that is not an operation.
  */
-export function readVoOperation(json: unknown): VoOperationReading {
+export function readVoOperation(json: unknown): { progress: TaskProgress; videoUris: string[] } {
   // Not an operation: a 502, and the task stays as it was and is asked about again.
   const operation = parseUpstreamAnswer(json, voOperationSchema, voOperationExpected);
   if (operation.error !== undefined && operation.error !== null) {

@@ -1,10 +1,7 @@
 import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
-import { estimateVoUsage } from './estimate-vo-usage.js';
 import { readVoRequest, type VoVideoPlan } from './read-vo-request.js';
-import { createVoContentOperation } from './vo-content-operation.js';
-import { createVoStatusOperation } from './vo-status-operation.js';
-import { createVoSubmitOperation } from './vo-submit-operation.js';
-import { VoTaskNotes } from './vo-task-notes.js';
+import { estimateVoUsage, VoTaskNotes } from './vo-billing.js';
+import { createVoVideoOperations } from './vo-video-operations.js';
 
 /**
  * The vo family: video tasks on the upstream's long-running operations (`predictLongRunning`,
@@ -15,15 +12,8 @@ export default defineProvider<GoogleApiOptions, { 'video.submit': VoVideoPlan }>
   name: 'vo',
   options: googleApiOptionsSchema,
   prepare: { 'video.submit': readVoRequest },
-  create: (_options, host) => {
-    const notes = new VoTaskNotes(host.keyValueStore('tasks'), host.logger);
-    return {
-      operations: {
-        'video.submit': createVoSubmitOperation(host, notes),
-        'video.status': createVoStatusOperation(host, notes),
-        'video.content': createVoContentOperation(host),
-      },
-      estimate: { 'video.submit': estimateVoUsage },
-    };
-  },
+  create: (_options, host) => ({
+    operations: createVoVideoOperations(host, new VoTaskNotes(host.keyValueStore('tasks'), host.logger)),
+    estimate: { 'video.submit': estimateVoUsage },
+  }),
 });

@@ -35,12 +35,10 @@ function paramOf(error: GoogleRpcStatus): string | undefined {
 }
 
 /**
- * The gateway error for an upstream's non-2xx answer to a submission. A refusal of the
- * request itself (400 `INVALID_ARGUMENT`, `OUT_OF_RANGE`...) goes back as a 502 with the
- * upstream's status name as the code and the field it names as `param` (spec part 2,
- * Errors), not retried: another channel would refuse it too. The channel's own trouble is
- * retryable on another channel: a refused key (a 400 on this upstream), a failed precondition
- * (region or billing of the channel's project), 401, 403, 404 for the model, 429 and 5xx.
+ * The gateway error for an upstream's non-2xx answer to a submission: a refusal of the request
+ * is a 502 with the upstream's status name as code and the field it names as `param`, not
+ * retried (spec part 2, Errors); the channel's own trouble is retried elsewhere: a refused key
+ * (a 400 here), a failed precondition (the project's region or billing), 401, 403, 404, 429, 5xx.
  */
 export async function voSubmitError(response: UpstreamResponse): Promise<GatewayError> {
   const status = response.statusCode;

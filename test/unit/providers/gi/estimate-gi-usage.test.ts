@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ImageRequest } from '../../../../core/index.js';
-import { estimateGiUsage, giOutputTokensPerImage } from '../../../../providers/gi/estimate-gi-usage.js';
-import { prepareGiRequest } from '../../../../providers/gi/prepare-gi-request.js';
+import { estimateGiUsage, giOutputTokensPerImage } from '../../../../providers/gi/gi-usage.js';
+import { prepareGiRequest } from '../../../../providers/gi/read-gi-request.js';
 
 const request = (fields: Record<string, unknown>) => ({ model: 'gi-2', prompt: 'a lighthouse at dusk', ...fields }) as ImageRequest;
 

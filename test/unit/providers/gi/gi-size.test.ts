@@ -1,5 +1,5 @@
 import t from 'tap';
-import { giSizeProblem } from '../../../../providers/gi/gi-size.js';
+import { giSizeProblem } from '../../../../providers/gi/gi-request-schema.js';
 
 t.test('the presets and sizes within the bounds are accepted', async (t) => {
   for (const size of ['1024x1024', '1024x1536', '1536x1024', 'auto', '2048x2048', '3840x2160', '2160x3840', '1024x640', '2880x960', '1920x1088']) {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { GatewayError, type VideoSubmitRequest } from '../../../../core/index.js';
-import { estimateSrUsage } from '../../../../providers/sr/estimate-sr-usage.js';
-import { prepareSrRequest } from '../../../../providers/sr/prepare-sr-request.js';
+import { estimateSrUsage } from '../../../../providers/sr/sr-usage.js';
+import { prepareSrRequest } from '../../../../providers/sr/read-sr-request.js';
 import { readSrRequest } from '../../../../providers/sr/read-sr-request.js';
 
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40, 3)]);

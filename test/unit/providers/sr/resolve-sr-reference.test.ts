@@ -1,6 +1,6 @@
 import t from 'tap';
 import { GatewayError, type FetchedMedia, type MediaFetchOptions, type ProviderHost } from '../../../../core/index.js';
-import { resolveSrReference } from '../../../../providers/sr/resolve-sr-reference.js';
+import { resolveSrReference } from '../../../../providers/sr/sr-reference-image.js';
 
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16, 2)]);
 const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(8)]);

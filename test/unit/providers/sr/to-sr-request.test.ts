@@ -1,5 +1,5 @@
 import t from 'tap';
-import { toSrCreateFields, toSrCreateForm, toSrRemixBody } from '../../../../providers/sr/to-sr-request.js';
+import { toSrCreateFields, toSrCreateForm, toSrRemixBody } from '../../../../providers/sr/sr-video-operations.js';
 import type { SrRequestPlan } from '../../../../providers/sr/read-sr-request.js';
 
 const plan: SrRequestPlan = { prompt: 'a fox in snow', seconds: 8, size: '1280x720' };

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { VideoSubmitRequest } from '../../../../core/index.js';
-import { estimateVoUsage } from '../../../../providers/vo/estimate-vo-usage.js';
+import { estimateVoUsage } from '../../../../providers/vo/vo-billing.js';
 import { readVoRequest } from '../../../../providers/vo/read-vo-request.js';
-import { toVoRequest } from '../../../../providers/vo/to-vo-request.js';
+import { toVoRequest } from '../../../../providers/vo/vo-video-operations.js';
 import { keysDeep, voFixture } from './fixtures/read-vo-fixture.js';
 
 const plan = (fields: Record<string, unknown>, model = 'vo-3.1-fast-generate-preview') => readVoRequest({ model, ...fields } as VideoSubmitRequest);

@@ -1,6 +1,21 @@
-import { emptyUsage, type Usage } from '../../core/index.js';
+import { emptyUsage, fromOpenAiTokenUsage, tokenCount, type OpenAiTokenUsage, type Usage } from '../../core/index.js';
 import type { GiRequestFields } from './gi-request-schema.js';
 import type { GiRequestPlan } from './read-gi-request.js';
+
+/**
+ * The core usage of an images answer: `images` produced (what `per_image` bills), plus the
+ * upstream's token counts and their text / image split when it reports them (upstreams.md
+ * §2.7). Without a `usage` the tokens are zero and the count still comes from the upstream's
+ * own answer, so the usage stays flagged `upstream`: a `per_image` price is exact either way.
+ */
+export function giUsage(usage: OpenAiTokenUsage | null | undefined, images: number): Usage {
+  const result: Usage = { ...fromOpenAiTokenUsage(usage), images };
+  const input = usage?.input_tokens_details;
+  if (input !== undefined && input !== null) result.inputModalities = { text: tokenCount(input.text_tokens), image: tokenCount(input.image_tokens) };
+  const output = usage?.output_tokens_details;
+  if (output !== undefined && output !== null) result.outputModalities = { text: tokenCount(output.text_tokens), image: tokenCount(output.image_tokens) };
+  return result;
+}
 
 // OpenAI's published output tokens per gpt-image-1 image by quality: square, and the two
 // oblong presets. Other sizes scale the square's count by their pixels; `auto` (size or
@@ -18,10 +33,9 @@ export function giOutputTokensPerImage(size: string, quality: GiRequestFields['q
 }
 
 /**
- * The quota to reserve before any upstream call: all `n` images (settlement bills those the
+ * The quota to reserve for a prepared request: all `n` images (settlement bills those the
  * upstream returns), the prompt at four UTF-8 bytes a token and the expected output tokens,
- * for operators who price gi by tokens too. Of a checked request: `prepare` refused a bad one
- * before.
+ * for operators who price gi by tokens too.
  */
 export function estimateGiUsage({ fields }: GiRequestPlan): Usage {
   return {

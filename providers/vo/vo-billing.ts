@@ -1,4 +1,15 @@
-import type { KeyValueStore, ProviderLogger } from '../../core/index.js';
+import { videoUsage, type KeyValueStore, type ProviderLogger, type Usage } from '../../core/index.js';
+import type { VoVideoPlan } from './read-vo-request.js';
+
+/** The usage of `videos` videos of `secondsEach` seconds each at `resolution` (the `resolution_multipliers` key). */
+export function voUsage(secondsEach: number, videos: number, resolution: string, source: Usage['source']): Usage {
+  return videoUsage(secondsEach * videos, resolution, source);
+}
+
+/** The quota to reserve for a vo submission before any upstream call: every requested video at its length and resolution. */
+export function estimateVoUsage(plan: VoVideoPlan): Usage {
+  return voUsage(plan.durationSeconds, plan.sampleCount, plan.resolution, 'estimated');
+}
 
 /** What billing needs when a task finishes: each video's length and resolution, and how many were asked for. */
 export interface VoTaskNote {
@@ -11,10 +22,9 @@ export interface VoTaskNote {
 const noteMilliseconds = 7 * 24 * 3_600_000;
 
 /**
- * Remembers, per operation name, what a task was submitted with, so its final usage can
- * count only the videos the upstream made (the safety filters may remove some). The task
- * query carries only the handle, hence this store. A note that cannot be written or read is
- * logged and skipped: core then bills what was reserved at submission.
+ * What each task was submitted with, by operation name (a task query carries only that), so a
+ * success can bill only the videos made. A note that cannot be written or read is logged and
+ * skipped: core then bills what was reserved.
  */
 export class VoTaskNotes {
   constructor(
