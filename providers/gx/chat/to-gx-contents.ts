@@ -1,5 +1,5 @@
 import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
-import { textToGxParts, toGxContentParts, type FetchedMediaMap, type GxRequestPart } from './to-gx-content-part.js';
+import { textToGxParts, toGxMediaPart, type ChatContentPart, type FetchedMediaMap, type GxRequestPart } from './gx-chat-media.js';
 
 /** One native `contents` entry. */
 export interface GxContent {
@@ -32,6 +32,23 @@ function plainText(message: ChatMessage, field: string, role: string): string[] 
     }
     return part.text;
   });
+}
+
+/** The native parts for one client content part: text (markdown images become inline images) or inline media. */
+function toGxContentParts(part: ChatContentPart, field: string, media: FetchedMediaMap, remoteImages: boolean): GxRequestPart[] {
+  switch (part.type) {
+    case 'text':
+      if (part.text === undefined) throw invalidRequest(`${field}.text: required for a text part`, { param: `${field}.text` });
+      return textToGxParts(part.text, `${field}.text`, media, remoteImages);
+    case 'image_url':
+    case 'input_audio':
+    case 'file':
+      return [toGxMediaPart(part, field, media)];
+    default:
+      throw invalidRequest(`${field}.type: unsupported content part type "${part.type}"; use text, image_url, input_audio or file`, {
+        param: `${field}.type`,
+      });
+  }
 }
 
 /** Parts of a user or assistant message's content. */

@@ -2,9 +2,7 @@ import { invalidRequest, type ChatCompletionRequest } from '../../../core/index.
 import { cleanGxSchema, isEmptyObjectSchema } from './clean-gx-schema.js';
 
 /** Function names that switch on a native tool instead of declaring a function (spec part 1). */
-export const gxNativeToolNames: readonly string[] = ['gxSearch', 'codeExecution', 'urlContext'];
-
-const nativeTools = new Set(gxNativeToolNames);
+const nativeTools = new Set(['gxSearch', 'codeExecution', 'urlContext']);
 
 /** The native `tools` and `toolConfig` of a request; each undefined when there is nothing to send. */
 export interface GxTools {
@@ -47,17 +45,14 @@ export function toGxTools(tools: ChatCompletionRequest['tools'], toolChoice: Cha
   for (const name of enabled) entries.push({ [name]: {} });
 
   let toolConfig: Record<string, unknown> | undefined;
-  if (toolChoice !== undefined && toolChoice !== null && typeof toolChoice !== 'string') {
+  if (typeof toolChoice === 'string') {
+    if (declarations.length > 0) toolConfig = { functionCallingConfig: { mode: modes[toolChoice] ?? 'AUTO' } };
+  } else if (toolChoice !== undefined && toolChoice !== null) {
     const name = toolChoice.function.name;
-    if (!nativeTools.has(name) && !declarations.some((declaration) => declaration.name === name)) {
+    if (declarations.some((declaration) => declaration.name === name)) {
+      toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [name] } };
+    } else if (!nativeTools.has(name)) {
       throw invalidRequest(`tool_choice.function.name: "${name}" is not one of the functions in tools`, { param: 'tool_choice.function.name' });
-    }
-  }
-  if (declarations.length > 0 && toolChoice !== undefined && toolChoice !== null) {
-    if (typeof toolChoice === 'string') {
-      toolConfig = { functionCallingConfig: { mode: modes[toolChoice] ?? 'AUTO' } };
-    } else if (declarations.some((declaration) => declaration.name === toolChoice.function.name)) {
-      toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [toolChoice.function.name] } };
     }
   }
   return { tools: entries.length > 0 ? entries : undefined, toolConfig };
