@@ -3,8 +3,7 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionLogprobs, Chat
 import type { ChatCompletionUsage, ChatFinishReason, ModalityTokens, Usage } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
-import type { GxCandidate, GxLogprobsResult, GxPart } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
+import { readGxResponse, type GxCandidate, type GxLogprobsResult, type GxPart } from '../gx-schemas.js';
 
 /** What the chat answer needs besides the upstream body. */
 export interface GxResponseContext {

@@ -2,18 +2,11 @@ import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStre
 import type { ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta, StreamOutput, Usage } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, gxResponseExpected, invalidGxResponse } from '../gx-error.js';
-import type { GxCandidate } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
-import { convertGxLogprobs, mapGxFinishReason, renderGxPart, toChatCompletionUsage, toChatToolCall } from './from-gx-response.js';
+import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
+import { convertGxLogprobs, mapGxFinishReason, renderGxPart, toChatCompletionUsage, toChatToolCall, type GxResponseContext } from './from-gx-response.js';
 
-/** What the chat chunks need besides the upstream frames. */
-export interface GxChatStreamOptions {
-  /** The model id the chunks name. */
-  model: string;
-  /** The gateway's request id, for the fallback completion id. */
-  requestId: string;
-  /** Unix seconds, the same on every chunk. */
-  created: number;
+/** What the chat chunks need besides the upstream frames (`created` is the same on every chunk). */
+export interface GxChatStreamOptions extends GxResponseContext {
   /** `stream_options.include_usage`: `usage: null` on every chunk and a last usage chunk. */
   includeUsage: boolean;
 }

@@ -1,5 +1,5 @@
 import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
-import { textToGxParts, toGxMediaPart, type ChatContentPart, type FetchedMediaMap, type GxRequestPart } from './gx-chat-media.js';
+import { textToGxParts, toGxMediaPart, type FetchedMediaMap, type GxRequestPart } from './gx-chat-media.js';
 
 /** One native `contents` entry. */
 export interface GxContent {
@@ -7,10 +7,9 @@ export interface GxContent {
   parts: GxRequestPart[];
 }
 
-/** The messages in native form. */
-export interface GxConversation {
+/** The messages in native form: `contents`, and the system and developer messages as `systemInstruction`. */
+interface GxConversation {
   contents: GxContent[];
-  /** System and developer messages, one text part each, in order. */
   systemInstruction: { parts: { text: string }[] } | undefined;
 }
 
@@ -18,8 +17,6 @@ export interface GxConversation {
 // 400 to a replayed functionCall without one, and the chat format has no place to carry the
 // real one back (reference-gateway.md §4.4, upstreams.md §1.4 "thoughtSignature").
 const stubThoughtSignature = 'skip_thought_signature_validator';
-
-type ToolCall = NonNullable<ChatMessage['tool_calls']>[number];
 
 /** Text of a message whose parts may only be text (system, developer, tool). */
 function plainText(message: ChatMessage, field: string, role: string): string[] {
@@ -34,32 +31,25 @@ function plainText(message: ChatMessage, field: string, role: string): string[] 
   });
 }
 
-/** The native parts for one client content part: text (markdown images become inline images) or inline media. */
-function toGxContentParts(part: ChatContentPart, field: string, media: FetchedMediaMap, remoteImages: boolean): GxRequestPart[] {
-  switch (part.type) {
-    case 'text':
-      if (part.text === undefined) throw invalidRequest(`${field}.text: required for a text part`, { param: `${field}.text` });
-      return textToGxParts(part.text, `${field}.text`, media, remoteImages);
-    case 'image_url':
-    case 'input_audio':
-    case 'file':
-      return [toGxMediaPart(part, field, media)];
-    default:
-      throw invalidRequest(`${field}.type: unsupported content part type "${part.type}"; use text, image_url, input_audio or file`, {
-        param: `${field}.type`,
-      });
-  }
-}
-
-/** Parts of a user or assistant message's content. */
+/** Parts of a user or assistant message's content: text (markdown images become inline images) and inline media. */
 function contentParts(message: ChatMessage, field: string, media: FetchedMediaMap, remoteImages: boolean): GxRequestPart[] {
   const content = message.content;
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return textToGxParts(content, `${field}.content`, media, remoteImages);
-  return content.flatMap((part, index) => toGxContentParts(part, `${field}.content[${index}]`, media, remoteImages));
+  return content.flatMap((part, index) => {
+    const partField = `${field}.content[${index}]`;
+    if (part.type === 'image_url' || part.type === 'input_audio' || part.type === 'file') return [toGxMediaPart(part, partField, media)];
+    if (part.type !== 'text') {
+      throw invalidRequest(`${partField}.type: unsupported content part type "${part.type}"; use text, image_url, input_audio or file`, {
+        param: `${partField}.type`,
+      });
+    }
+    if (part.text === undefined) throw invalidRequest(`${partField}.text: required for a text part`, { param: `${partField}.text` });
+    return textToGxParts(part.text, `${partField}.text`, media, remoteImages);
+  });
 }
 
-function functionCallPart(toolCall: ToolCall, field: string): GxRequestPart {
+function functionCallPart(toolCall: NonNullable<ChatMessage['tool_calls']>[number], field: string): GxRequestPart {
   const text = toolCall.function.arguments.trim();
   const param = `${field}.function.arguments`;
   let args: unknown = {};

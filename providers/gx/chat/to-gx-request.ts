@@ -1,9 +1,8 @@
-import { isRecord, type ChatCompletionRequest, type FetchedMedia } from '../../../core/index.js';
+import { invalidRequest, isRecord, type ChatCompletionRequest, type FetchedMedia } from '../../../core/index.js';
 import type { GxRequest } from '../call-gx.js';
 import { parseGxThinkingSuffix, readGxThinkingConfig, thinkingConfigForEffort, type GxThinkingConfig } from '../gx-thinking.js';
-import { cleanGxSchema } from './clean-gx-schema.js';
+import { cleanGxSchema, isEmptyObjectSchema } from './clean-gx-schema.js';
 import { toGxContents } from './to-gx-contents.js';
-import { toGxTools } from './to-gx-tools.js';
 
 /** The upstream takes at most this many stop sequences (spec part 1, "Limits"). */
 const maximumStopSequences = 5;
@@ -55,6 +54,56 @@ function toGxGenerationConfig(request: ChatCompletionRequest): Record<string, un
   return config;
 }
 
+/** Function names that switch on a native tool instead of declaring a function (spec part 1). */
+const nativeTools = new Set(['gxSearch', 'codeExecution', 'urlContext']);
+
+const modes: Record<string, string> = { auto: 'AUTO', none: 'NONE', required: 'ANY' };
+
+/**
+ * Adds the native `tools` and `toolConfig` for chat `tools` and `tool_choice` (spec part 1,
+ * reference-gateway.md §4.4), each only when there is something to send: functions go into
+ * one `functionDeclarations` entry (parameters reduced to the native schema, left out when
+ * they declare no properties); `gxSearch`, `codeExecution` and `urlContext` each become their
+ * own native tool entry `{name: {}}`, once. `tool_choice` `auto`/`none`/`required` become mode
+ * AUTO/NONE/ANY, a named function ANY with `allowedFunctionNames`. A `toolConfig` is only
+ * sent alongside declared functions: the upstream rejects a calling mode without them, and a
+ * native tool cannot be forced. Naming a function that `tools` lacks is a 400.
+ */
+function addGxTools(body: Record<string, unknown>, { tools, tool_choice: toolChoice }: ChatCompletionRequest): void {
+  const declarations: Record<string, unknown>[] = [];
+  const enabled: string[] = [];
+  for (const tool of tools ?? []) {
+    const { name, description, parameters } = tool.function;
+    if (nativeTools.has(name)) {
+      if (!enabled.includes(name)) enabled.push(name);
+      continue;
+    }
+    const declaration: Record<string, unknown> = { name };
+    if (description !== undefined && description !== '') declaration.description = description;
+    if (parameters !== undefined) {
+      const schema = cleanGxSchema(parameters);
+      if (!isEmptyObjectSchema(schema)) declaration.parameters = schema;
+    }
+    declarations.push(declaration);
+  }
+
+  const entries: Record<string, unknown>[] = [];
+  if (declarations.length > 0) entries.push({ functionDeclarations: declarations });
+  for (const name of enabled) entries.push({ [name]: {} });
+  if (entries.length > 0) body.tools = entries;
+
+  if (typeof toolChoice === 'string') {
+    if (declarations.length > 0) body.toolConfig = { functionCallingConfig: { mode: modes[toolChoice] ?? 'AUTO' } };
+  } else if (toolChoice !== undefined && toolChoice !== null) {
+    const name = toolChoice.function.name;
+    if (declarations.some((declaration) => declaration.name === name)) {
+      body.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [name] } };
+    } else if (!nativeTools.has(name)) {
+      throw invalidRequest(`tool_choice.function.name: "${name}" is not one of the functions in tools`, { param: 'tool_choice.function.name' });
+    }
+  }
+}
+
 /** The thinking configuration the request asks for, by precedence. */
 function thinkingConfig(request: ChatCompletionRequest, passthrough: Record<string, unknown> | undefined, suffixConfig: GxThinkingConfig | undefined, model: string) {
   // With extra_body.gx present the client drives the native request itself, so the
@@ -102,9 +151,7 @@ export function toGxRequest(request: ChatCompletionRequest, options: { upstreamM
   const thinking = thinkingConfig(request, passthrough, suffix.thinkingConfig, suffix.model);
   if (thinking !== undefined) generationConfig.thinkingConfig = thinking;
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
-  const { tools, toolConfig } = toGxTools(request.tools, request.tool_choice);
-  if (tools !== undefined) body.tools = tools;
-  if (toolConfig !== undefined) body.toolConfig = toolConfig;
+  addGxTools(body, request);
 
   if (passthrough !== undefined) {
     const { thinking_config: _thinkingConfig, ...nativeFields } = passthrough;

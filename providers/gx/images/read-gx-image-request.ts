@@ -16,20 +16,7 @@ const ratioOfPixelSize: Readonly<Record<string, string>> = {
 };
 
 /** The ratio strings the spec passes on as they are. */
-const gxAspectRatios: readonly string[] = ['1:1', '3:2', '2:3', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
-
-/**
- * `imageConfig.aspectRatio` for the client's `size`: a pixel size of the spec's table gives
- * its ratio, a listed ratio string is used as given, and anything else (or nothing) gives
- * undefined, which leaves the choice to the model's default. Pixel sizes are read without
- * case or surrounding spaces (`1024X1024`).
- */
-function gxAspectRatioOf(size: string | undefined): string | undefined {
-  if (size === undefined) return undefined;
-  const trimmed = size.trim();
-  if (gxAspectRatios.includes(trimmed)) return trimmed;
-  return ratioOfPixelSize[trimmed.toLowerCase()];
-}
+const aspectRatios: readonly string[] = ['1:1', '3:2', '2:3', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 
 // Spec part 2, vendor-G family: "quality to tier". Keys lower case.
 const tierOfQuality: Readonly<Record<string, GxImageSize>> = {
@@ -45,25 +32,11 @@ const tierOfQuality: Readonly<Record<string, GxImageSize>> = {
 
 const tierOfImageSize: Readonly<Record<string, GxImageSize>> = { '1k': '1K', '2k': '2K', '4k': '4K' };
 
+/** The tier a `quality` or `image_size` value stands for (any case, surrounding spaces ignored), or undefined. */
+const tierOf = (tiers: Readonly<Record<string, GxImageSize>>, value: string): GxImageSize | undefined => tiers[value.trim().toLowerCase()];
+
 /** The `quality` values the spec lists, as a client reads them in an error. */
-const gxQualityValues = 'hd, high, 2K, standard, medium, low, auto, 1K';
-
-/** The tier a `quality` value stands for (any case), or undefined when it is not one of {@link gxQualityValues}. */
-const gxTierOfQuality = (quality: string): GxImageSize | undefined => tierOfQuality[quality.trim().toLowerCase()];
-
-/** The tier an `image_size` value stands for (`1K`, `2K`, `4K`, any case), or undefined. */
-const gxTierOfImageSize = (imageSize: string): GxImageSize | undefined => tierOfImageSize[imageSize.trim().toLowerCase()];
-
-/**
- * `imageConfig.imageSize` for the client's `image_size` and `quality`: `image_size` wins when
- * both are given (it names the tier itself, and only it reaches 4K); else the tier of
- * `quality`; else 1K. Both must already be valid values.
- */
-function gxImageSizeOf(imageSize: string | undefined, quality: string | undefined): GxImageSize {
-  if (imageSize !== undefined) return gxTierOfImageSize(imageSize) ?? '1K';
-  if (quality !== undefined) return gxTierOfQuality(quality) ?? '1K';
-  return '1K';
-}
+const qualityValues = 'hd, high, 2K, standard, medium, low, auto, 1K';
 
 /**
  * At most this many reference images per request. The spec recommends up to 4; 14 is the
@@ -110,12 +83,12 @@ const gxImageRequestSchema = z.strictObject({
     .optional(),
   size: z.string({ error: 'expected a pixel size such as 1024x1024 or a ratio such as 16:9' }).optional(),
   quality: z
-    .string({ error: `expected one of ${gxQualityValues}` })
-    .refine((value) => gxTierOfQuality(value) !== undefined, { error: `expected one of ${gxQualityValues} (image_size 4K asks for 4K)` })
+    .string({ error: `expected one of ${qualityValues}` })
+    .refine((value) => tierOf(tierOfQuality, value) !== undefined, { error: `expected one of ${qualityValues} (image_size 4K asks for 4K)` })
     .optional(),
   image_size: z
     .string({ error: 'expected 1K, 2K or 4K' })
-    .refine((value) => gxTierOfImageSize(value) !== undefined, { error: 'expected 1K, 2K or 4K' })
+    .refine((value) => tierOf(tierOfImageSize, value) !== undefined, { error: 'expected 1K, 2K or 4K' })
     .optional(),
   mime_type: z.enum(['image/png', 'image/jpeg'], { error: 'expected image/png or image/jpeg' }).optional(),
   response_modalities: z
@@ -195,6 +168,12 @@ function promptParts(request: ImageRequest, fields: GxImageFields): GxImagePromp
   return parts;
 }
 
+/** `imageConfig.imageSize`: `image_size` wins over `quality` (it names the tier itself, and only it reaches 4K); 1K by default. */
+function imageSizeOf(fields: GxImageFields): GxImageSize {
+  if (fields.image_size !== undefined) return tierOf(tierOfImageSize, fields.image_size) ?? '1K';
+  return (fields.quality === undefined ? undefined : tierOf(tierOfQuality, fields.quality)) ?? '1K';
+}
+
 /**
  * Validates an image request for the vendor-G models (spec part 2) and plans the upstream
  * call. Every field is checked strictly; a bad one is a 400 that names it.
@@ -204,11 +183,15 @@ function promptParts(request: ImageRequest, fields: GxImageFields): GxImagePromp
 export function readGxImageRequest(request: ImageRequest): GxImagePlan {
   refuseUnsupportedShapes(request);
   const fields = parseFields(request);
+  // `size`: a pixel size of the spec's table gives its ratio, a listed ratio string is used as given, and
+  // anything else (or nothing) leaves the ratio to the model's default.
+  const size = fields.size?.trim();
+  const aspectRatio = size === undefined || aspectRatios.includes(size) ? size : ratioOfPixelSize[size.toLowerCase()];
   return {
     parts: promptParts(request, fields),
     withText: fields.response_modalities?.trim().toLowerCase() === 'image-text',
-    aspectRatio: gxAspectRatioOf(fields.size),
-    imageSize: gxImageSizeOf(fields.image_size, fields.quality),
+    aspectRatio,
+    imageSize: imageSizeOf(fields),
     temperature: fields.temperature,
     topP: fields.top_p,
   };

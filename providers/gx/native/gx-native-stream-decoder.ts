@@ -1,8 +1,7 @@
 import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxResponseExpected } from '../gx-error.js';
-import type { GxCandidate } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
+import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
 
 /** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
 function textCharacters(candidates: GxCandidate[]): number {
