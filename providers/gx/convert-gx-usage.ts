@@ -1,11 +1,9 @@
 import { emptyUsage, tokenCount, type ModalityTokens, type Usage } from '../../core/index.js';
 import type { GxCandidate, GxPart, GxUsageMetadata } from './gx-schemas.js';
 
-/** What a response carried, for bucketing output tokens the upstream did not break down. */
+/** What a response carried (inline images, thought images not counted; whether inline audio), for bucketing output tokens the upstream did not break down. */
 export interface GxProducedOutput {
-  /** Inline images produced (thought images not counted). */
   images: number;
-  /** Whether inline audio was produced. */
   audio: boolean;
 }
 

@@ -39,7 +39,7 @@ const mediaLink = (mimeType: string | null | undefined, uri: string): string =>
  * function calls are not message text; they and empty parts give ''. `precedingText` is
  * what the message holds so far (only its end matters).
  */
-export function renderGxPart(part: GxPart, precedingText: string): string {
+function renderGxPart(part: GxPart, precedingText: string): string {
   if (part.thought === true || part.functionCall !== undefined && part.functionCall !== null) return '';
   if (typeof part.text === 'string') return part.text;
   if (part.executableCode !== undefined && part.executableCode !== null) {
@@ -64,7 +64,7 @@ export function renderGxPart(part: GxPart, precedingText: string): string {
  * expect, and a fresh id `call_<32 hex digits>`, since the upstream usually sends none
  * (upstreams.md §1.5) and a replayed call is matched by name anyway.
  */
-export function toChatToolCall(part: GxPart): ChatCompletionToolCall {
+function toChatToolCall(part: GxPart): ChatCompletionToolCall {
   return {
     id: `call_${randomUUID().replaceAll('-', '')}`,
     type: 'function',
@@ -124,7 +124,11 @@ export function toChatCompletionUsage(usage: Usage): ChatCompletionUsage {
   };
 }
 
-function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
+/**
+ * A candidate's parts as chat pieces: the message text (after `precedingText`, what the
+ * message held before them), the thought text (undefined without any), the function calls.
+ */
+export function readGxCandidateParts(candidate: GxCandidate, precedingText = '') {
   let content = '';
   let reasoning: string | undefined;
   const toolCalls: ChatCompletionToolCall[] = [];
@@ -132,8 +136,13 @@ function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoic
     if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push(toChatToolCall(part));
     // Thought images (interim drafts of 3-generation image models) are not answer content.
     else if (part.thought === true) reasoning = typeof part.text === 'string' ? (reasoning ?? '') + part.text : reasoning;
-    else content += renderGxPart(part, content);
+    else content += renderGxPart(part, content === '' ? precedingText : content);
   }
+  return { content, reasoning, toolCalls };
+}
+
+function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
+  const { content, reasoning, toolCalls } = readGxCandidateParts(candidate);
   const message: ChatCompletionMessage = { role: 'assistant', content };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

@@ -3,7 +3,7 @@ import type { ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionTool
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, gxResponseExpected, invalidGxResponse } from '../gx-error.js';
 import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
-import { convertGxLogprobs, mapGxFinishReason, renderGxPart, toChatCompletionUsage, toChatToolCall, type GxResponseContext } from './from-gx-response.js';
+import { convertGxLogprobs, mapGxFinishReason, readGxCandidateParts, toChatCompletionUsage, type GxResponseContext } from './from-gx-response.js';
 
 /** What the chat chunks need besides the upstream frames (`created` is the same on every chunk). */
 export interface GxChatStreamOptions extends GxResponseContext {
@@ -64,14 +64,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     choices.set(index, state);
     if (state.finished) return [];
 
-    let content = '';
-    let reasoning = '';
-    const toolCalls: ChatCompletionToolCallDelta[] = [];
-    for (const part of candidate.content?.parts ?? []) {
-      if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push({ index: state.toolCalls++, ...toChatToolCall(part) });
-      else if (part.thought === true) reasoning += typeof part.text === 'string' ? part.text : '';
-      else content += renderGxPart(part, content === '' ? state.tail : content);
-    }
+    const { content, reasoning = '', toolCalls: calls } = readGxCandidateParts(candidate, state.tail);
+    const toolCalls: ChatCompletionToolCallDelta[] = calls.map((call) => ({ index: state.toolCalls++, ...call }));
 
     const outputs: StreamOutput[] = [];
     if (content !== '' || reasoning !== '' || toolCalls.length > 0) {

@@ -37,10 +37,7 @@ export interface GxImageResponseContext {
   created: number;
   /** The client asked for `response_modalities: image-text`: the model's text goes into `revised_prompt` and `metadata.text`. */
   withText: boolean;
-  /**
-   * Token counts to bill when the upstream reports none, for the images the answer holds.
-   * Without it such an answer would be billed by its size, and base64 images are large.
-   */
+  /** Token counts to bill when the upstream reports none (else the answer is billed by its size, and base64 images are large). */
   estimate: (images: number) => Usage;
 }
 
