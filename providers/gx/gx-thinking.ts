@@ -47,12 +47,8 @@ export function readGxThinkingConfig(value: unknown): GxThinkingConfig | undefin
   const config: GxThinkingConfig = {};
   const budget = options.thinking_budget;
   if (typeof budget === 'number' && Number.isInteger(budget)) {
-    if (budget > 0) {
-      config.thinkingBudget = budget;
-      config.includeThoughts = true;
-    } else {
-      config.thinkingBudget = 0;
-    }
+    config.thinkingBudget = Math.max(budget, 0);
+    if (budget > 0) config.includeThoughts = true;
   }
   if (typeof options.include_thoughts === 'boolean') config.includeThoughts = options.include_thoughts;
   if (typeof options.thinking_level === 'string' && options.thinking_level !== '') config.thinkingLevel = options.thinking_level.toUpperCase();

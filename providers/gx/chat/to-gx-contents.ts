@@ -19,13 +19,13 @@ interface GxConversation {
 const stubThoughtSignature = 'skip_thought_signature_validator';
 
 /** Text of a message whose parts may only be text (system, developer, tool). */
-function plainText(message: ChatMessage, field: string, role: string): string[] {
+function plainText(message: ChatMessage, field: string): string[] {
   const content = message.content;
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [content];
   return content.map((part, index) => {
     if (part.type !== 'text' || part.text === undefined) {
-      throw invalidRequest(`${field}.content[${index}]: ${role} messages may carry only text parts`, { param: `${field}.content[${index}]` });
+      throw invalidRequest(`${field}.content[${index}]: ${message.role} messages may carry only text parts`, { param: `${field}.content[${index}]` });
     }
     return part.text;
   });
@@ -97,7 +97,7 @@ export function toGxContents(messages: readonly ChatMessage[], media: FetchedMed
     switch (message.role) {
       case 'system':
       case 'developer':
-        for (const text of plainText(message, field, message.role)) system.push({ text });
+        for (const text of plainText(message, field)) system.push({ text });
         return;
       case 'user': {
         const parts = contentParts(message, field, media, true);
@@ -122,7 +122,7 @@ export function toGxContents(messages: readonly ChatMessage[], media: FetchedMed
         if (name === undefined) {
           throw invalidRequest(`${field}: set name, or a tool_call_id that an earlier assistant tool call used`, { param: `${field}.tool_call_id` });
         }
-        const part = { functionResponse: { name, response: toolResponse(plainText(message, field, message.role).join('')) } };
+        const part = { functionResponse: { name, response: toolResponse(plainText(message, field).join('')) } };
         const previous = contents.at(-1);
         if (previous?.role === 'user') previous.parts.push(part);
         else contents.push({ role: 'user', parts: [part] });

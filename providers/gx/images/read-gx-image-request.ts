@@ -61,8 +61,6 @@ const content = z.strictObject({
   parts: z.array(contentPart, { error: 'expected an array of {text} or {image} parts' }).min(1, { error: 'expected at least one part' }),
 });
 
-const caseInsensitive = (values: readonly string[]) => (value: string) => values.includes(value.trim().toLowerCase());
-
 /** The fields the vendor-G image models take on /v1/images/generations and /v1/images/edits (spec part 2). */
 const gxImageRequestSchema = z.strictObject({
   model: z.string(),
@@ -93,7 +91,7 @@ const gxImageRequestSchema = z.strictObject({
   mime_type: z.enum(['image/png', 'image/jpeg'], { error: 'expected image/png or image/jpeg' }).optional(),
   response_modalities: z
     .string({ error: 'expected image or image-text' })
-    .refine(caseInsensitive(['image', 'image-text']), { error: 'expected image or image-text' })
+    .refine((value) => ['image', 'image-text'].includes(value.trim().toLowerCase()), { error: 'expected image or image-text' })
     .optional(),
   n: z.number().int().min(1).optional(),
   response_format: z.enum(['b64_json', 'url']).optional(),
