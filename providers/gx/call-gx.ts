@@ -1,4 +1,5 @@
-import { callUpstream, googleApiKeyHeader, googleApiUrl, googleStatusError, type GoogleApiOptions, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { callUpstream, findUrlFields, googleApiKeyHeader, googleApiUrl, googleStatusError } from '../../core/index.js';
+import type { GoogleApiOptions, OperationCall, ProviderHost, UpstreamResponse } from '../../core/index.js';
 
 /** A native generate request, ready to send. */
 export interface GxRequest {
@@ -19,14 +20,17 @@ export type GxMethod = 'generateContent' | 'streamGenerateContent' | 'embedConte
  */
 export function callGx(host: ProviderHost, call: OperationCall<unknown, GoogleApiOptions>, model: string, method: GxMethod, body: unknown): Promise<UpstreamResponse> {
   const query = method === 'streamGenerateContent' ? '?alt=sse' : '';
-  return callUpstream(
-    host,
-    call,
-    {
-      url: googleApiUrl(call, `models/${encodeURIComponent(model)}:${method}${query}`),
-      headers: googleApiKeyHeader(call),
-      body: JSON.stringify(body),
-    },
-    googleStatusError,
-  );
+  const url = googleApiUrl(call, `models/${encodeURIComponent(model)}:${method}${query}`);
+  return callUpstream(host, call, { url, headers: googleApiKeyHeader(call), body: JSON.stringify(body) }, googleStatusError);
+}
+
+/**
+ * Checks the `fileData.fileUri` URLs in a native body (the client's native request, or the
+ * `extra_body.gx` a chat merges in) against the gateway's address policy before the call:
+ * the upstream downloads them itself, so a URL at a loopback, private or metadata address
+ * is refused with 400 naming its field (`contents[0].parts[1].fileData.fileUri`) unless
+ * `security.media` allows it. `gs://` and Files API URIs are not http(s) and pass untouched.
+ */
+export async function checkGxFileUris(host: ProviderHost, body: unknown, root: string, signal: AbortSignal): Promise<void> {
+  await host.media.checkVendorFetchedUrls(findUrlFields(body, (key) => key === 'fileUri', root), signal);
 }

@@ -1,28 +1,30 @@
-import { tokenCount, type ModalityTokens, type Usage } from '../../core/index.js';
-import type { GxCandidate, GxUsageMetadata } from './gx-schemas.js';
-import { isGxAudioPart, isGxImagePart } from './render-gx-part.js';
+import { emptyUsage, tokenCount, type ModalityTokens, type Usage } from '../../core/index.js';
+import type { GxCandidate, GxPart, GxUsageMetadata } from './gx-schemas.js';
 
-/** What a response carried, for bucketing output tokens the upstream did not break down. */
+/** What a response carried (inline images, thought images not counted; whether inline audio), for bucketing output tokens the upstream did not break down. */
 export interface GxProducedOutput {
-  /** Inline images produced (thought images not counted). */
   images: number;
-  /** Whether inline audio was produced. */
   audio: boolean;
 }
+
+const outputMedia = (part: GxPart, kind: 'image/' | 'audio/'): boolean =>
+  part.thought !== true && (part.inlineData?.mimeType ?? '').toLowerCase().startsWith(kind);
+
+/** True for an inline image part that is output, not a thought. */
+export const isGxImagePart = (part: GxPart): boolean => outputMedia(part, 'image/');
 
 /** Adds what the candidates carry to `produced` (a stream tallies chunk by chunk) and returns it. */
 export function tallyGxProducedOutput(candidates: readonly GxCandidate[] | null | undefined, produced: GxProducedOutput = { images: 0, audio: false }): GxProducedOutput {
   for (const candidate of candidates ?? []) {
     for (const part of candidate.content?.parts ?? []) {
       if (isGxImagePart(part)) produced.images += 1;
-      else if (isGxAudioPart(part)) produced.audio = true;
+      else if (outputMedia(part, 'audio/')) produced.audio = true;
     }
   }
   return produced;
 }
 
 type Details = GxUsageMetadata['promptTokensDetails'];
-
 
 /** Sums per-modality counts; modality names in any case; DOCUMENT (PDF pages) counts as text. */
 function byModality(...lists: Details[]): ModalityTokens | undefined {
@@ -66,9 +68,15 @@ function outputByModality(candidates: number, details: Details, produced: GxProd
  * the prompt plus tool-use prompt tokens, output is candidates plus thoughts (total minus
  * input when the upstream reported neither), reasoning is the thoughts, cached is the
  * cached content. Per-modality input comes from the prompt and tool-use breakdowns and is
- * left out when the upstream gave none.
+ * left out when the upstream gave none. Without `usageMetadata`, zeros marked `estimated`
+ * (the gateway has no tokenizer for this family), with the images produced still counted.
  */
-export function convertGxUsage(usageMetadata: GxUsageMetadata, produced?: GxProducedOutput): Usage {
+export function convertGxUsage(usageMetadata: GxUsageMetadata | null | undefined, produced?: GxProducedOutput): Usage {
+  if (usageMetadata === undefined || usageMetadata === null) {
+    const usage = emptyUsage('estimated');
+    if (produced !== undefined && produced.images > 0) usage.images = produced.images;
+    return usage;
+  }
   const input = tokenCount(usageMetadata.promptTokenCount) + tokenCount(usageMetadata.toolUsePromptTokenCount);
   const thoughts = tokenCount(usageMetadata.thoughtsTokenCount);
   let candidates = tokenCount(usageMetadata.candidatesTokenCount);

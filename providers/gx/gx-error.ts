@@ -1,15 +1,6 @@
-import {
-  describeGoogleRpcCode,
-  emptyUpstreamAnswer,
-  errorForUpstreamStatus,
-  GatewayError,
-  googleErrorBodySchema,
-  googleKeyRefused,
-  googleRetryAfterSeconds,
-  invalidUpstreamAnswer,
-  promptBlocked,
-  type GoogleRpcStatus,
-} from '../../core/index.js';
+import { describeGoogleRpcCode, emptyUpstreamAnswer, errorForUpstreamStatus, googleErrorBodySchema, googleKeyRefused } from '../../core/index.js';
+import { googleRetryAfterSeconds, invalidUpstreamAnswer, promptBlocked, type GatewayError, type GoogleRpcStatus } from '../../core/index.js';
+import type { GxGenerateContentResponse } from './gx-schemas.js';
 
 /**
  * The gateway error for an upstream error object that arrived with HTTP 200: in-band as a
@@ -28,17 +19,11 @@ export function gxErrorToGatewayError(error: GoogleRpcStatus): GatewayError {
 
 /** The gateway error for an upstream error body (`{"error": ...}`) that came with HTTP 200, in a stream frame or a whole body; undefined for any other answer. */
 export function gxInBandError(json: unknown): GatewayError | undefined {
-  const error = readGxError(json);
-  return error === undefined ? undefined : gxErrorToGatewayError(error);
-}
-
-/** The upstream error object in a parsed JSON value, if it is an error body (`{"error": ...}`). */
-export function readGxError(json: unknown): GoogleRpcStatus | undefined {
   if (typeof json !== 'object' || json === null || !('error' in json)) return undefined;
   const parsed = googleErrorBodySchema.safeParse(json);
-  if (parsed.success) return parsed.data.error;
+  if (parsed.success) return gxErrorToGatewayError(parsed.data.error);
   const error = (json as { error: unknown }).error;
-  return { message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' };
+  return gxErrorToGatewayError({ message: typeof error === 'string' ? error : 'the upstream reported an error in an unknown shape' });
 }
 
 /** What a gx answer is expected to be, for {@link invalidGxResponse} and `readUpstreamAnswer`. */
@@ -54,8 +39,11 @@ export function emptyGxResponse(): GatewayError {
   return emptyUpstreamAnswer('the upstream answered without any candidate');
 }
 
-/** 400 for a prompt the upstream refused to answer (`promptFeedback.blockReason`); the same prompt fails anywhere. */
-export function gxPromptBlocked(reason: string, detail: string | null | undefined): GatewayError {
+/** 400 `prompt_blocked` when the upstream refused the prompt (`promptFeedback.blockReason`; the same prompt fails anywhere), else undefined. */
+export function gxPromptBlocked(response: GxGenerateContentResponse, refused = 'the prompt', remedy = 'change the prompt'): GatewayError | undefined {
+  const reason = response.promptFeedback?.blockReason;
+  if (reason === undefined || reason === null || reason === '') return undefined;
+  const detail = response.promptFeedback?.blockReasonMessage;
   const explanation = detail === undefined || detail === null || detail === '' ? '' : `: ${detail}`;
-  return promptBlocked(`the upstream blocked the prompt (${reason})${explanation}; change the prompt`);
+  return promptBlocked(`the upstream blocked ${refused} (${reason})${explanation}; ${remedy}`);
 }

@@ -5,14 +5,6 @@ export interface GxThinkingConfig {
   thinkingLevel?: string;
 }
 
-/** A model id with its thinking suffix taken off. */
-export interface GxThinkingSuffix {
-  /** The model id without the suffix: what the upstream is asked for. */
-  model: string;
-  /** What the suffix asks for; undefined when the id has no suffix. */
-  thinkingConfig: GxThinkingConfig | undefined;
-}
-
 const levels = new Set(['minimal', 'low', 'medium', 'high']);
 
 /**
@@ -21,8 +13,10 @@ const levels = new Set(['minimal', 'low', 'medium', 'high']);
  * `-thinking-low` / `-thinking-high` (and `-minimal`, `-medium`) the 3-generation
  * `thinkingLevel` with thoughts returned; bare `-thinking` returns thoughts at the model's
  * own budget. Budgets are not clamped: the upstream knows each model's range and says so.
+ * Returns the model id without the suffix (what the upstream is asked for) and what the
+ * suffix asks for (undefined when the id has none).
  */
-export function parseGxThinkingSuffix(model: string): GxThinkingSuffix {
+export function parseGxThinkingSuffix(model: string): { model: string; thinkingConfig: GxThinkingConfig | undefined } {
   if (model.endsWith('-nothinking')) {
     return { model: model.slice(0, -'-nothinking'.length), thinkingConfig: { thinkingBudget: 0 } };
   }
@@ -53,12 +47,8 @@ export function readGxThinkingConfig(value: unknown): GxThinkingConfig | undefin
   const config: GxThinkingConfig = {};
   const budget = options.thinking_budget;
   if (typeof budget === 'number' && Number.isInteger(budget)) {
-    if (budget > 0) {
-      config.thinkingBudget = budget;
-      config.includeThoughts = true;
-    } else {
-      config.thinkingBudget = 0;
-    }
+    config.thinkingBudget = Math.max(budget, 0);
+    if (budget > 0) config.includeThoughts = true;
   }
   if (typeof options.include_thoughts === 'boolean') config.includeThoughts = options.include_thoughts;
   if (typeof options.thinking_level === 'string' && options.thinking_level !== '') config.thinkingLevel = options.thinking_level.toUpperCase();
@@ -67,12 +57,6 @@ export function readGxThinkingConfig(value: unknown): GxThinkingConfig | undefin
 
 const effortBudgets: Record<string, number> = { none: 0, minimal: 512, low: 1024, medium: 8192, high: 24576 };
 
-/** The major version in a model id (`gx-2.5-pro` → 2, `gx-3.1-pro-preview` → 3). */
-function modelGeneration(model: string): number | undefined {
-  const match = /^(?:models\/)?[a-z]+-(\d+)/i.exec(model);
-  return match === null ? undefined : Number(match[1]);
-}
-
 /**
  * `reasoning_effort` as a native thinking setting: a `thinkingLevel` on 3-generation models
  * (`none` goes out as the lowest level, `MINIMAL`, since they cannot stop thinking), a
@@ -80,8 +64,9 @@ function modelGeneration(model: string): number | undefined {
  * are not returned: the effort says how hard to think, not what to show.
  */
 export function thinkingConfigForEffort(effort: string, model: string): GxThinkingConfig | undefined {
-  const generation = modelGeneration(model);
-  if (generation !== undefined && generation >= 3) return { thinkingLevel: effort === 'none' ? 'MINIMAL' : effort.toUpperCase() };
+  // The major version in the model id: `gx-2.5-pro` → 2, `gx-3.1-pro-preview` → 3.
+  const generation = /^(?:models\/)?[a-z]+-(\d+)/i.exec(model)?.[1];
+  if (generation !== undefined && Number(generation) >= 3) return { thinkingLevel: effort === 'none' ? 'MINIMAL' : effort.toUpperCase() };
   const budget = effortBudgets[effort];
   return budget === undefined ? undefined : { thinkingBudget: budget };
 }

@@ -1,7 +1,6 @@
 import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
 import { createGxChatOperation } from './chat/gx-chat-operation.js';
-import { estimateGxImageUsage } from './images/estimate-gx-image-usage.js';
-import { createGxImageOperation } from './images/gx-image-operation.js';
+import { createGxImageOperation, estimateGxImageUsage } from './images/gx-image-operation.js';
 import { readGxImageRequest, type GxImagePlan } from './images/read-gx-image-request.js';
 import { createGxBatchEmbedOperation, createGxEmbedOperation, createGxGenerateOperation } from './native/gx-native-operations.js';
 

@@ -1,9 +1,10 @@
+import { isRecord } from '../../../core/index.js';
+
 // The native `responseSchema` and function `parameters` take an OpenAPI subset, and the
 // upstream answers 400 to any other key (additionalProperties, $schema, ...). The kept keys
-// are the native Schema object's fields (reference-gateway.md §4.4, upstreams.md §1.2).
+// are the native Schema object's fields (reference-gateway.md §4.4, upstreams.md §1.2);
+// these are copied as they are, `type` and `format` are read below.
 const keptKeys = new Set([
-  'type',
-  'format',
   'title',
   'description',
   'nullable',
@@ -29,8 +30,6 @@ const maximumDepth = 64;
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 interface CleanContext {
   root: JsonObject;
   /** `$ref`s being inlined on the current path, to stop on recursive definitions. */
@@ -42,21 +41,21 @@ function resolveReference(reference: string, root: JsonObject): JsonObject | und
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(reference);
   if (match === null) return undefined;
   const definitions = root[match[1] ?? ''];
-  if (!isObject(definitions)) return undefined;
+  if (!isRecord(definitions)) return undefined;
   const name = (match[2] ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
   const target = definitions[name];
-  return isObject(target) ? target : undefined;
+  return isRecord(target) ? target : undefined;
 }
 
 function isNullSchema(schema: unknown): boolean {
-  return isObject(schema) && schema.type === 'null' && Object.keys(schema).every((key) => key === 'type' || key === 'description');
+  return isRecord(schema) && schema.type === 'null' && Object.keys(schema).every((key) => key === 'type' || key === 'description');
 }
 
 /** Merges `anyOf`/`oneOf` members: a `null` member becomes `nullable`, a single rest is inlined. */
 function cleanAlternatives(members: unknown[], result: JsonObject, context: CleanContext, depth: number): void {
   const rest = members.filter((member) => !isNullSchema(member));
   if (rest.length < members.length) result.nullable = true;
-  const cleaned = rest.filter(isObject).map((member) => cleanSchema(member, context, depth + 1));
+  const cleaned = rest.filter(isRecord).map((member) => cleanSchema(member, context, depth + 1));
   if (cleaned.length === 1) Object.assign(result, cleaned[0], result.nullable === true ? { nullable: true } : {});
   else if (cleaned.length > 1) result.anyOf = cleaned;
 }
@@ -78,9 +77,9 @@ function cleanSchema(schema: JsonObject, context: CleanContext, depth: number): 
   const result: JsonObject = {};
   if (Array.isArray(schema.allOf)) {
     for (const member of schema.allOf) {
-      if (!isObject(member)) continue;
+      if (!isRecord(member)) continue;
       const cleaned = cleanSchema(member, context, depth + 1);
-      const properties = { ...(isObject(result.properties) ? result.properties : {}), ...(isObject(cleaned.properties) ? cleaned.properties : {}) };
+      const properties = { ...(isRecord(result.properties) ? result.properties : {}), ...(isRecord(cleaned.properties) ? cleaned.properties : {}) };
       const required = [...(Array.isArray(result.required) ? result.required : []), ...(Array.isArray(cleaned.required) ? cleaned.required : [])];
       Object.assign(result, cleaned);
       if (Object.keys(properties).length > 0) result.properties = properties;
@@ -88,7 +87,7 @@ function cleanSchema(schema: JsonObject, context: CleanContext, depth: number): 
     }
   }
   for (const [key, value] of Object.entries(schema)) {
-    if (keptKeys.has(key) && key !== 'type' && key !== 'format') result[key] = value;
+    if (keptKeys.has(key)) result[key] = value;
   }
 
   if (Array.isArray(schema.type)) {
@@ -103,19 +102,19 @@ function cleanSchema(schema: JsonObject, context: CleanContext, depth: number): 
   if (typeof schema.format === 'string' && supportedFormats.has(schema.format)) result.format = schema.format;
   if (schema.const !== undefined && result.enum === undefined) result.enum = [schema.const];
 
-  if (isObject(schema.properties)) {
+  if (isRecord(schema.properties)) {
     const properties: JsonObject = {};
     for (const [name, property] of Object.entries(schema.properties)) {
       // Property names are data, not keywords: a property called "additionalProperties" stays.
-      if (isObject(property)) properties[name] = cleanSchema(property, context, depth + 1);
+      if (isRecord(property)) properties[name] = cleanSchema(property, context, depth + 1);
     }
-    if (Object.keys(properties).length > 0) result.properties = { ...(isObject(result.properties) ? result.properties : {}), ...properties };
+    if (Object.keys(properties).length > 0) result.properties = { ...(isRecord(result.properties) ? result.properties : {}), ...properties };
   }
   if (Array.isArray(schema.required)) {
     const required = schema.required.filter((name): name is string => typeof name === 'string');
     if (required.length > 0) result.required = [...new Set([...(Array.isArray(result.required) ? result.required : []), ...required])];
   }
-  if (isObject(schema.items)) result.items = cleanSchema(schema.items, context, depth + 1);
+  if (isRecord(schema.items)) result.items = cleanSchema(schema.items, context, depth + 1);
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (alternatives !== undefined) cleanAlternatives(alternatives, result, context, depth);
   return result;
@@ -134,5 +133,5 @@ export function cleanGxSchema(schema: Record<string, unknown>): Record<string, u
 
 /** True for an object schema without properties: function `parameters` are then left out. */
 export function isEmptyObjectSchema(schema: Record<string, unknown>): boolean {
-  return schema.type === 'object' && (!isObject(schema.properties) || Object.keys(schema.properties).length === 0) && schema.anyOf === undefined;
+  return schema.type === 'object' && (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0) && schema.anyOf === undefined;
 }

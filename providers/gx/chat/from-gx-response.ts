@@ -1,14 +1,9 @@
-import { emptyUsage, type Usage } from '../../../core/index.js';
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage, ChatCompletionToolCall } from '../../../core/index.js';
-import { convertGxLogprobs } from './convert-gx-logprobs.js';
-import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
-import { emptyGxResponse, gxErrorToGatewayError, gxPromptBlocked, invalidGxResponse, readGxError } from '../gx-error.js';
-import type { GxCandidate } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
-import { mapGxFinishReason } from './map-gx-finish-reason.js';
-import { renderGxPart } from '../render-gx-part.js';
-import { toChatToolCall } from './to-chat-tool-call.js';
-import { toChatCompletionUsage } from './to-chat-completion-usage.js';
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionLogprobs, ChatCompletionMessage, ChatCompletionToolCall } from '../../../core/index.js';
+import type { ChatCompletionUsage, ChatFinishReason, ModalityTokens, Usage } from '../../../core/index.js';
+import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
+import { emptyGxResponse, gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
+import { readGxResponse, type GxCandidate, type GxLogprobsResult, type GxPart } from '../gx-schemas.js';
 
 /** What the chat answer needs besides the upstream body. */
 export interface GxResponseContext {
@@ -20,17 +15,120 @@ export interface GxResponseContext {
   created: number;
 }
 
-/** A chat completion and what it used. */
+/** A chat completion and what it used (zeros marked `estimated` when the upstream sent no `usageMetadata`). */
 export interface GxChatResult {
   body: ChatCompletion;
-  /**
-   * From `usageMetadata`; when the upstream sent none, zeros marked `estimated` (the
-   * gateway has no tokenizer on this path), with the images produced still counted.
-   */
   usage: Usage;
 }
 
-function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
+/** A fenced block, starting on its own line after `precedingText`. */
+function fencedBlock(language: string, body: string, precedingText: string): string {
+  const lineBreak = precedingText === '' || precedingText.endsWith('\n') ? '' : '\n';
+  return `${lineBreak}\`\`\`${language}\n${body.endsWith('\n') ? body.slice(0, -1) : body}\n\`\`\`\n`;
+}
+
+const mediaLink = (mimeType: string | null | undefined, uri: string): string =>
+  (mimeType ?? '').toLowerCase().startsWith('image/') ? `![image](${uri})` : `[media](${uri})`;
+
+/**
+ * The message text for one answer part (spec part 1, "Chat completion object";
+ * reference-gateway.md §4.6): text as it is; `executableCode` as a fenced block tagged with
+ * its language (`PYTHON` → `python`) and `codeExecutionResult` as a fenced `output` block,
+ * each on its own lines; an inline image as `![image](data:<mime>;base64,...)`, other inline
+ * media as `[media](data:...)`; a file reference likewise with its URI. Thought parts and
+ * function calls are not message text; they and empty parts give ''. `precedingText` is
+ * what the message holds so far (only its end matters).
+ */
+function renderGxPart(part: GxPart, precedingText: string): string {
+  if (part.thought === true || part.functionCall !== undefined && part.functionCall !== null) return '';
+  if (typeof part.text === 'string') return part.text;
+  if (part.executableCode !== undefined && part.executableCode !== null) {
+    const language = (part.executableCode.language ?? '').toLowerCase();
+    return fencedBlock(language === 'language_unspecified' ? '' : language, part.executableCode.code ?? '', precedingText);
+  }
+  if (part.codeExecutionResult !== undefined && part.codeExecutionResult !== null) {
+    return fencedBlock('output', part.codeExecutionResult.output ?? '', precedingText);
+  }
+  if (part.inlineData !== undefined && part.inlineData !== null) {
+    const mimeType = part.inlineData.mimeType ?? 'application/octet-stream';
+    return mediaLink(mimeType, `data:${mimeType};base64,${part.inlineData.data ?? ''}`);
+  }
+  if (part.fileData !== undefined && part.fileData !== null && typeof part.fileData.fileUri === 'string') {
+    return mediaLink(part.fileData.mimeType, part.fileData.fileUri);
+  }
+  return '';
+}
+
+/**
+ * A `functionCall` part as a chat tool call: `args` serialized as the JSON string clients
+ * expect, and a fresh id `call_<32 hex digits>`, since the upstream usually sends none
+ * (upstreams.md §1.5) and a replayed call is matched by name anyway.
+ */
+function toChatToolCall(part: GxPart): ChatCompletionToolCall {
+  return {
+    id: `call_${randomUUID().replaceAll('-', '')}`,
+    type: 'function',
+    function: { name: part.functionCall?.name ?? '', arguments: JSON.stringify(part.functionCall?.args ?? {}) },
+  };
+}
+
+const utf8Bytes = (token: string): number[] => [...Buffer.from(token, 'utf8')];
+
+/** `candidates[].logprobsResult` as chat `logprobs`: one entry per chosen token, with the top alternatives at that step; null when absent. */
+export function convertGxLogprobs(result: GxLogprobsResult | null | undefined): ChatCompletionLogprobs | null {
+  const chosen = result?.chosenCandidates;
+  if (chosen === undefined || chosen === null || chosen.length === 0) return null;
+  const entry = (candidate: { token?: string | null; logProbability?: number | null }) => {
+    const token = candidate.token ?? '';
+    return { token, logprob: candidate.logProbability ?? 0, bytes: utf8Bytes(token) };
+  };
+  return {
+    content: chosen.map((candidate, step) => ({ ...entry(candidate), top_logprobs: (result?.topCandidates?.[step]?.candidates ?? []).map(entry) })),
+    refusal: null,
+  };
+}
+
+/**
+ * The chat finish reason for an upstream `finishReason` (spec part 1, reference-gateway.md
+ * §4.8): STOP is `stop`, MAX_TOKENS is `length`, and every other value (SAFETY, RECITATION,
+ * BLOCKLIST, PROHIBITED_CONTENT, SPII, OTHER, and values added later) is `content_filter`.
+ * A choice that called a function finishes with `tool_calls` whatever the upstream said:
+ * the upstream ends function-call turns with STOP (upstreams.md §1.3). Undefined when the
+ * upstream gave no reason and no call was made (an unfinished stream chunk).
+ */
+export function mapGxFinishReason(finishReason: string | null | undefined, calledFunctions: boolean): ChatFinishReason | undefined {
+  if (calledFunctions) return 'tool_calls';
+  if (finishReason === undefined || finishReason === null || finishReason === '') return undefined;
+  if (finishReason === 'STOP') return 'stop';
+  return finishReason === 'MAX_TOKENS' ? 'length' : 'content_filter';
+}
+
+const modalityDetails = (tokens: ModalityTokens | undefined) => ({
+  text_tokens: tokens?.text ?? 0,
+  audio_tokens: tokens?.audio ?? 0,
+  image_tokens: tokens?.image ?? 0,
+});
+
+/**
+ * The chat `usage` object for a core usage (spec part 1): every detail field present, 0 when
+ * unknown; `total_tokens` is prompt plus completion, which equals the upstream's
+ * `totalTokenCount` in every recorded response (it counts thoughts, as completion does).
+ */
+export function toChatCompletionUsage(usage: Usage): ChatCompletionUsage {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cachedInputTokens, ...modalityDetails(usage.inputModalities) },
+    completion_tokens_details: { ...modalityDetails(usage.outputModalities), reasoning_tokens: usage.reasoningTokens },
+  };
+}
+
+/**
+ * A candidate's parts as chat pieces: the message text (after `precedingText`, what the
+ * message held before them), the thought text (undefined without any), the function calls.
+ */
+export function readGxCandidateParts(candidate: GxCandidate, precedingText = '') {
   let content = '';
   let reasoning: string | undefined;
   const toolCalls: ChatCompletionToolCall[] = [];
@@ -38,8 +136,13 @@ function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoic
     if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push(toChatToolCall(part));
     // Thought images (interim drafts of 3-generation image models) are not answer content.
     else if (part.thought === true) reasoning = typeof part.text === 'string' ? (reasoning ?? '') + part.text : reasoning;
-    else content += renderGxPart(part, content);
+    else content += renderGxPart(part, content === '' ? precedingText : content);
   }
+  return { content, reasoning, toolCalls };
+}
+
+function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
+  const { content, reasoning, toolCalls } = readGxCandidateParts(candidate);
   const message: ChatCompletionMessage = { role: 'assistant', content };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
@@ -52,12 +155,6 @@ function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoic
   };
 }
 
-function estimatedUsage(produced: GxProducedOutput): Usage {
-  const usage = emptyUsage('estimated');
-  if (produced.images > 0) usage.images = produced.images;
-  return usage;
-}
-
 /**
  * Translates a `generateContent` response into a chat completion (spec part 1, "Chat
  * completion object"): id from `responseId` (else `chatcmpl-<requestId>`); one choice per
@@ -68,23 +165,18 @@ function estimatedUsage(produced: GxProducedOutput): Usage {
  *   or the mapped upstream error for an `{error}` body.
  */
 export function fromGxResponse(json: unknown, context: GxResponseContext): GxChatResult {
-  const upstreamError = readGxError(json);
-  if (upstreamError !== undefined) throw gxErrorToGatewayError(upstreamError);
+  const upstreamError = gxInBandError(json);
+  if (upstreamError !== undefined) throw upstreamError;
   const parsed = readGxResponse(json);
   if (!parsed.success) throw invalidGxResponse(parsed.error);
   const response = parsed.data;
   const candidates = response.candidates ?? [];
-  if (candidates.length === 0) {
-    const blockReason = response.promptFeedback?.blockReason;
-    if (blockReason !== undefined && blockReason !== null && blockReason !== '') throw gxPromptBlocked(blockReason, response.promptFeedback?.blockReasonMessage);
-    throw emptyGxResponse();
-  }
+  if (candidates.length === 0) throw gxPromptBlocked(response) ?? emptyGxResponse();
 
-  const produced = tallyGxProducedOutput(candidates);
-  const usage = response.usageMetadata === undefined || response.usageMetadata === null ? estimatedUsage(produced) : convertGxUsage(response.usageMetadata, produced);
+  const usage = convertGxUsage(response.usageMetadata, tallyGxProducedOutput(candidates));
   return {
     body: {
-      id: response.responseId !== undefined && response.responseId !== null && response.responseId !== '' ? response.responseId : `chatcmpl-${context.requestId}`,
+      id: response.responseId || `chatcmpl-${context.requestId}`,
       object: 'chat.completion',
       created: context.created,
       model: context.model,

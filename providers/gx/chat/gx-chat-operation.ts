@@ -1,11 +1,11 @@
-import { mediaErrorAboutField, readUpstreamAnswer, type ChatCompletionRequest, type FetchedMedia, type GoogleApiOptions, type OperationCall, type OperationResult, type ProviderHost } from '../../../core/index.js';
-import { callGx } from '../call-gx.js';
+import { mediaErrorAboutField, readUpstreamAnswer, type ChatCompletionRequest, type FetchedMedia, type GoogleApiOptions } from '../../../core/index.js';
+import type { OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import { callGx, checkGxFileUris } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
-import { checkGxFileUris } from '../check-gx-file-uris.js';
-import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
 import { fromGxResponse } from './from-gx-response.js';
-import { gxAllowedMimeTypes } from './gx-media-types.js';
-import { collectMediaReferences, toGxRequest } from './to-gx-request.js';
+import { collectMediaReferences, gxAllowedMimeTypes } from './gx-chat-media.js';
+import { createGxChatStreamDecoder } from './gx-chat-stream-decoder.js';
+import { toGxRequest } from './to-gx-request.js';
 
 /** `chat`: a chat completion translated to the native generate call and back. */
 export function createGxChatOperation(host: ProviderHost) {
@@ -24,15 +24,10 @@ export function createGxChatOperation(host: ProviderHost) {
     const response = await callGx(host, call, model, call.stream ? 'streamGenerateContent' : 'generateContent', body);
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
-      return {
-        kind: 'stream',
-        body: response.body,
-        decoder: createGxChatStreamDecoder({ model: call.model, requestId: call.requestId, created, includeUsage }),
-        framing: 'sse',
-      };
+      const decoder = createGxChatStreamDecoder({ model: call.model, requestId: call.requestId, created, includeUsage });
+      return { kind: 'stream', body: response.body, decoder, framing: 'sse' };
     }
     const json = await readUpstreamAnswer(response.body, gxResponseExpected);
-    const result = fromGxResponse(json, { model: call.model, requestId: call.requestId, created });
-    return { kind: 'json', body: result.body, usage: result.usage };
+    return { kind: 'json', ...fromGxResponse(json, { model: call.model, requestId: call.requestId, created }) };
   };
 }

@@ -1,35 +1,12 @@
-import {
-  readJsonFrame,
-  stopAfterFirstError,
-  streamFailure as fail,
-  upstreamStreamTruncated,
-  type ChatCompletionChunk,
-  type ChatCompletionChunkChoice,
-  type ChatCompletionDelta,
-  type ChatCompletionToolCallDelta,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-  type Usage,
-} from '../../../core/index.js';
-import { convertGxLogprobs } from './convert-gx-logprobs.js';
+import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder } from '../../../core/index.js';
+import type { ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta, StreamOutput, Usage } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, gxResponseExpected, invalidGxResponse } from '../gx-error.js';
-import type { GxCandidate } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
-import { mapGxFinishReason } from './map-gx-finish-reason.js';
-import { renderGxPart } from '../render-gx-part.js';
-import { toChatCompletionUsage } from './to-chat-completion-usage.js';
-import { toChatToolCall } from './to-chat-tool-call.js';
+import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
+import { convertGxLogprobs, mapGxFinishReason, readGxCandidateParts, toChatCompletionUsage, type GxResponseContext } from './from-gx-response.js';
 
-/** What the chat chunks need besides the upstream frames. */
-export interface GxChatStreamOptions {
-  /** The model id the chunks name. */
-  model: string;
-  /** The gateway's request id, for the fallback completion id. */
-  requestId: string;
-  /** Unix seconds, the same on every chunk. */
-  created: number;
+/** What the chat chunks need besides the upstream frames (`created` is the same on every chunk). */
+export interface GxChatStreamOptions extends GxResponseContext {
   /** `stream_options.include_usage`: `usage: null` on every chunk and a last usage chunk. */
   includeUsage: boolean;
 }
@@ -45,8 +22,6 @@ interface ChoiceState {
   /** The end of the content sent so far, for placing fenced blocks on their own lines. */
   tail: string;
 }
-
-const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
 
 /**
  * Translates the upstream's `streamGenerateContent?alt=sse` frames (each a whole
@@ -71,33 +46,26 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
   const produced: GxProducedOutput = { images: 0, audio: false };
   const choices = new Map<number, ChoiceState>();
 
-  // Every chunk of the stream is the same object around its one choice, so that text is
-  // written once (when the id is known) and only the choice is serialized per chunk: the same
-  // JSON as stringifying the whole `ChatCompletionChunk`, key for key.
+  // Every chunk of the stream is the same object around its choices, so that text is written
+  // once (when the id is known) and only the choices are serialized per chunk: the same JSON
+  // as stringifying the whole `ChatCompletionChunk`, key for key.
   let chunkHead: string | undefined;
-  const chunkTail = options.includeUsage ? '],"usage":null}' : ']}';
-  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
+  const chunkText = (serializedChoices: string, tail: string): string => {
     chunkHead ??= `{"id":${JSON.stringify(id ?? fallbackId)},"object":"chat.completion.chunk","created":${JSON.stringify(options.created)},"model":${JSON.stringify(options.model)},"choices":[`;
-    return { type: 'event', data: chunkHead + JSON.stringify(choice) + chunkTail, content, outputCharacters };
+    return chunkHead + serializedChoices + tail;
   };
+  const choiceTail = options.includeUsage ? '],"usage":null}' : ']}';
+  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput =>
+    ({ type: 'event', data: chunkText(JSON.stringify(choice), choiceTail), content, outputCharacters });
 
   const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
     const index = candidate.index ?? position;
-    let state = choices.get(index);
-    if (state === undefined) {
-      state = { started: false, finished: false, toolCalls: 0, tail: '' };
-      choices.set(index, state);
-    }
+    const state = choices.get(index) ?? { started: false, finished: false, toolCalls: 0, tail: '' };
+    choices.set(index, state);
     if (state.finished) return [];
 
-    let content = '';
-    let reasoning = '';
-    const toolCalls: ChatCompletionToolCallDelta[] = [];
-    for (const part of candidate.content?.parts ?? []) {
-      if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push({ index: state.toolCalls++, ...toChatToolCall(part) });
-      else if (part.thought === true) reasoning += typeof part.text === 'string' ? part.text : '';
-      else content += renderGxPart(part, content === '' ? state.tail : content);
-    }
+    const { content, reasoning = '', toolCalls: calls } = readGxCandidateParts(candidate, state.tail);
+    const toolCalls: ChatCompletionToolCallDelta[] = calls.map((call) => ({ index: state.toolCalls++, ...call }));
 
     const outputs: StreamOutput[] = [];
     if (content !== '' || reasoning !== '' || toolCalls.length > 0) {
@@ -129,12 +97,10 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       const read = readJsonFrame(frame, gxResponseExpected, gxInBandError);
       if (read.kind === 'blank' || read.kind === 'done') return [];
       if (read.kind === 'error') return fail(read.error);
-      const json = read.json;
-      const parsed = readGxResponse(json);
+      const parsed = readGxResponse(read.json);
       if (!parsed.success) return fail(invalidGxResponse(parsed.error));
       const response = parsed.data;
-      if (id === undefined && response.responseId !== undefined && response.responseId !== null && response.responseId !== '') id = response.responseId;
-      id ??= fallbackId;
+      id ??= response.responseId || fallbackId;
 
       const candidates = response.candidates ?? [];
       const outputs = candidates.flatMap(candidateOutputs);
@@ -143,10 +109,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
         usage = convertGxUsage(response.usageMetadata, produced);
         outputs.push({ type: 'usage', usage });
       }
-      const blockReason = response.promptFeedback?.blockReason;
-      if (candidates.length === 0 && blockReason !== undefined && blockReason !== null && blockReason !== '') {
-        outputs.push(...fail(gxPromptBlocked(blockReason, response.promptFeedback?.blockReasonMessage)));
-      }
+      const blocked = candidates.length === 0 ? gxPromptBlocked(response) : undefined;
+      if (blocked !== undefined) outputs.push(...fail(blocked));
       return outputs;
     },
 
@@ -154,23 +118,10 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       if (choices.size === 0) return fail(emptyGxResponse());
       // The upstream puts finishReason on its last chunk (upstreams.md §1.4); without it the
       // stream broke off, which the client must not mistake for a complete answer.
-      if ([...choices.values()].some((state) => !state.finished)) {
-        return fail(upstreamStreamTruncated());
-      }
-      const outputs: StreamOutput[] = [];
-      if (options.includeUsage && usage !== undefined) {
-        const chunk: ChatCompletionChunk = {
-          id: id ?? fallbackId,
-          object: 'chat.completion.chunk',
-          created: options.created,
-          model: options.model,
-          choices: [],
-          usage: toChatCompletionUsage(usage),
-        };
-        outputs.push({ type: 'event', data: JSON.stringify(chunk), content: false });
-      }
-      outputs.push(done);
-      return outputs;
+      if ([...choices.values()].some((state) => !state.finished)) return fail(upstreamStreamTruncated());
+      const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
+      if (!options.includeUsage || usage === undefined) return [done];
+      return [{ type: 'event', data: chunkText('', `],"usage":${JSON.stringify(toChatCompletionUsage(usage))}}`), content: false }, done];
     },
   });
 }

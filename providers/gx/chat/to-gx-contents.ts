@@ -1,5 +1,5 @@
 import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
-import { textToGxParts, toGxContentParts, type FetchedMediaMap, type GxRequestPart } from './to-gx-content-part.js';
+import { textToGxParts, toGxMediaPart, type FetchedMediaMap, type GxRequestPart } from './gx-chat-media.js';
 
 /** One native `contents` entry. */
 export interface GxContent {
@@ -7,10 +7,9 @@ export interface GxContent {
   parts: GxRequestPart[];
 }
 
-/** The messages in native form. */
-export interface GxConversation {
+/** The messages in native form: `contents`, and the system and developer messages as `systemInstruction`. */
+interface GxConversation {
   contents: GxContent[];
-  /** System and developer messages, one text part each, in order. */
   systemInstruction: { parts: { text: string }[] } | undefined;
 }
 
@@ -19,30 +18,38 @@ export interface GxConversation {
 // real one back (reference-gateway.md §4.4, upstreams.md §1.4 "thoughtSignature").
 const stubThoughtSignature = 'skip_thought_signature_validator';
 
-type ToolCall = NonNullable<ChatMessage['tool_calls']>[number];
-
 /** Text of a message whose parts may only be text (system, developer, tool). */
-function plainText(message: ChatMessage, field: string, role: string): string[] {
+function plainText(message: ChatMessage, field: string): string[] {
   const content = message.content;
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return content === '' ? [] : [content];
   return content.map((part, index) => {
     if (part.type !== 'text' || part.text === undefined) {
-      throw invalidRequest(`${field}.content[${index}]: ${role} messages may carry only text parts`, { param: `${field}.content[${index}]` });
+      throw invalidRequest(`${field}.content[${index}]: ${message.role} messages may carry only text parts`, { param: `${field}.content[${index}]` });
     }
     return part.text;
   });
 }
 
-/** Parts of a user or assistant message's content. */
+/** Parts of a user or assistant message's content: text (markdown images become inline images) and inline media. */
 function contentParts(message: ChatMessage, field: string, media: FetchedMediaMap, remoteImages: boolean): GxRequestPart[] {
   const content = message.content;
   if (content === undefined || content === null) return [];
   if (typeof content === 'string') return textToGxParts(content, `${field}.content`, media, remoteImages);
-  return content.flatMap((part, index) => toGxContentParts(part, `${field}.content[${index}]`, media, remoteImages));
+  return content.flatMap((part, index) => {
+    const partField = `${field}.content[${index}]`;
+    if (part.type === 'image_url' || part.type === 'input_audio' || part.type === 'file') return [toGxMediaPart(part, partField, media)];
+    if (part.type !== 'text') {
+      throw invalidRequest(`${partField}.type: unsupported content part type "${part.type}"; use text, image_url, input_audio or file`, {
+        param: `${partField}.type`,
+      });
+    }
+    if (part.text === undefined) throw invalidRequest(`${partField}.text: required for a text part`, { param: `${partField}.text` });
+    return textToGxParts(part.text, `${partField}.text`, media, remoteImages);
+  });
 }
 
-function functionCallPart(toolCall: ToolCall, field: string): GxRequestPart {
+function functionCallPart(toolCall: NonNullable<ChatMessage['tool_calls']>[number], field: string): GxRequestPart {
   const text = toolCall.function.arguments.trim();
   const param = `${field}.function.arguments`;
   let args: unknown = {};
@@ -90,7 +97,7 @@ export function toGxContents(messages: readonly ChatMessage[], media: FetchedMed
     switch (message.role) {
       case 'system':
       case 'developer':
-        for (const text of plainText(message, field, message.role)) system.push({ text });
+        for (const text of plainText(message, field)) system.push({ text });
         return;
       case 'user': {
         const parts = contentParts(message, field, media, true);
@@ -115,7 +122,7 @@ export function toGxContents(messages: readonly ChatMessage[], media: FetchedMed
         if (name === undefined) {
           throw invalidRequest(`${field}: set name, or a tool_call_id that an earlier assistant tool call used`, { param: `${field}.tool_call_id` });
         }
-        const part = { functionResponse: { name, response: toolResponse(plainText(message, field, message.role).join('')) } };
+        const part = { functionResponse: { name, response: toolResponse(plainText(message, field).join('')) } };
         const previous = contents.at(-1);
         if (previous?.role === 'user') previous.parts.push(part);
         else contents.push({ role: 'user', parts: [part] });

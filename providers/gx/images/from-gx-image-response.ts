@@ -1,9 +1,35 @@
-import { emptyUpstreamAnswer, GatewayError, promptBlocked, type Usage } from '../../../core/index.js';
-import { convertGxUsage } from '../convert-gx-usage.js';
-import { gxErrorToGatewayError, invalidGxResponse, readGxError } from '../gx-error.js';
-import type { GxImagesDatum, GxImagesResponse, GxImagesUsage } from './gx-image-response-shapes.js';
+import { emptyUpstreamAnswer, promptBlocked, type GatewayError, type Usage } from '../../../core/index.js';
+import { convertGxUsage, isGxImagePart } from '../convert-gx-usage.js';
+import { gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
 import { gxGenerateContentResponseSchema, type GxCandidate } from '../gx-schemas.js';
-import { isGxImagePart } from '../render-gx-part.js';
+
+// The client-facing answer on /v1/images/generations and /v1/images/edits (spec part 2,
+// "Image generation response (vendor-G flat family)").
+
+/** One generated image: base64 without a `data:` prefix, `url` always empty (the family answers inline only). */
+interface GxImagesDatum {
+  b64_json: string;
+  url: '';
+  /** The model's text about the image; on `data[0]` only, with `response_modalities: image-text`. */
+  revised_prompt?: string;
+}
+
+/** `usage`: token counts from the upstream's `usageMetadata`. */
+interface GxImagesUsage {
+  total_tokens: number;
+  input_tokens: number;
+  output_tokens: number;
+  input_tokens_details: { text_tokens: number; image_tokens: number };
+  output_tokens_details: { image_tokens: number; text_tokens: number };
+}
+
+/** The whole answer; `metadata.text` is a copy of `data[0].revised_prompt`, present with it. */
+interface GxImagesResponse {
+  created: number;
+  data: GxImagesDatum[];
+  metadata?: { text: string };
+  usage: GxImagesUsage;
+}
 
 /** What the answer needs besides the upstream body. */
 export interface GxImageResponseContext {
@@ -11,10 +37,7 @@ export interface GxImageResponseContext {
   created: number;
   /** The client asked for `response_modalities: image-text`: the model's text goes into `revised_prompt` and `metadata.text`. */
   withText: boolean;
-  /**
-   * Token counts to bill when the upstream reports none, for the images the answer holds.
-   * Without it such an answer would be billed by its size, and base64 images are large.
-   */
+  /** Token counts to bill when the upstream reports none (else the answer is billed by its size, and base64 images are large). */
   estimate: (images: number) => Usage;
 }
 
@@ -39,9 +62,7 @@ const policyFinishReasons = new Set([
   'IMAGE_RECITATION',
 ]);
 
-const excerptLength = 300;
-
-const excerpt = (text: string): string => (text.length > excerptLength ? `${text.slice(0, excerptLength)}…` : text);
+const excerpt = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 const present = (text: string | null | undefined): text is string => typeof text === 'string' && text !== '';
 
@@ -94,17 +115,13 @@ export function toGxImagesUsage(usage: Usage): GxImagesUsage {
  *   a body of another shape; the mapped upstream error for an `{error}` body.
  */
 export function fromGxImageResponse(json: unknown, context: GxImageResponseContext): GxImageResult {
-  const upstreamError = readGxError(json);
-  if (upstreamError !== undefined) throw gxErrorToGatewayError(upstreamError);
+  const upstreamError = gxInBandError(json);
+  if (upstreamError !== undefined) throw upstreamError;
   const parsed = gxGenerateContentResponseSchema.safeParse(json);
   if (!parsed.success) throw invalidGxResponse(parsed.error);
   const response = parsed.data;
-  const blockReason = response.promptFeedback?.blockReason;
-  if (present(blockReason)) {
-    const message = response.promptFeedback?.blockReasonMessage;
-    const detail = present(message) ? `: ${message}` : '';
-    throw promptBlocked(`the upstream blocked the request (${blockReason})${detail}; change the prompt or the reference images`);
-  }
+  const blocked = gxPromptBlocked(response, 'the request', 'change the prompt or the reference images');
+  if (blocked !== undefined) throw blocked;
 
   const candidates = response.candidates ?? [];
   const { images, text } = collectOutput(candidates);

@@ -1,6 +1,42 @@
 import { z } from 'zod';
 import { invalidRequest, parseClientFields, type ImageRequest } from '../../../core/index.js';
-import { gxAspectRatioOf, gxImageSizeOf, gxQualityValues, gxTierOfImageSize, gxTierOfQuality, type GxImageSize } from './gx-image-config.js';
+
+/** The output tiers of `imageConfig.imageSize` (upstreams.md §1.2). */
+type GxImageSize = '1K' | '2K' | '4K';
+
+// Spec part 2, vendor-G family: "size to aspect ratio".
+const ratioOfPixelSize: Readonly<Record<string, string>> = {
+  '256x256': '1:1',
+  '512x512': '1:1',
+  '1024x1024': '1:1',
+  '1536x1024': '3:2',
+  '1024x1536': '2:3',
+  '1024x1792': '9:16',
+  '1792x1024': '16:9',
+};
+
+/** The ratio strings the spec passes on as they are. */
+const aspectRatios: readonly string[] = ['1:1', '3:2', '2:3', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
+
+// Spec part 2, vendor-G family: "quality to tier". Keys lower case.
+const tierOfQuality: Readonly<Record<string, GxImageSize>> = {
+  hd: '2K',
+  high: '2K',
+  '2k': '2K',
+  standard: '1K',
+  medium: '1K',
+  low: '1K',
+  auto: '1K',
+  '1k': '1K',
+};
+
+const tierOfImageSize: Readonly<Record<string, GxImageSize>> = { '1k': '1K', '2k': '2K', '4k': '4K' };
+
+/** The tier a `quality` or `image_size` value stands for (any case, surrounding spaces ignored), or undefined. */
+const tierOf = (tiers: Readonly<Record<string, GxImageSize>>, value: string): GxImageSize | undefined => tiers[value.trim().toLowerCase()];
+
+/** The `quality` values the spec lists, as a client reads them in an error. */
+const qualityValues = 'hd, high, 2K, standard, medium, low, auto, 1K';
 
 /**
  * At most this many reference images per request. The spec recommends up to 4; 14 is the
@@ -25,8 +61,6 @@ const content = z.strictObject({
   parts: z.array(contentPart, { error: 'expected an array of {text} or {image} parts' }).min(1, { error: 'expected at least one part' }),
 });
 
-const caseInsensitive = (values: readonly string[]) => (value: string) => values.includes(value.trim().toLowerCase());
-
 /** The fields the vendor-G image models take on /v1/images/generations and /v1/images/edits (spec part 2). */
 const gxImageRequestSchema = z.strictObject({
   model: z.string(),
@@ -47,17 +81,17 @@ const gxImageRequestSchema = z.strictObject({
     .optional(),
   size: z.string({ error: 'expected a pixel size such as 1024x1024 or a ratio such as 16:9' }).optional(),
   quality: z
-    .string({ error: `expected one of ${gxQualityValues}` })
-    .refine((value) => gxTierOfQuality(value) !== undefined, { error: `expected one of ${gxQualityValues} (image_size 4K asks for 4K)` })
+    .string({ error: `expected one of ${qualityValues}` })
+    .refine((value) => tierOf(tierOfQuality, value) !== undefined, { error: `expected one of ${qualityValues} (image_size 4K asks for 4K)` })
     .optional(),
   image_size: z
     .string({ error: 'expected 1K, 2K or 4K' })
-    .refine((value) => gxTierOfImageSize(value) !== undefined, { error: 'expected 1K, 2K or 4K' })
+    .refine((value) => tierOf(tierOfImageSize, value) !== undefined, { error: 'expected 1K, 2K or 4K' })
     .optional(),
   mime_type: z.enum(['image/png', 'image/jpeg'], { error: 'expected image/png or image/jpeg' }).optional(),
   response_modalities: z
     .string({ error: 'expected image or image-text' })
-    .refine(caseInsensitive(['image', 'image-text']), { error: 'expected image or image-text' })
+    .refine((value) => ['image', 'image-text'].includes(value.trim().toLowerCase()), { error: 'expected image or image-text' })
     .optional(),
   n: z.number().int().min(1).optional(),
   response_format: z.enum(['b64_json', 'url']).optional(),
@@ -132,6 +166,12 @@ function promptParts(request: ImageRequest, fields: GxImageFields): GxImagePromp
   return parts;
 }
 
+/** `imageConfig.imageSize`: `image_size` wins over `quality` (it names the tier itself, and only it reaches 4K); 1K by default. */
+function imageSizeOf(fields: GxImageFields): GxImageSize {
+  if (fields.image_size !== undefined) return tierOf(tierOfImageSize, fields.image_size) ?? '1K';
+  return (fields.quality === undefined ? undefined : tierOf(tierOfQuality, fields.quality)) ?? '1K';
+}
+
 /**
  * Validates an image request for the vendor-G models (spec part 2) and plans the upstream
  * call. Every field is checked strictly; a bad one is a 400 that names it.
@@ -141,11 +181,15 @@ function promptParts(request: ImageRequest, fields: GxImageFields): GxImagePromp
 export function readGxImageRequest(request: ImageRequest): GxImagePlan {
   refuseUnsupportedShapes(request);
   const fields = parseFields(request);
+  // `size`: a pixel size of the spec's table gives its ratio, a listed ratio string is used as given, and
+  // anything else (or nothing) leaves the ratio to the model's default.
+  const size = fields.size?.trim();
+  const aspectRatio = size === undefined || aspectRatios.includes(size) ? size : ratioOfPixelSize[size.toLowerCase()];
   return {
     parts: promptParts(request, fields),
     withText: fields.response_modalities?.trim().toLowerCase() === 'image-text',
-    aspectRatio: gxAspectRatioOf(fields.size),
-    imageSize: gxImageSizeOf(fields.image_size, fields.quality),
+    aspectRatio,
+    imageSize: imageSizeOf(fields),
     temperature: fields.temperature,
     topP: fields.top_p,
   };

@@ -1,24 +1,39 @@
-import {
-  emptyUsage,
-  readUpstreamJsonBody,
-  type GoogleApiOptions,
-  type NativeBatchEmbedRequest,
-  type NativeEmbedRequest,
-  type NativeGenerateRequest,
-  type OperationCall,
-  type OperationResult,
-  type ProviderHost,
-  type UpstreamResponse,
-  type Usage,
-} from '../../../core/index.js';
-import { callGx } from '../call-gx.js';
-import { checkGxFileUris } from '../check-gx-file-uris.js';
+import { emptyUsage, readUpstreamJsonBody, type GoogleApiOptions, type NativeBatchEmbedRequest, type NativeEmbedRequest } from '../../../core/index.js';
+import type { NativeGenerateRequest, OperationCall, OperationResult, ProviderHost, UpstreamResponse, Usage } from '../../../core/index.js';
+import { callGx, checkGxFileUris, type GxRequest } from '../call-gx.js';
+import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
+import { gxResponseExpected } from '../gx-error.js';
+import { gxGenerateContentResponseSchema } from '../gx-schemas.js';
+import { parseGxThinkingSuffix } from '../gx-thinking.js';
 import { createGxNativeStreamDecoder } from './gx-native-stream-decoder.js';
-import { readGxNativeUsage } from './read-gx-native-usage.js';
-import { toGxNativeRequest } from './to-gx-native-request.js';
+
+/**
+ * The native generate request to forward for a native client request: the body as the
+ * client sent it, the thinking suffix of the model id taken off the upstream model (spec
+ * part 1, "Native endpoints", thinking (3)) and, when the client set no
+ * `generationConfig.thinkingConfig` of its own, turned into one (reference-gateway.md §6).
+ * The client's body is not changed.
+ */
+export function toGxNativeRequest(request: NativeGenerateRequest, upstreamModel: string): GxRequest {
+  const { model, thinkingConfig } = parseGxThinkingSuffix(upstreamModel);
+  const generationConfig = request.generationConfig as Record<string, unknown> | undefined;
+  if (thinkingConfig === undefined || generationConfig?.thinkingConfig !== undefined) return { model, body: request };
+  return { model, body: { ...request, generationConfig: { ...generationConfig, thinkingConfig } } };
+}
+
+/**
+ * The usage of a native `generateContent` answer that is forwarded to the client as it is:
+ * from its `usageMetadata`, with the inline images it carries counted. Zeros marked
+ * `estimated` when the body has no usage or is not a generate response.
+ */
+export function readGxNativeUsage(json: unknown): Usage {
+  const parsed = gxGenerateContentResponseSchema.safeParse(json);
+  if (!parsed.success) return emptyUsage('estimated');
+  return convertGxUsage(parsed.data.usageMetadata, tallyGxProducedOutput(parsed.data.candidates));
+}
 
 /** A forwarded body's text (sent to the client byte for byte) and its JSON (for usage). */
-const readGxBody = (response: UpstreamResponse) => readUpstreamJsonBody(response.body, 'a generateContent response');
+const readGxBody = (response: UpstreamResponse) => readUpstreamJsonBody(response.body, gxResponseExpected);
 
 /** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten (its `fileUri` URLs checked first). */
 export function createGxGenerateOperation(host: ProviderHost) {
@@ -36,9 +51,7 @@ export function createGxGenerateOperation(host: ProviderHost) {
 
 /** Embeddings report no usage (reference/upstreams.md §1.9): bill the characters embedded, estimated at four to a token. */
 function embeddingUsage(contents: readonly unknown[]): Usage {
-  const usage = emptyUsage('estimated');
-  usage.inputTokens = Math.ceil(Buffer.byteLength(JSON.stringify(contents)) / 4);
-  return usage;
+  return { ...emptyUsage('estimated'), inputTokens: Math.ceil(Buffer.byteLength(JSON.stringify(contents)) / 4) };
 }
 
 /** `native.embed`: embedContent, with the body's model (when given) rewritten to the upstream's. */

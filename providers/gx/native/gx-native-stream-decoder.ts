@@ -1,8 +1,7 @@
 import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxResponseExpected } from '../gx-error.js';
-import type { GxCandidate } from '../gx-schemas.js';
-import { readGxResponse } from '../read-gx-response.js';
+import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
 
 /** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
 function textCharacters(candidates: GxCandidate[]): number {
@@ -18,8 +17,9 @@ function textCharacters(candidates: GxCandidate[]): number {
  * images produced so far. An `{error}` frame or a frame that is not JSON becomes an `error`
  * output, after which the decoder stays silent; a stream without any frame is a retryable
  * `empty_response`, and one that carried output but ended before any candidate's
- * `finishReason` broke off (`upstream_stream_truncated`). A frame of an unexpected shape is still forwarded (the client reads the
- * native format itself). No `[DONE]`: the native stream has none (upstreams.md §1.4).
+ * `finishReason` broke off (`upstream_stream_truncated`). A frame of an unexpected shape is
+ * still forwarded (the client reads the native format itself). No `[DONE]`: the native
+ * stream has none (upstreams.md §1.4).
  */
 export function createGxNativeStreamDecoder(): StreamDecoder {
   let frames = 0;
@@ -34,9 +34,8 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
       const read = readJsonFrame(frame, gxResponseExpected, gxInBandError);
       if (read.kind === 'blank' || read.kind === 'done') return [];
       if (read.kind === 'error') return fail(read.error);
-      const json = read.json;
       frames += 1;
-      const parsed = readGxResponse(json);
+      const parsed = readGxResponse(read.json);
       if (!parsed.success) return [{ type: 'event', data: frame.data, content: false }];
 
       const candidates = parsed.data.candidates ?? [];

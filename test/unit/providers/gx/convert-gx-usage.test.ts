@@ -1,7 +1,7 @@
 import t from 'tap';
 import { convertGxUsage } from '../../../../providers/gx/convert-gx-usage.js';
 import type { GxUsageMetadata } from '../../../../providers/gx/gx-schemas.js';
-import { toChatCompletionUsage } from '../../../../providers/gx/chat/to-chat-completion-usage.js';
+import { toChatCompletionUsage } from '../../../../providers/gx/chat/from-gx-response.js';
 import { fixtureJson, recordedChunks, sseFixtureChunks } from './fixtures/read-gx-fixtures.js';
 
 const usageOf = (chunk: Record<string, unknown> | undefined): GxUsageMetadata => chunk?.usageMetadata as GxUsageMetadata;

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { sniffImageType, type FetchedMedia, type MediaFetchOptions, type MediaFetcher } from '../../../../core/index.js';
 import { GuardedMediaFetcher } from '../../../../core/http/media-fetcher.js';
 import { tinyPngBase64 } from '../../../fakes/gx/fake-gx-upstream.js';
-import { fetchGxReferenceImage } from '../../../../providers/gx/images/fetch-gx-reference-image.js';
+import { fetchGxReferenceImage } from '../../../../providers/gx/images/gx-image-operation.js';
 
 const png = Buffer.from(tinyPngBase64, 'base64');
 const jpeg = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ImageRequest } from '../../../../core/index.js';
 import { readGxImageRequest } from '../../../../providers/gx/images/read-gx-image-request.js';
-import { toGxImageRequest } from '../../../../providers/gx/images/to-gx-image-request.js';
+import { toGxImageRequest } from '../../../../providers/gx/images/gx-image-operation.js';
 import { fixtureJson } from './fixtures/read-gx-fixtures.js';
 
 const plan = (fields: Record<string, unknown>) => readGxImageRequest({ model: 'gx-3-pro-image-preview', ...fields } as ImageRequest);

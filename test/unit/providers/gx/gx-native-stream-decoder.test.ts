@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { StreamOutput } from '../../../../core/index.js';
 import { createGxNativeStreamDecoder } from '../../../../providers/gx/native/gx-native-stream-decoder.js';
-import { readGxNativeUsage } from '../../../../providers/gx/native/read-gx-native-usage.js';
+import { readGxNativeUsage } from '../../../../providers/gx/native/gx-native-operations.js';
 import { decodeAll, fixtureJson, framesOf, recordedChunks, sseFixtureChunks, sseFixtureFrames } from './fixtures/read-gx-fixtures.js';
 
 const events = (outputs: StreamOutput[]) => outputs.flatMap((output) => (output.type === 'event' ? [output] : []));

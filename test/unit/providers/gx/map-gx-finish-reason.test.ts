@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mapGxFinishReason } from '../../../../providers/gx/chat/map-gx-finish-reason.js';
+import { mapGxFinishReason } from '../../../../providers/gx/chat/from-gx-response.js';
 
 t.test('STOP is stop, MAX_TOKENS is length, every other reason is content_filter', async (t) => {
   t.equal(mapGxFinishReason('STOP', false), 'stop');

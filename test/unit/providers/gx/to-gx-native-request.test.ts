@@ -1,6 +1,6 @@
 import t from 'tap';
 import { nativeGenerateRequestSchema } from '../../../../core/contracts/native-requests.js';
-import { toGxNativeRequest } from '../../../../providers/gx/native/to-gx-native-request.js';
+import { toGxNativeRequest } from '../../../../providers/gx/native/gx-native-operations.js';
 import { fixtureJson } from './fixtures/read-gx-fixtures.js';
 
 /** The recorded request body of the thinking-budget recording, as a native client would send it. */

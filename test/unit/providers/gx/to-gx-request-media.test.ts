@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { FetchedMedia } from '../../../../core/index.js';
-import { collectMediaReferences } from '../../../../providers/gx/chat/to-gx-request.js';
-import { gxAllowedMimeTypes } from '../../../../providers/gx/chat/gx-media-types.js';
+import { collectMediaReferences } from '../../../../providers/gx/chat/gx-chat-media.js';
+import { gxAllowedMimeTypes } from '../../../../providers/gx/chat/gx-chat-media.js';
 import { chatRequest, translate } from './fixtures/gx-request-input.js';
 
 const png = 'iVBORw0KGgo=';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mergeGxPassthrough } from '../../../../providers/gx/chat/merge-gx-passthrough.js';
+import { mergeGxPassthrough } from '../../../../providers/gx/chat/to-gx-request.js';
 import { generationConfigOf, translate } from './fixtures/gx-request-input.js';
 
 const thinkingOf = (fields: Record<string, unknown>, upstreamModel: string) => generationConfigOf(fields, upstreamModel)?.thinkingConfig;
