@@ -3,11 +3,15 @@
  * the only module it imports from the gateway.
  */
 export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
+export { errorCodeRegistry, upstreamErrorCode, type GatewayErrorCode, type UpstreamErrorCode } from './errors/error-code-registry.js';
 export { clipped, quoted } from './errors/client-text.js';
 export {
+  assetsUnavailable,
   emptyUpstreamAnswer,
   forbidden,
+  imageConversionFailed,
   insufficientQuota,
+  internalError,
   invalidRequest,
   jsonTooDeep,
   malformedUpstreamAnswer,
@@ -17,6 +21,8 @@ export {
   taskVanished,
   unauthorized,
   unavailable,
+  upstreamAuthFailed,
+  upstreamFailed,
   upstreamStreamTruncated,
   videoNotFound,
   videoNotReady,

@@ -1,4 +1,5 @@
 import { quoted } from './client-text.js';
+import type { GatewayErrorCode } from './error-code-registry.js';
 import { GatewayError, type GatewayErrorOptions } from './gateway-error.js';
 
 /** 400: the client sent something the gateway cannot accept; the message says what to change. */
@@ -6,7 +7,7 @@ export const invalidRequest = (message: string, options?: GatewayErrorOptions) =
   new GatewayError(400, 'invalid_request', message, options);
 
 /** 401: missing, unknown, disabled or expired credentials. */
-export const unauthorized = (message: string, code = 'invalid_api_key') => new GatewayError(401, code, message);
+export const unauthorized = (message: string, code: GatewayErrorCode = 'invalid_api_key') => new GatewayError(401, code, message);
 
 /**
  * 400: the request carries two different credentials (a Bearer token and another
@@ -32,10 +33,10 @@ export const untrustedHost = (host: string) =>
 export const insufficientQuota = (message: string) => new GatewayError(402, 'insufficient_quota', message);
 
 /** 403: the credentials are valid but not allowed here (client IP, model). */
-export const forbidden = (message: string, code = 'access_denied') => new GatewayError(403, code, message);
+export const forbidden = (message: string, code: GatewayErrorCode = 'access_denied') => new GatewayError(403, code, message);
 
 /** 404: the addressed thing does not exist for this caller. */
-export const notFound = (message: string, code = 'not_found') => new GatewayError(404, code, message);
+export const notFound = (message: string, code: GatewayErrorCode = 'not_found') => new GatewayError(404, code, message);
 
 /** 429: slow down; `retryAfterSeconds` goes out as `Retry-After`. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
@@ -108,3 +109,23 @@ export const videoNotFound = (message: string, param?: string) => new GatewayErr
 
 /** 409 `video_not_ready`: the task has no video to download (yet, or at all). */
 export const videoNotReady = (message: string) => new GatewayError(409, 'video_not_ready', message);
+
+/** 502 `upstream_error`: the upstream failed (`message` says how); retryable on another channel only where `retryable` says so. */
+export const upstreamFailed = (message: string, options: Pick<GatewayErrorOptions, 'cause' | 'retryable'> = {}) =>
+  new GatewayError(502, 'upstream_error', message, options);
+
+/** 502 `upstream_auth_failed`: the upstream refused the channel's credentials (or plan); the channel's fault, so retryable elsewhere. */
+export const upstreamAuthFailed = (message: string) => new GatewayError(502, 'upstream_auth_failed', message, { retryable: true });
+
+/** 501 `assets_unavailable`: the channel serving an asset request has no asset API configured. */
+export const assetsUnavailable = (channel: string, option: string) =>
+  new GatewayError(501, 'assets_unavailable', `channel ${quoted(channel)} has no asset API configured (${option})`);
+
+/**
+ * 502 `image_conversion_failed`: the upstream made the image, but the gateway could not
+ * download it to hand it back inline; `reason` says why.
+ */
+export const imageConversionFailed = (reason: string, cause?: unknown) =>
+  new GatewayError(502, 'image_conversion_failed', `the upstream made the image, but the gateway could not download it to return it as b64_json: ${reason}; ask for response_format "url" to get its link instead`, {
+    cause,
+  });

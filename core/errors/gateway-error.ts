@@ -1,4 +1,5 @@
 import { clipped } from './client-text.js';
+import type { GatewayErrorCode, UpstreamErrorCode } from './error-code-registry.js';
 
 const brand = Symbol.for('model-gateway.error');
 
@@ -27,13 +28,14 @@ export interface GatewayErrorOptions {
  */
 export class GatewayError extends Error {
   readonly [brand] = true;
-  readonly code: string;
+  /** A code of the registry (`error-code-registry.ts`), or an upstream's own passed through. */
+  readonly code: GatewayErrorCode | UpstreamErrorCode;
   readonly statusCode: number;
   readonly param: string | undefined;
   readonly headers: Record<string, string>;
   readonly retryable: boolean;
 
-  constructor(statusCode: number, code: string, message: string, options: GatewayErrorOptions = {}) {
+  constructor(statusCode: number, code: GatewayErrorCode | UpstreamErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayError';
     this.statusCode = statusCode;

@@ -1,5 +1,7 @@
 import type { UpstreamResponse } from '../contracts/provider-plugin.js';
+import { upstreamAuthFailed, upstreamFailed } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { upstreamErrorCode } from '../errors/error-code-registry.js';
 import { redactSecrets } from '../logging/create-logger.js';
 
 const excerptLimit = 64 * 1024;
@@ -35,9 +37,9 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
     });
   }
   if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
-  if (status >= 500) return new GatewayError(502, 'upstream_error', `the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
+  if (status >= 500) return upstreamFailed(`the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
   if (status === 401 || status === 403) {
-    return new GatewayError(502, 'upstream_auth_failed', `the upstream refused this channel's credentials (HTTP ${status})`, { retryable: true });
+    return upstreamAuthFailed(`the upstream refused this channel's credentials (HTTP ${status})`);
   }
   if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
@@ -62,7 +64,7 @@ export const isChannelTrouble = (status: number): boolean => status < 400 || sta
  * the same request.
  */
 export function upstreamRefusal(code: string | null | undefined, message: string, options: { param?: string | null; retryable?: boolean } = {}): GatewayError {
-  return new GatewayError(502, code ?? 'upstream_invalid_request', redactSecrets(message), { param: options.param ?? undefined, retryable: options.retryable ?? false });
+  return new GatewayError(502, code === null || code === undefined ? 'upstream_invalid_request' : upstreamErrorCode(code), redactSecrets(message), { param: options.param ?? undefined, retryable: options.retryable ?? false });
 }
 
 /**

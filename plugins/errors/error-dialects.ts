@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors/gateway-error.js';
+import type { GatewayErrorCode } from '../../core/errors/error-code-registry.js';
 import { scrubSecrets } from '../../core/security/secret-values.js';
 
 /** The error shapes clients read: management envelope, OpenAI-style, gx native, and the image routes' table. */
@@ -95,7 +96,7 @@ export function formatError(dialect: ErrorDialect, error: GatewayError): unknown
  */
 export function inDialect(dialect: ErrorDialect, error: GatewayError): GatewayError {
   if (dialect !== 'images') return error;
-  const as = (status: number, code: string, headers = error.headers) => new GatewayError(status, code, error.message, { headers, param: error.param, cause: error });
+  const as = (status: number, code: GatewayErrorCode, headers = error.headers) => new GatewayError(status, code, error.message, { headers, param: error.param, cause: error });
   const status = error.statusCode;
   if (status === 401) return as(401, 'invalid_authentication');
   if (status === 402) return as(402, 'insufficient_quota');

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import {
+  assetsUnavailable,
   errorForUpstreamStatus,
   GatewayError,
   isSuccessStatus,
   malformedUpstreamAnswer,
+  notFound,
+  type OperationCall,
+  type ProviderHost,
   readBodyExcerpt,
   readUpstreamJsonAs,
   redactSecrets,
   sendUpstream,
-  type OperationCall,
-  type ProviderHost,
+  upstreamAuthFailed,
+  upstreamRefusal,
 } from '../../core/index.js';
 import type { DsxOptions } from './dsx-options.js';
 import { signVolcRequest } from './sign-volc-request.js';
@@ -24,13 +28,13 @@ const volcEnvelopeSchema = z.looseObject({
 
 function failure(status: number, code: string, message: string): GatewayError {
   const detail = code === '' ? message : `${message} (${code})`;
-  if (status === 404 || /NotFound/i.test(code)) return new GatewayError(404, 'not_found', `the upstream asset library has no such object: ${redactSecrets(detail)}`);
+  if (status === 404 || /NotFound/i.test(code)) return notFound(`the upstream asset library has no such object: ${redactSecrets(detail)}`);
   if (status === 401 || status === 403 || /Signature|AccessKey|AccessDenied|Unauthorized|Forbidden|SubscriptionRequired/i.test(code)) {
-    return new GatewayError(502, 'upstream_auth_failed', `the asset API refused this channel's credentials or plan: ${redactSecrets(detail)}`, { retryable: true });
+    return upstreamAuthFailed(`the asset API refused this channel's credentials or plan: ${redactSecrets(detail)}`);
   }
   if (status === 429 || /Throttl|RateLimit|TooMany|QuotaExceeded/i.test(code)) return errorForUpstreamStatus(429, detail);
   if (status >= 500 || /Internal|ServiceUnavailable/i.test(code)) return errorForUpstreamStatus(status >= 500 ? status : 500, detail);
-  return new GatewayError(502, code === '' ? 'upstream_invalid_request' : code, redactSecrets(message), { retryable: false });
+  return upstreamRefusal(code === '' ? undefined : code, message);
 }
 
 /**
@@ -48,7 +52,7 @@ export async function callDsxAssetAction(
   fields: Record<string, unknown>,
 ): Promise<unknown> {
   const assets = call.options.assets;
-  if (assets === undefined) throw new GatewayError(501, 'assets_unavailable', `channel "${call.channel.name}" has no asset API configured (options.assets)`);
+  if (assets === undefined) throw assetsUnavailable(call.channel.name, 'options.assets');
   const url = `${assets.base_url}/?Action=${encodeURIComponent(action)}&Version=2024-01-01`;
   const body = JSON.stringify({ ...fields, ProjectName: assets.project_name });
   const headers = signVolcRequest(

@@ -8,19 +8,20 @@ import {
   GatewayError,
   isChannelTrouble,
   isSuccessStatus,
+  type OperationCall,
+  type OperationHandler,
   prefixedUpstreamUrl,
+  type ProviderHost,
   readArkErrorBody,
   readBodyExcerpt,
   readUpstreamAnswer,
   retryAfterHeader,
+  type UpstreamCall,
+  upstreamFailed,
   upstreamRefusal,
+  type UpstreamResponse,
   upstreamStatusError,
   videoNotReady,
-  type OperationCall,
-  type OperationHandler,
-  type ProviderHost,
-  type UpstreamCall,
-  type UpstreamResponse,
   type VideoTaskQuery,
 } from '../../core/index.js';
 import { lookUpDsxAssets } from './dsx-asset-operations.js';
@@ -121,7 +122,7 @@ export const createDsxContentOperation =
     const response = await host.media.streamUpstreamUrl(url, { signal: call.signal, timeouts: call.channel.timeouts, channelBaseUrl: call.channel.baseUrl });
     if (!isSuccessStatus(response)) {
       await response.body.dump();
-      throw new GatewayError(502, 'upstream_error', `the video's storage answered HTTP ${response.statusCode}; its link may have expired (links last about 24 hours)`);
+      throw upstreamFailed(`the video's storage answered HTTP ${response.statusCode}; its link may have expired (links last about 24 hours)`);
     }
     const type = response.headers['content-type'];
     return { kind: 'bytes', body: response.body, contentType: typeof type === 'string' && type !== '' ? type : 'video/mp4', usage: emptyUsage('upstream') };

@@ -1,12 +1,13 @@
 import {
   callDashScope,
   GatewayError,
-  matchesModelPattern,
-  readUpstreamAnswer,
+  imageConversionFailed,
   type ImageRequest,
+  matchesModelPattern,
   type OperationCall,
   type OperationResult,
   type ProviderHost,
+  readUpstreamAnswer,
 } from '../../core/index.js';
 import { fromQiResponse, qiResponseExpected, qiStatusError } from './from-qi-response.js';
 import type { QiOptions } from './index.js';
@@ -58,12 +59,7 @@ async function downloadQiImages(host: ProviderHost, urls: readonly string[], sig
       } catch (error) {
         if (signal.aborted) throw error;
         const reason = GatewayError.is(error) ? (downloadFailures[error.code] ?? error.message) : String(error);
-        throw new GatewayError(
-          502,
-          'image_conversion_failed',
-          `the upstream made the image, but the gateway could not download it to return it as b64_json: ${reason}; ask for response_format "url" to get its link instead`,
-          { cause: error },
-        );
+        throw imageConversionFailed(reason, error);
       }
     }),
   );

@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest, readDataUriBase64, type ChatCompletionRequest, type ChatMessage, type FetchedMedia } from '../../../core/index.js';
+import { type ChatCompletionRequest, type ChatMessage, type FetchedMedia, internalError, invalidRequest, readDataUriBase64 } from '../../../core/index.js';
 
 /** One content part of a client message, as the chat schema types it. */
 export type ChatContentPart = Extract<NonNullable<ChatMessage['content']>, unknown[]>[number];
@@ -178,7 +178,7 @@ function resolveGxMedia(source: string, field: string, media: FetchedMediaMap): 
   const fetched = media.get(source);
   if (fetched === undefined) {
     // The caller fetches every URL collectMediaReferences lists; a miss is a gateway bug.
-    throw new GatewayError(500, 'internal_error', `${field}: the media at this URL was not fetched before translation`, { param: field });
+    throw internalError(new Error(`${field}: the media at this URL was not fetched before translation`));
   }
   return inlineData(fetched.mimeType, fetched.data.toString('base64'), field);
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { GatewayError, type FetchedMedia, type MediaFetcher, type MediaFetchOptions } from '../../../core/index.js';
+import { type FetchedMedia, GatewayError, type GatewayErrorCode, type MediaFetcher, type MediaFetchOptions } from '../../../core/index.js';
 import { checkImageBytes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats } from '../../../core/media/image-source.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
@@ -39,7 +39,7 @@ t.test('a fetched image comes back typed by its bytes; a refusal names the field
   const signal = new AbortController().signal;
   const fetched = await fetchImage(fetcherOf(() => ({ mimeType: 'image/jpeg', data: png })), 'https://a.example/x', 'image', formats, { signal });
   t.strictSame(fetched, { mimeType: 'image/png', data: png });
-  const refusing = (code: string) => fetcherOf(() => {
+  const refusing = (code: GatewayErrorCode) => fetcherOf(() => {
     throw new GatewayError(400, code, 'the media is refused');
   });
   await t.rejects(fetchImage(refusing('unsupported_media_type'), 'https://a.example/x', 'image', formats, { signal }), {

@@ -7,10 +7,11 @@ import {
   GatewayError,
   invalidRequest,
   invalidUpstreamAnswer,
-  parseUpstreamJson,
-  upstreamStatusError,
   type OperationCall,
+  parseUpstreamJson,
   type UpstreamHttp,
+  upstreamRefusal,
+  upstreamStatusError,
   type UpstreamStatusMapper,
 } from '../../../core/index.js';
 import { runConformance, startRecordedUpstream } from '../../../core/testing/index.js';
@@ -74,7 +75,7 @@ const videoRelay = (retryRefusals: boolean) =>
       const statusError: UpstreamStatusMapper = async (response) => {
         if (response.statusCode !== 400) return upstreamStatusError(response);
         await response.body.dump();
-        return new GatewayError(502, 'InvalidParameter', 'the upstream refused the task', { retryable: retryRefusals });
+        return upstreamRefusal('InvalidParameter', 'the upstream refused the task', { retryable: retryRefusals });
       };
       const send = async (call: OperationCall<unknown>, path: string, body?: object) => {
         const response = await callUpstream(host, call, { method: body === undefined ? 'GET' : 'POST', url: `${call.channel.baseUrl}${path}`, headers: bearerAuthorization(call), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, statusError);
