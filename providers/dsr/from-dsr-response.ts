@@ -17,10 +17,11 @@ import {
   type UpstreamResponse,
 } from '../../core/index.js';
 
-// Lenient: only what the gateway reads is checked; every other field travels untouched
-// (reference/upstreams.md §3.2; fixture ark-seedream-image-responses.json).
-
-/** One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an image of a group that failed. */
+/**
+ * One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an
+ * image of a group that failed. Lenient, like every schema here: only what the gateway reads is
+ * checked; every other field travels untouched (upstreams.md §3.2; fixture ark-seedream-image-responses.json).
+ */
 const dsrImageItemSchema = z.looseObject({
   url: z.string().nullish(),
   b64_json: z.string().nullish(),
