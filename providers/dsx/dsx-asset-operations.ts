@@ -23,7 +23,7 @@ import {
 import { callDsxAssetAction } from './call-dsx-asset-api.js';
 import type { DsxMediaKind } from './check-dsx-media-url.js';
 import type { DsxOptions } from './dsx-options.js';
-import type { DsxAssetReference } from './dsx-submission.js';
+import type { DsxAssetReference } from './dsx-request-schema.js';
 
 // Lenient: the asset API's fields come from client implementations, not an official SDK
 // (upstreams.md §3.5 [M]); only what the gateway reads is checked.

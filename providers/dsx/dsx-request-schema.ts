@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanField, quoted } from '../../core/index.js';
+import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, `dsx-` fields and the Seedance-style 2.0 rows; upstreams.md §3.3–§3.4).
@@ -88,3 +89,31 @@ export const sdxRequestSchema = z.strictObject({
 /** The message about a field a family does not know, for `parseClientFields`' `unknownField`. */
 export const dsxUnknownField = (family: string) => (field: string) =>
   `unknown field ${quoted(field)}; ${family} do not take it (check its spelling and spec part 2's field table)`;
+
+/** An `asset://` reference of a submission, for the asset lookup. */
+export interface DsxAssetReference {
+  /** The virtual id after `asset://`. */
+  id: string;
+  /** Where the client wrote it, e.g. `metadata.content[2].video_url.url`. */
+  param: string;
+  /** Its position in the upstream `content[]`. */
+  index: number;
+  type: 'image_url' | 'video_url' | 'audio_url';
+}
+
+/** A checked submission: what goes upstream and what it is billed by. */
+export interface DsxSubmission {
+  profile: DsxModelProfile;
+  /** The upstream `content[]`, in order. */
+  content: DsxContentItem[];
+  /** Ark's top-level fields besides `model` and `content` (upstreams.md §3.3). */
+  fields: Record<string, string | number | boolean>;
+  /** The seconds billed: the duration, or frames / frame rate. */
+  seconds: number;
+  /** The output resolution billed, a `resolution_multipliers` key. */
+  resolution: string;
+  /** The frames asked for with `--frames` (1.5 pro). */
+  frames?: number;
+  ratio?: string;
+  assets: DsxAssetReference[];
+}

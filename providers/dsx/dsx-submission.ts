@@ -1,38 +1,10 @@
 import { findUrlFields, videoUsage, type Usage, type VendorFetchedUrl, type VideoSubmitRequest } from '../../core/index.js';
 import type { DsxMediaKind } from './check-dsx-media-url.js';
-import { dsxModelProfile, type DsxModelProfile } from './dsx-model-profiles.js';
-import type { DsxContentItem } from './dsx-request-schema.js';
+import { dsxModelProfile } from './dsx-model-profiles.js';
+import type { DsxSubmission } from './dsx-request-schema.js';
 import { dsxFramesPerSecond } from './dsx-text-markers.js';
 import { readDsxLegacyRequest } from './read-dsx-legacy-request.js';
 import { readSdxRequest } from './read-sdx-request.js';
-
-/** An `asset://` reference of a submission, for the asset lookup. */
-export interface DsxAssetReference {
-  /** The virtual id after `asset://`. */
-  id: string;
-  /** Where the client wrote it, e.g. `metadata.content[2].video_url.url`. */
-  param: string;
-  /** Its position in the upstream `content[]`. */
-  index: number;
-  type: 'image_url' | 'video_url' | 'audio_url';
-}
-
-/** A checked submission: what goes upstream and what it is billed by. */
-export interface DsxSubmission {
-  profile: DsxModelProfile;
-  /** The upstream `content[]`, in order. */
-  content: DsxContentItem[];
-  /** Ark's top-level fields besides `model` and `content` (upstreams.md §3.3). */
-  fields: Record<string, string | number | boolean>;
-  /** The seconds billed: the duration, or frames / frame rate. */
-  seconds: number;
-  /** The output resolution billed, a `resolution_multipliers` key. */
-  resolution: string;
-  /** The frames asked for with `--frames` (1.5 pro). */
-  frames?: number;
-  ratio?: string;
-  assets: DsxAssetReference[];
-}
 
 /**
  * Checks a submission by its model's form: markers for 1.x, fields for 2.0. Throws a 400

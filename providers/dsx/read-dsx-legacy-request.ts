@@ -2,8 +2,7 @@ import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest 
 import { checkDsxCallbackUrl, checkDsxMediaUrl } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';
-import { dsxUnknownField, dsxLegacyRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
-import type { DsxSubmission } from './dsx-submission.js';
+import { type DsxContentItem, dsxLegacyRequestSchema, type DsxSubmission, dsxUnknownField } from './dsx-request-schema.js';
 import { dsxFramesPerSecond, readDsxMarkers } from './dsx-text-markers.js';
 
 /**

@@ -2,8 +2,7 @@ import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest 
 import { checkDsxCallbackUrl, checkDsxMediaUrl, type DsxMediaKind } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';
-import { dsxUnknownField, sdxRequestSchema, type DsxContentItem } from './dsx-request-schema.js';
-import type { DsxAssetReference, DsxSubmission } from './dsx-submission.js';
+import { type DsxAssetReference, type DsxContentItem, type DsxSubmission, dsxUnknownField, sdxRequestSchema } from './dsx-request-schema.js';
 import { firstDsxMarker } from './dsx-text-markers.js';
 
 type MediaItem = Exclude<DsxContentItem, { type: 'text' }>;

@@ -6,24 +6,46 @@ import {
   errorForUpstreamStatus,
   findUrlFields,
   GatewayError,
+  invalidRequest,
   invalidUpstreamAnswer,
   isChannelTrouble,
+  type OperationHandler,
   parseUpstreamJson,
+  type PathPrefixOptions,
+  type ProviderHost,
+  quoted,
   readBodyExcerpt,
   readDashScopeErrorBody,
   readUpstreamAnswer,
-  upstreamRefusal,
-  type OperationHandler,
-  type PathPrefixOptions,
-  type ProviderHost,
   type TaskAccepted,
   type TaskProgress,
+  upstreamRefusal,
   type VendorFetchedUrl,
   type VideoSubmitRequest,
   type VideoTaskQuery,
 } from '../../core/index.js';
-import { videoFamilyOf, videoJobUsage, type DashScopeVideoJob } from './dashscope-video-family.js';
+import { videoJobUsage, type DashScopeVideoFamily, type DashScopeVideoJob } from './dashscope-video-family.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
+import { hxFamily } from './hx-family.js';
+import { wnFamily } from './wn-family.js';
+
+/** Every family the dashscope-video plugin serves. */
+export const dashScopeVideoFamilies: readonly DashScopeVideoFamily[] = [wnFamily, hxFamily];
+
+/**
+ * The family of a client model id: the one whose name the id starts with (`wn2.7-r2v` → wn,
+ * `hx-1.0-t2v` → hx). The id the client sent decides, not the upstream's after `model_map`,
+ * so the rules follow the spec's ids whatever a channel sends upstream. An id of no family
+ * is a 400 naming `model`; an id of a family without rules is refused by the family.
+ */
+export function videoFamilyOf(model: string): DashScopeVideoFamily {
+  const family = dashScopeVideoFamilies.find((candidate) => model.startsWith(candidate.name));
+  if (family === undefined) {
+    const names = dashScopeVideoFamilies.map((candidate) => candidate.name).join(' or ');
+    throw invalidRequest(`model: ${quoted(model)} is not a dashscope-video model; the dashscope-video plugin serves model ids starting with ${names}`, { param: 'model' });
+  }
+  return family;
+}
 
 // The client's fields that hold a URL DashScope downloads: wn2.5's `image` and `audio_url`,
 // the nested families' `metadata.input.audio_url`, `media[].url` and `reference_voice`.

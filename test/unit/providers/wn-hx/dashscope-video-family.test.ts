@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ProviderHost, VideoSubmitRequest } from '../../../../core/index.js';
-import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/wn-hx/dashscope-video-family.js';
+import { dashScopeVideoFamilies, videoFamilyOf } from '../../../../providers/wn-hx/dashscope-video-operations.js';
 import { prepareVideoRequest } from '../../../../providers/wn-hx/dashscope-video-operations.js';
 import plugin from '../../../../providers/wn-hx/index.js';
 import { refusalOf } from '../wn/wn-test-helpers.js';

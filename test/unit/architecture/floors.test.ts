@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import ts from 'typescript';
+
+// The floors of docs/architecture.md, checked on the sources: core imports no floor above it,
+// a provider imports only core's public entry and its own folder, and no module imports
+// itself round a cycle (type-only imports included: a cycle of types still ties two files
+// together for a reader).
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const floors = ['core', 'plugins', 'providers', 'server'];
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => join(folder, file));
+}
+
+/** The repository-relative `.ts` files a file imports by relative path, statically or dynamically. */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
+  return importedFiles
+    .map((entry) => entry.fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, '.ts'));
+}
+
+const graph = new Map(floors.flatMap(sourceFiles).map((file) => [file, importsOf(file)]));
+
+/** Every import `file → target` that `breaks` a rule, as text for the failure report. */
+const edges = (breaks: (file: string, target: string) => boolean): string[] =>
+  [...graph].flatMap(([file, imports]) => imports.filter((target) => breaks(file, target)).map((target) => `${file} → ${target}`));
+
+t.test('core imports nothing from plugins, providers or the server', async (t) => {
+  t.strictSame(edges((file, target) => file.startsWith('core/') && !target.startsWith('core/')), []);
+});
+
+t.test('a provider imports only core/index.ts and files of its own folder', async (t) => {
+  const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
+  t.strictSame(edges((file, target) => file.startsWith('providers/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
+});
+
+t.test('plugins and providers never import the server floor', async (t) => {
+  t.strictSame(edges((file, target) => !file.startsWith('server/') && target.startsWith('server/')), []);
+});
+
+t.test('no module imports itself round a cycle', async (t) => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target].join(' → '));
+      else if (state.get(target) === undefined) visit(target);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (state.get(file) === undefined) visit(file);
+  t.strictSame(cycles, []);
+});
+
+t.test('the check sees the imports it judges', async (t) => {
+  // Guards the test itself: a resolver that found nothing would pass every check above.
+  t.ok(graph.size > 300, `${graph.size} source files read`);
+  t.ok(graph.get('providers/gp/index.ts')?.includes('core/index.ts'), 'gp imports core/index.ts');
+  t.ok(graph.get('core/errors/gateway-error.ts')?.includes('core/errors/error-code-registry.ts'), 'a type-only import counts');
+});
