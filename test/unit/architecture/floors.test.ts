@@ -71,3 +71,10 @@ t.test('the check sees the imports it judges', async (t) => {
   t.ok(graph.get('providers/gp/index.ts')?.includes('core/index.ts'), 'gp imports core/index.ts');
   t.ok(graph.get('core/errors/gateway-error.ts')?.includes('core/errors/error-code-registry.ts'), 'a type-only import counts');
 });
+
+t.test('the published package ships the four floors and no vendor fake', async (t) => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`));
+  // The vendor fakes live in test/fakes; what core/testing ships must not reach them.
+  t.strictSame(edges((file, target) => floors.some((floor) => file.startsWith(`${floor}/`)) && target.startsWith('test/')), []);
+});
