@@ -17,6 +17,25 @@ import {
   type UpstreamResponse,
 } from '../../core/index.js';
 
+/** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
+export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
+  const detail = describeArkError(error) ?? 'the content was flagged';
+  return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
+}
+
+/**
+ * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
+ * becomes the gateway error for its status, with Ark's message.
+ */
+export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
+  const seen: { error?: ArkErrorDetail } = {};
+  const failure = await upstreamStatusError(response, (text) => {
+    seen.error = readArkErrorBody(text);
+    return seen.error === undefined ? undefined : describeArkError(seen.error);
+  });
+  return seen.error !== undefined && isArkSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
+}
+
 /**
  * One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an
  * image of a group that failed. Lenient, like every schema here: only what the gateway reads is
@@ -37,25 +56,6 @@ const dsrImagesResponseSchema = z.looseObject({
   usage: z.looseObject({ generated_images: z.number().nullish(), output_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
   error: arkErrorDetailSchema.nullish(),
 });
-
-/** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
-export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
-  const detail = describeArkError(error) ?? 'the content was flagged';
-  return promptBlocked(`the upstream's safety filter blocked the request: ${detail}; change the prompt or the reference images`);
-}
-
-/**
- * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
- * becomes the gateway error for its status, with Ark's message.
- */
-export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
-  const seen: { error?: ArkErrorDetail } = {};
-  const failure = await upstreamStatusError(response, (text) => {
-    seen.error = readArkErrorBody(text);
-    return seen.error === undefined ? undefined : describeArkError(seen.error);
-  });
-  return seen.error !== undefined && isArkSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
-}
 
 const hasImage = (item: z.output<typeof dsrImageItemSchema>): boolean =>
   (typeof item.url === 'string' && item.url !== '') || (typeof item.b64_json === 'string' && item.b64_json !== '');
