@@ -27,7 +27,7 @@ export {
   videoNotFound,
   videoNotReady,
 } from './errors/error-codes.js';
-export { absent, isRecord, numberOrAbsent, stringOrAbsent } from './validation/value-shapes.js';
+export { absent, isRecord, numberOrAbsent, ownEntry, stringOrAbsent } from './validation/value-shapes.js';
 export { readWithHandCheck, type SchemaRead } from './validation/read-with-hand-check.js';
 export { isBase64Text } from './validation/base64-text.js';
 export { booleanField, expectedOneOf, maxSeed, seedField, wholeNumberField } from './validation/client-field-schemas.js';

@@ -1,4 +1,5 @@
 import { inlineMediaKindOf, type InlineMediaKind } from './inline-media-tokens.js';
+import { ownEntry } from '../validation/value-shapes.js';
 
 /** One inline payload of a request: the string at `owner[field]`, what it holds and how many bytes it decodes to. */
 export interface InlineMedia {
@@ -34,7 +35,7 @@ const fileNameKinds: Record<string, InlineMediaKind> = {
 function kindOfFileName(fileName: unknown): InlineMediaKind {
   if (typeof fileName !== 'string') return 'file';
   const dot = fileName.lastIndexOf('.');
-  return (dot === -1 ? undefined : fileNameKinds[fileName.slice(dot + 1).toLowerCase()]) ?? 'file';
+  return (dot === -1 ? undefined : ownEntry(fileNameKinds, fileName.slice(dot + 1).toLowerCase())) ?? 'file';
 }
 
 /** The bytes the base64 in `value` from index `start` on decodes to (line breaks in it would count: an upper bound). */

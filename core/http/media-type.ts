@@ -1,6 +1,7 @@
 import { ascii, startsWith } from '../media/byte-signatures.js';
 import { sniffImageType } from '../media/sniff-image-type.js';
 import { unsupportedMediaType } from './media-errors.js';
+import { ownEntry } from '../validation/value-shapes.js';
 
 const typesByExtension: Readonly<Record<string, string>> = {
   png: 'image/png',
@@ -39,7 +40,7 @@ export function mimeTypeFromContentType(contentType: string | undefined): string
 export function mimeTypeFromPath(pathname: string): string | undefined {
   const name = pathname.slice(pathname.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
-  return dot < 0 ? undefined : typesByExtension[name.slice(dot + 1).toLowerCase()];
+  return dot < 0 ? undefined : ownEntry(typesByExtension, name.slice(dot + 1).toLowerCase());
 }
 
 // The image types a fetched body or a data: URI is known by; others keep their declared type.

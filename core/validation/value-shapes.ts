@@ -15,3 +15,10 @@ export const stringOrAbsent = (value: unknown): boolean => absent(value) || type
 
 /** Absent, or a finite number. */
 export const numberOrAbsent = (value: unknown): boolean => absent(value) || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * `table[key]` when `key` is one of the table's own entries, else undefined. A lookup keyed by
+ * what a client or an upstream wrote (a file extension, a field name, a status) must not find
+ * what every object inherits: `constructor`, `toString` and `__proto__` are not entries.
+ */
+export const ownEntry = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);

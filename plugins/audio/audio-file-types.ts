@@ -1,3 +1,5 @@
+import { ownEntry } from '../../core/validation/value-shapes.js';
+
 /** The upload types the transcription and translation endpoints accept, by file extension (reference/upstreams.md §2.6). */
 export const audioExtensions = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'wav', 'webm'] as const;
 /** One of {@link audioExtensions}. */
@@ -56,7 +58,7 @@ const bareMediaType = (mediaType: string): string => mediaType.split(';')[0]!.tr
  */
 export function audioFileType(filename: string, partMediaType: string): AudioFileType | undefined {
   const extension = /\.([^./\\]+)$/.exec(filename)?.[1]?.toLowerCase();
-  const fromHeader = extensionOfMediaType[bareMediaType(partMediaType)];
+  const fromHeader = ownEntry(extensionOfMediaType, bareMediaType(partMediaType));
   if (extension === undefined) {
     if (fromHeader === undefined) return undefined;
     return { filename: `${filename === '' ? 'audio' : filename}.${fromHeader}`, mediaType: bareMediaType(partMediaType) };

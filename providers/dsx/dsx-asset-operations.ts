@@ -1,10 +1,5 @@
 import { z } from 'zod';
 import {
-  emptyUsage,
-  fieldError,
-  GatewayError,
-  malformedUpstreamAnswer,
-  quoted,
   type AssetCreateRequest,
   type AssetGroupCreation,
   type AssetGroupQuery,
@@ -13,10 +8,16 @@ import {
   type AssetRecord,
   type AssetStatus,
   type AssetType,
+  emptyUsage,
+  fieldError,
+  GatewayError,
   type JsonResult,
+  malformedUpstreamAnswer,
   type OperationCall,
   type OperationHandler,
+  ownEntry,
   type ProviderHost,
+  quoted,
   type ValidationResultQuery,
   type ValidationSessionCreation,
 } from '../../core/index.js';
@@ -56,10 +57,10 @@ export function fromVolcAsset(result: unknown, fallback: Partial<AssetRecord> = 
   return {
     id: asset.Id,
     group_id: asset.GroupId ?? fallback.group_id ?? '',
-    asset_type: assetTypes[asset.AssetType ?? ''] ?? fallback.asset_type ?? 'image',
+    asset_type: ownEntry(assetTypes, asset.AssetType ?? '') ?? fallback.asset_type ?? 'image',
     url: asset.URL ?? fallback.url ?? '',
     ...(name === undefined || name === '' ? {} : { name }),
-    status: statuses[asset.Status ?? ''] ?? fallback.status ?? 'processing',
+    status: ownEntry(statuses, asset.Status ?? '') ?? fallback.status ?? 'processing',
   };
 }
 

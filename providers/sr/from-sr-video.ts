@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseUpstreamJson, type TaskProgress } from '../../core/index.js';
+import { ownEntry, parseUpstreamJson, type TaskProgress } from '../../core/index.js';
 import { invalidSrResponse } from './sr-error.js';
 import { srUsage } from './sr-usage.js';
 
@@ -76,7 +76,7 @@ const percent = (progress: number | null | undefined): number | undefined =>
  * unknown status is a 502, so core leaves the task as it was and asks again later.
  */
 export function toSrTaskProgress(video: SrVideo): TaskProgress {
-  const status = statuses[video.status ?? ''];
+  const status = ownEntry(statuses, video.status ?? '');
   if (status === undefined) throw invalidSrResponse(`unknown status "${video.status ?? ''}"`, false);
   if (status === 'failed') return { kind: 'task-progress', status, progress: percent(video.progress), error: failureOf(video) };
   if (status === 'succeeded') {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidRequest, OncePerRequest, parseClientFields, quoted, type UploadFile, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, OncePerRequest, ownEntry, parseClientFields, quoted, type UploadFile, type VideoSubmitRequest } from '../../core/index.js';
 import { readSrReferenceText, readSrReferenceUpload, type SrReferenceSource, type SrUpload } from './sr-reference-image.js';
 
 // The clip lengths and the sizes (portrait first, the default) sr-2 makes (spec part 2,
@@ -71,7 +71,7 @@ const formReferenceField = 'input_reference[image_url]';
 const formFileIdField = 'input_reference[file_id]';
 
 function unknownField(key: string): string {
-  const hint = otherFamilyFields[key];
+  const hint = ownEntry(otherFamilyFields, key);
   if (hint !== undefined) return `${key}: not an sr-2 field; ${hint}`;
   return `unknown field ${quoted(key)}: sr-2 takes model, prompt, seconds, size, input_reference and remix_from_video_id`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, fieldError, parseClientFields, readFormFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, ownEntry, parseClientFields, readFormFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 import { checkMediaReference, imageDataUri, wnMediaFormats } from './media-reference.js';
 
@@ -108,6 +108,6 @@ export function readWnFlatRequest(request: VideoSubmitRequest, mode: 't2v' | 'i2
     seconds,
     tier,
     details: { seconds, resolution: tier, ...(size === undefined ? {} : { size }) },
-    clientField: (upstreamPath) => clientNames[upstreamPath] ?? upstreamPath,
+    clientField: (upstreamPath) => ownEntry(clientNames, upstreamPath) ?? upstreamPath,
   };
 }

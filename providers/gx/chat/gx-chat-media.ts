@@ -1,4 +1,12 @@
-import { type ChatCompletionRequest, type ChatMessage, type FetchedMedia, internalError, invalidRequest, readDataUriBase64 } from '../../../core/index.js';
+import {
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type FetchedMedia,
+  internalError,
+  invalidRequest,
+  ownEntry,
+  readDataUriBase64,
+} from '../../../core/index.js';
 
 /** One content part of a client message, as the chat schema types it. */
 export type ChatContentPart = Extract<NonNullable<ChatMessage['content']>, unknown[]>[number];
@@ -205,7 +213,7 @@ export function toGxMediaPart(part: ChatContentPart, field: string, media: Fetch
     if (part.file.file_data !== undefined) {
       const filename = part.file.filename;
       const extension = filename === undefined || !filename.includes('.') ? undefined : filename.slice(filename.lastIndexOf('.') + 1).toLowerCase();
-      const mimeType = extension === undefined ? undefined : extensionMimeTypes[extension];
+      const mimeType = extension === undefined ? undefined : ownEntry(extensionMimeTypes, extension);
       if (mimeType === undefined) {
         throw invalidRequest(`${field}.file: send file_data as a data URI, or give a filename whose extension names an allowed type (.pdf, .txt, ...)`, {
           param: `${field}.file.filename`,

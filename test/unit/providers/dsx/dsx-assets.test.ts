@@ -88,6 +88,7 @@ t.test('assets map to the gateway’s records: lower-case types and statuses', a
   });
   t.match(fromVolcAsset({ Id: 'asset-2', Status: 'Processing' }, { group_id: 'g', asset_type: 'audio', url: 'u' }), { group_id: 'g', asset_type: 'audio', url: 'u', status: 'processing' });
   t.match(fromVolcAsset({ Id: 'asset-3', Status: 'Mystery', AssetType: 'Image' }), { status: 'processing' }, 'an unknown status is not usable yet');
+  t.match(fromVolcAsset({ Id: 'asset-4', Status: 'constructor', AssetType: 'toString' }), { status: 'processing', asset_type: 'image' }, 'nor is a status named like an inherited property');
   t.throws(() => fromVolcAsset({ Status: 'Active' }), 'an asset needs an id');
 });
 

@@ -73,6 +73,7 @@ t.test('file parts take a data URI, or raw base64 typed by the file name extensi
     { inlineData: { mimeType: 'text/plain', data: 'aGVsbG8=' } },
   ]);
   t.throws(() => translate(withContent([{ type: 'file', file: { file_data: 'aGVsbG8=' } }])), { name: 'GatewayError', statusCode: 400, param: 'messages[0].content[0].file.filename' });
+  t.throws(() => translate(withContent([{ type: 'file', file: { file_data: 'aGVsbG8=', filename: 'a.constructor' } }])), { name: 'GatewayError', statusCode: 400, param: 'messages[0].content[0].file.filename' });
   t.throws(() => translate(withContent([{ type: 'file', file: { file_id: 'file-123' } }])), { name: 'GatewayError', statusCode: 400, param: 'messages[0].content[0].file.file_id' });
 });
 

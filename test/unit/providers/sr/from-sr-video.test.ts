@@ -70,6 +70,7 @@ t.test('an unknown status is a 502 that leaves the task as it was', async (t) =>
     code: 'upstream_invalid_response',
     message: /unknown status "rendering"/,
   });
+  t.match(thrown(() => toSrTaskProgress(video({ ...fixture.completed_schema_complete, status: 'constructor' }))), { statusCode: 502, message: /unknown status "constructor"/ });
 });
 
 t.test('a failure without a reason, or another code, is a 500 with the code as type', async (t) => {
