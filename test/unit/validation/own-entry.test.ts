@@ -26,7 +26,8 @@ t.test('an audio upload typed by an inherited name is refused, not named after a
 });
 
 t.test('an inline file named with an inherited extension is estimated as a plain file', async (t) => {
-  const file = (filename: string) => findInlineMedia({ input: [{ role: 'user', content: [{ type: 'input_file', filename, file_data: 'data:application/octet-stream;base64,AAAA' }] }] });
+  const part = (filename: string) => ({ type: 'input_file', filename, file_data: 'data:application/octet-stream;base64,AAAA' });
+  const file = (filename: string) => findInlineMedia({ input: [{ role: 'user', content: [part(filename)] }] });
   const plain = file('notes.bin')?.[0]?.kind;
   t.ok(plain !== undefined, 'the plain file is found');
   for (const key of inherited) t.equal(file(`notes.${key}`)?.[0]?.kind, plain, key);
