@@ -71,6 +71,9 @@ t.test('an unknown status is a 502 that leaves the task as it was', async (t) =>
     message: /unknown status "rendering"/,
   });
   t.match(thrown(() => toSrTaskProgress(video({ ...fixture.completed_schema_complete, status: 'constructor' }))), { statusCode: 502, message: /unknown status "constructor"/ });
+  for (const status of ['toString', '__proto__', 'hasOwnProperty']) {
+    t.match(thrown(() => toSrTaskProgress(video({ ...fixture.completed_schema_complete, status }))), { statusCode: 502, message: new RegExp(`unknown status "${status}"`) }, `${status} is no state`);
+  }
 });
 
 t.test('a failure without a reason, or another code, is a 500 with the code as type', async (t) => {

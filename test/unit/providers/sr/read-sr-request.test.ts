@@ -61,6 +61,7 @@ t.test('each invalid field is a 400 naming it and saying what to send', async (t
 t.test("other families' fields are refused with the sr-2 field to use instead; unknown fields by name", async (t) => {
   t.match(refusal({ duration: 8 }), { param: 'duration', message: /^duration: not an sr-2 field; send seconds \(4, 8 or 12\) instead/ });
   t.match(refusal(JSON.parse('{"constructor": 1}')), { param: 'constructor', message: /^unknown field "constructor": sr-2 takes/ });
+  t.match(refusal({ toString: 1 }), { param: 'toString', message: /^unknown field "toString": sr-2 takes/ });
   t.match(refusal({ image: 'https://example.com/a.png' }), { param: 'image', message: /input_reference instead/ });
   t.match(refusal({ resolution: '1080p' }), { param: 'resolution', message: /send size/ });
   t.match(refusal({ aspect_ratio: '16:9' }), { param: 'aspect_ratio', message: /1280x720 landscape/ });
