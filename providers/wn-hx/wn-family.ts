@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, fieldError, invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, invalidRequest, ownEntry, type VideoSubmitRequest } from '../../core/index.js';
 import type { DashScopeVideoFamily, DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 import { checkMediaReference, wnMediaFormats, type MediaKind } from './media-reference.js';
 import { nestedVideoBodySchema, readNestedVideoRequest, type NestedVideoMode } from './read-nested-video-request.js';
@@ -63,7 +63,7 @@ function checkWnMedia(items: ReadonlyArray<{ type: string; url: string; referenc
   const counts = new Map<string, number>();
   const count = (type: string) => counts.get(type) ?? 0;
   const media = items.map((item, index) => {
-    const rule = rules[item.type];
+    const rule = ownEntry(rules, item.type);
     if (rule === undefined) throw fieldError(`${mediaPath}[${index}].type`, `${model} takes ${joinTypes(Object.keys(rules))}`);
     counts.set(item.type, count(item.type) + 1);
     if (count(item.type) > rule.max) throw fieldError(mediaPath, `at most ${rule.max} ${item.type} item${rule.max === 1 ? '' : 's'}`);

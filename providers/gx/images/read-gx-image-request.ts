@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalidRequest, parseClientFields, type ImageRequest } from '../../../core/index.js';
+import { invalidRequest, ownEntry, parseClientFields, type ImageRequest } from '../../../core/index.js';
 
 /** The output tiers of `imageConfig.imageSize` (upstreams.md §1.2). */
 type GxImageSize = '1K' | '2K' | '4K';
@@ -33,7 +33,7 @@ const tierOfQuality: Readonly<Record<string, GxImageSize>> = {
 const tierOfImageSize: Readonly<Record<string, GxImageSize>> = { '1k': '1K', '2k': '2K', '4k': '4K' };
 
 /** The tier a `quality` or `image_size` value stands for (any case, surrounding spaces ignored), or undefined. */
-const tierOf = (tiers: Readonly<Record<string, GxImageSize>>, value: string): GxImageSize | undefined => tiers[value.trim().toLowerCase()];
+const tierOf = (tiers: Readonly<Record<string, GxImageSize>>, value: string): GxImageSize | undefined => ownEntry(tiers, value.trim().toLowerCase());
 
 /** The `quality` values the spec lists, as a client reads them in an error. */
 const qualityValues = 'hd, high, 2K, standard, medium, low, auto, 1K';
@@ -184,7 +184,7 @@ export function readGxImageRequest(request: ImageRequest): GxImagePlan {
   // `size`: a pixel size of the spec's table gives its ratio, a listed ratio string is used as given, and
   // anything else (or nothing) leaves the ratio to the model's default.
   const size = fields.size?.trim();
-  const aspectRatio = size === undefined || aspectRatios.includes(size) ? size : ratioOfPixelSize[size.toLowerCase()];
+  const aspectRatio = size === undefined || aspectRatios.includes(size) ? size : ownEntry(ratioOfPixelSize, size.toLowerCase());
   return {
     parts: promptParts(request, fields),
     withText: fields.response_modalities?.trim().toLowerCase() === 'image-text',

@@ -33,7 +33,7 @@ t.test('pixel sizes of the table map to their ratios and listed ratios pass as g
 });
 
 t.test('an unknown size leaves the ratio to the model default instead of failing', async (t) => {
-  for (const size of ['2048x2048', 'auto', '7:3', '']) t.equal(plan({ size }).aspectRatio, undefined, JSON.stringify(size));
+  for (const size of ['2048x2048', 'auto', '7:3', '', 'constructor', '__proto__']) t.equal(plan({ size }).aspectRatio, undefined, JSON.stringify(size));
 });
 
 t.test('quality maps to tiers: hd, high and 2K give 2K; the rest and nothing give 1K', async (t) => {
@@ -108,7 +108,9 @@ t.test('every invalid value is a 400 that names its field', async (t) => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ quality: 'ultra' }, 'quality'],
     [{ quality: 4 }, 'quality'],
+    [{ quality: 'constructor' }, 'quality'],
     [{ image_size: '8K' }, 'image_size'],
+    [{ image_size: 'constructor' }, 'image_size'],
     [{ mime_type: 'image/webp' }, 'mime_type'],
     [{ response_modalities: 'text' }, 'response_modalities'],
     [{ size: 1024 }, 'size'],

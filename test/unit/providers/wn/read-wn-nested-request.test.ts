@@ -100,6 +100,7 @@ t.test('every invalid wn2.7 value is a 400 naming its field path', async (t) => 
     ['a soundtrack as flac', t2v({ prompt: 'x', audio_url: 'https://e.com/a.flac' }), 'metadata.input.audio_url', /\.wav, \.mp3/],
     ['media on t2v', t2v({ prompt: 'x', media: [frame('first_frame')] }), 'metadata.input.media', /takes no media/],
     ['a media type of another mode', i2v([frame('reference_image')]), 'metadata.input.media[0].type', /first_frame, last_frame, driving_audio or first_clip/],
+    ['a media type named like an inherited property', i2v([frame('constructor')]), 'metadata.input.media[0].type', /first_frame, last_frame, driving_audio or first_clip/],
     ['no media on i2v', i2v([]), 'metadata.input.media', /required: a first_frame .* or a first_clip/],
     ['two first frames', i2v([frame('first_frame'), frame('first_frame')]), 'metadata.input.media', /at most 1 first_frame item$/],
     ['a last frame alone', i2v([frame('last_frame')]), 'metadata.input.media', /needs a first_frame/],
