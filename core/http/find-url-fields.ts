@@ -1,6 +1,8 @@
 import type { VendorFetchedUrl } from '../contracts/provider-plugin.js';
 
-const httpUrl = /^\s*https?:\/\//i;
+// Any http(s) URL however its slashes are written: WHATWG URL parsing reads `http:/10.0.0.1`
+// and `http:\\10.0.0.1` as `http://10.0.0.1/`, and so may the upstream that fetches it.
+const httpUrl = /^\s*https?:/i;
 
 const child = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`);
 

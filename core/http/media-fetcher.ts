@@ -154,7 +154,8 @@ export class GuardedMediaFetcher implements MediaFetcher {
     if (!this.#config.check_vendor_fetched_urls) return;
     for (const { url, field } of urls) {
       const trimmed = url.trim();
-      if (!/^https?:\/\//i.test(trimmed) || !URL.canParse(trimmed)) continue;
+      // `http:/10.0.0.1` is checked too: URL parsing reads it as `http://10.0.0.1/` (see findUrlFields).
+      if (!/^https?:/i.test(trimmed) || !URL.canParse(trimmed)) continue;
       if (signal?.aborted === true) throw clientClosedRequest(signal.reason);
       // Name resolution is bounded like a fetch; a resolver that does not answer in time
       // lets the URL pass, as an unresolvable name does.

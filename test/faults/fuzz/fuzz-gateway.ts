@@ -9,8 +9,10 @@ import type { Test } from 'tap';
 import { buildApp } from '../../../server/build-app.js';
 import { createLogger } from '../../../core/logging/create-logger.js';
 import { startFakeArkUpstream } from '../../fakes/ark/fake-ark-upstream.js';
+import { startFakeDashScopeUpstream } from '../../fakes/dashscope/fake-dashscope-upstream.js';
 import { startFakeGxUpstream, tinyPngBase64 } from '../../fakes/gx/fake-gx-upstream.js';
 import { startFakeOpenAiUpstream } from '../../fakes/openai/fake-openai-upstream.js';
+import { startFakeVeoUpstream } from '../../fakes/veo/fake-veo-upstream.js';
 import { UserService } from '../../../core/users/user-service.js';
 import { familyPricing, gxUpstreamKey, openAiChannelsOn } from '../../helpers/gateway-scenario.js';
 import { gatewayConfigSchema } from '../../../core/config/config-schema.js';
@@ -32,6 +34,8 @@ export interface FuzzGateway {
 const openAiKey = 'openai-upstream-key';
 const arkKey = 'ark-upstream-key';
 const arkKeys = { accessKeyId: 'fuzz-ak', secretAccessKey: 'fuzz-sk' };
+const dashScopeKey = 'dashscope-upstream-key';
+const veoKey = 'veo-upstream-key';
 
 /** A logger that keeps only errors: the fuzz sends thousands of requests, and a log in memory would look like a leak. */
 function errorCountingLogger(errors: FuzzGateway['errors']): FastifyBaseLogger {
@@ -60,7 +64,9 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
   const gx = await startFakeGxUpstream({ apiKey: gxUpstreamKey });
   const openAi = await startFakeOpenAiUpstream({ apiKey: openAiKey });
   const ark = await startFakeArkUpstream({ apiKey: arkKey, ...arkKeys });
-  t.teardown(() => Promise.all([gx.close(), openAi.close(), ark.close()]));
+  const dashScope = await startFakeDashScopeUpstream({ apiKey: dashScopeKey });
+  const veo = await startFakeVeoUpstream({ apiKey: veoKey });
+  t.teardown(() => Promise.all([gx.close(), openAi.close(), ark.close(), dashScope.close(), veo.close()]));
   const openAiChannel = openAiChannelsOn(openAi.url, openAiKey);
   const directory = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'mg-fuzz-'));
   t.teardown(() => rmSync(directory, { recursive: true, force: true }));
@@ -73,6 +79,11 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
     pricing: {
       ...familyPricing,
       'sdx-*': { per_second: 0.2 },
+      'dsr-*': { per_image: 0.03 },
+      'qi-*': { per_image: 0.03 },
+      'wn*': { per_second: 0.1, resolution_multipliers: { '480p': 1, '720p': 1, '1080p': 2 } },
+      'hx-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 2 } },
+      'vo-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 1.5 } },
     },
     providers: [
       { name: 'gx', plugin: 'gx', base_url: gx.url, api_key: gxUpstreamKey, models: ['gx-2.5-pro', 'embed-latest', 'gx-2.5-flash-image'] },
@@ -88,6 +99,18 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
         models: ['sdx-*'],
         options: { assets: { base_url: ark.url, access_key_id: arkKeys.accessKeyId, secret_access_key: arkKeys.secretAccessKey } },
       },
+      { name: 'dsr', plugin: 'dsr', base_url: ark.url, api_key: arkKey, models: ['dsr-4-0-250828'], model_map: { 'dsr-4-0-250828': 'doubao-seedream-4-0-250828' } },
+      { name: 'qi', plugin: 'qi', base_url: dashScope.url, api_key: dashScopeKey, models: ['qi-plus'], model_map: { 'qi-plus': 'qwen-image-plus' } },
+      {
+        name: 'wn',
+        plugin: 'wn',
+        base_url: dashScope.url,
+        api_key: dashScopeKey,
+        models: ['wn2.5-i2v-preview', 'wn2.7-r2v'],
+        model_map: { 'wn2.5-i2v-preview': 'wan2.5-i2v-preview', 'wn2.7-r2v': 'wan2.7-r2v' },
+      },
+      { name: 'hx', plugin: 'hx', base_url: dashScope.url, api_key: dashScopeKey, models: ['hx-1.0-r2v'], model_map: { 'hx-1.0-r2v': 'happyhorse-1.0-r2v' } },
+      { name: 'vo', plugin: 'vo', base_url: veo.url, api_key: veoKey, models: ['vo-3.1-fast-generate-preview'], model_map: { 'vo-3.1-fast-generate-preview': 'veo-3.1-fast-generate-preview' } },
     ],
   });
   const canaryHits: string[] = [];

@@ -34,3 +34,9 @@ t.test('findUrlFields walks a body nested 100,000 levels deep without overflowin
   const uploads = [{ field: 'image', data: Buffer.alloc(1_000_000) }];
   t.strictSame(findUrlFields({ uploads, image: 'https://a.example/' }, (key) => key === 'image'), [{ url: 'https://a.example/', field: 'image' }]);
 });
+
+t.test('findUrlFields lists an http(s) URL however its slashes are written, since URL parsers read them all as one host', async (t) => {
+  const written = ['http:/127.0.0.1', 'http:127.0.0.1/a.png', 'https:\\\\10.0.0.1\\a.png', ' HTTP:/169.254.169.254/'];
+  const found = findUrlFields(Object.fromEntries(written.map((url, index) => [`url${index}`, url])), (key) => key.startsWith('url')).map((entry) => entry.url);
+  t.strictSame(found.sort(), [...written].sort());
+});

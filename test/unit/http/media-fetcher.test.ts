@@ -490,7 +490,8 @@ t.test('checkVendorFetchedUrls: URLs the upstream will fetch', async (t) => {
 
   t.test('an address literal or a name resolving to a refused address is a 400 naming the field', async (t) => {
     const fetcher = startFetcher(t, { timeout_ms: 50 }, { resolveHost });
-    for (const url of ['http://127.0.0.1/a.png', 'https://10.0.0.1/a.png', 'http://169.254.169.254/latest/', 'http://[::ffff:127.0.0.1]/', 'https://internal.test/a.png', 'https://mixed.test/a.png']) {
+    const sloppy = ['http:/127.0.0.1', 'http:10.0.0.1/a.png', 'https:\\\\169.254.169.254\\latest'];
+    for (const url of ['http://127.0.0.1/a.png', 'https://10.0.0.1/a.png', 'http://169.254.169.254/latest/', 'http://[::ffff:127.0.0.1]/', 'https://internal.test/a.png', 'https://mixed.test/a.png', ...sloppy]) {
       const error = await rejection(check(fetcher, url));
       t.match(error, { statusCode: 400, code: 'media_url_not_allowed', param: 'metadata.input.media[0].url', message: /^metadata\.input\.media\[0\]\.url: .*private, loopback/ }, url);
     }
