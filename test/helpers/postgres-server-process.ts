@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,7 +47,11 @@ export async function startPostgresServer(): Promise<PostgresServerProcess> {
   await postgresTool('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const start = async () => {
     const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    await postgresTool('pg_ctl', ['start', '-w', '-D', data, '-l', join(directory, 'server.log'), '-o', options]);
+    await postgresTool('pg_ctl', ['start', '-w', '-D', data, '-l', join(directory, 'server.log'), '-o', options]).catch((error: unknown) => {
+      // pg_ctl says only "could not start server"; the reason is in the server's log.
+      const log = existsSync(join(directory, 'server.log')) ? readFileSync(join(directory, 'server.log'), 'utf8').trim().split('\n').slice(-5).join('\n') : '';
+      throw new Error(`PostgreSQL did not start on port ${port}: ${log}`, { cause: error });
+    });
   };
   const stop = async () => {
     await postgresTool('pg_ctl', ['stop', '-m', 'immediate', '-D', data]).catch(() => {});

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createClient } from '@redis/client';
 
@@ -9,14 +10,37 @@ export interface RedisServerProcess {
   start(): Promise<void>;
 }
 
-/** A loopback port nothing listens on right now. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
+/** The lowest port the kernel hands out on its own (`listen(0)`, outgoing connections); 32768 on Linux by default. */
+function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+const bindsTo = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/**
+ * A loopback port nothing listens on right now, for a server the test stops and starts again
+ * on it. Taken below the kernel's ephemeral range: a port from `listen(0)` goes back to that
+ * range once closed, and another test's server or connection may get it before the server
+ * binds it (a private PostgreSQL then failed to start with "Address already in use").
+ */
+export async function freePort(): Promise<number> {
+  // A kernel set to hand out low ports leaves no range to avoid; take 10000–11000 then.
+  const high = Math.max(ephemeralPortsStart(), 11_000);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
+    if (await bindsTo(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range');
+}
 
 /** Resolves once the Redis at `url` answers commands (not just PING: while it loads its append-only file it refuses them). */
 export async function waitUntilAnswering(url: string): Promise<void> {
