@@ -169,6 +169,10 @@ export class RedisStoreBackend implements StoreBackend {
   #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {
     let entry = this.#keyvs.get(namespace);
     if (entry === undefined) {
+      // Each namespace's adapter adds one `error` listener to the shared client, by design; past
+      // ten namespaces Node would warn of a leak on every start. The limit grows by exactly that
+      // one, so a real leak of listeners on the client is still reported.
+      this.#client.setMaxListeners(this.#client.getMaxListeners() + 1);
       const adapter = new KeyvRedis(this.#client, { namespace: this.#key(namespace), throwOnErrors: true, throwOnConnectError: true });
       // Failures reach callers as rejections (throwOnErrors); the error events would only
       // duplicate them, and an unheard error event would crash the process.

@@ -24,6 +24,17 @@ for (const driver of storageDrivers) {
       t.equal(await first.get('a'), undefined);
     });
 
+    t.test('opens thirty namespaces without a warning of leaking listeners', async (t) => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on('warning', onWarning);
+      t.teardown(() => process.off('warning', onWarning));
+      for (let index = 0; index < 30; index += 1) await backend.keyv(`many-${index}`).get('x');
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      t.strictSame(warnings, []);
+    });
+
     t.test('clears, iterates and batch-writes one namespace without touching a namespace that shares its prefix', async (t) => {
       const mine = backend.keyv<number>('batch');
       const neighbour = backend.keyv<number>('batch-neighbour');
