@@ -1,8 +1,13 @@
 import type { VendorFetchedUrl } from '../contracts/provider-plugin.js';
 
-// Any http(s) URL however its slashes are written: WHATWG URL parsing reads `http:/10.0.0.1`
-// and `http:\\10.0.0.1` as `http://10.0.0.1/`, and so may the upstream that fetches it.
-const httpUrl = /^\s*https?:/i;
+/**
+ * Whether text is an http(s) URL however its slashes are written: WHATWG URL parsing reads
+ * `http:/10.0.0.1` and `http:\\10.0.0.1` as `http://10.0.0.1/`, and so may the upstream that
+ * fetches it, so each spelling is one the address policy must judge.
+ */
+export const isHttpUrlText = (text: string): boolean => httpUrlText.test(text);
+
+const httpUrlText = /^\s*https?:/i;
 
 const child = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`);
 
@@ -25,12 +30,12 @@ export function findUrlFields(value: unknown, isUrlKey: (key: string) => boolean
     for (const [key, item] of entries) {
       const at = child(path, key);
       if (typeof key === 'string' && isUrlKey(key)) {
-        if (typeof item === 'string' && httpUrl.test(item)) {
+        if (typeof item === 'string' && isHttpUrlText(item)) {
           found.push({ url: item, field: at });
           continue;
         }
         const nested = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).url : undefined;
-        if (typeof nested === 'string' && httpUrl.test(nested)) found.push({ url: nested, field: `${at}.url` });
+        if (typeof nested === 'string' && isHttpUrlText(nested)) found.push({ url: nested, field: `${at}.url` });
       }
       next.push({ value: item, path: at });
     }

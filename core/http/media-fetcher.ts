@@ -6,6 +6,7 @@ import { clientClosedRequest } from './client-closed-request.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
 import type { AbortWatch } from './abort-flag.js';
 import { Deadline } from './deadline.js';
+import { isHttpUrlText } from './find-url-fields.js';
 import { MediaAddressPolicy, type HostResolver } from './media-address-policy.js';
 import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge, vendorFetchedUrlNotAllowed } from './media-errors.js';
 import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
@@ -154,8 +155,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
     if (!this.#config.check_vendor_fetched_urls) return;
     for (const { url, field } of urls) {
       const trimmed = url.trim();
-      // `http:/10.0.0.1` is checked too: URL parsing reads it as `http://10.0.0.1/` (see findUrlFields).
-      if (!/^https?:/i.test(trimmed) || !URL.canParse(trimmed)) continue;
+      if (!isHttpUrlText(trimmed) || !URL.canParse(trimmed)) continue;
       if (signal?.aborted === true) throw clientClosedRequest(signal.reason);
       // Name resolution is bounded like a fetch; a resolver that does not answer in time
       // lets the URL pass, as an unresolvable name does.
