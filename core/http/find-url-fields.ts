@@ -1,13 +1,13 @@
 import type { VendorFetchedUrl } from '../contracts/provider-plugin.js';
 
+const httpUrlText = /^\s*https?:/i;
+
 /**
  * Whether text is an http(s) URL however its slashes are written: WHATWG URL parsing reads
  * `http:/10.0.0.1` and `http:\\10.0.0.1` as `http://10.0.0.1/`, and so may the upstream that
  * fetches it, so each spelling is one the address policy must judge.
  */
 export const isHttpUrlText = (text: string): boolean => httpUrlText.test(text);
-
-const httpUrlText = /^\s*https?:/i;
 
 const child = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`);
 
