@@ -21,7 +21,7 @@ import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
 import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
-import { createProviderHost } from '../core/loader/create-provider-host.js';
+import { createProviderHost, maxResponseBytesOf } from '../core/loader/create-provider-host.js';
 import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
@@ -204,7 +204,7 @@ async function createModelRequestPipeline(
   const loaded = await loadProviderPlugins(
     config.providers,
     configFile,
-    (channel, plugin) => createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name),
+    (channel, plugin) => createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name, maxResponseBytesOf(channel, plugin)),
     (path, message) => logger.warn({ path }, message),
   );
   app.addHook('onClose', async () => {

@@ -256,6 +256,8 @@ const providerSchema = z
     priority: integer(-1_000_000, 1_000_000).default(0),
     weight: integer(0, 1_000_000).default(1),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+    // The most a non-stream answer may hold, in MiB; without it the plugin's default, else 64.
+    max_response_mb: integer(1, 4096).optional(),
     options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
   })
   .refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {

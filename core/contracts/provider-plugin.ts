@@ -153,7 +153,11 @@ export interface Provider<Options = unknown, Prepared extends PreparedRequests =
   close?(): Promise<void>;
 }
 
-/** A readable upstream body. Always consume it: read it, or `dump()` it. */
+/**
+ * A readable upstream body. Always consume it: read it, or `dump()` it. `text()` and `json()`
+ * hold it whole, so they are bounded by the channel's `max_response_mb` (502
+ * `upstream_response_too_large` past it); iterating it is not, for streams and relayed bytes.
+ */
 export interface UpstreamBody extends AsyncIterable<Uint8Array> {
   text(): Promise<string>;
   json(): Promise<unknown>;
@@ -175,6 +179,13 @@ export interface UpstreamRequest {
   body?: string | Uint8Array;
   signal: AbortSignal;
   timeouts: ChannelTimeouts;
+  /**
+   * The most the answer's `text()` and `json()` hold, in bytes: past it they fail with 502
+   * `upstream_response_too_large` and the connection is dropped. Iterating the body is not
+   * bounded (a stream, relayed bytes). The host sets the channel's `max_response_mb` when a
+   * provider leaves it out.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The gateway's shared upstream client. Connect errors and timeouts reject with a retryable gateway error. */
@@ -219,6 +230,8 @@ export interface UpstreamUrlStreamOptions {
    * its results from there). A redirect to any other host is checked as usual.
    */
   channelBaseUrl?: string;
+  /** As {@link UpstreamRequest.maxResponseBytes}; the host sets the channel's when a provider leaves it out. */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -293,6 +306,12 @@ interface ProviderPluginBase<Options, Prepared extends PreparedRequests> {
   readonly name: string;
   /** Validates each channel's `options` block. */
   readonly options: z.ZodType<Options>;
+  /**
+   * The `max_response_mb` of this family's channels when their config sets none: the largest
+   * answer the family can legitimately send, in MiB, for a family whose answers can outgrow
+   * the gateway's 64 MiB (several images as base64). A channel's own key wins.
+   */
+  readonly maxResponseMb?: number;
   /** Called once per channel when the gateway starts. */
   create(options: Options, host: ProviderHost): Provider<Options, Prepared> | Promise<Provider<Options, Prepared>>;
 }

@@ -69,6 +69,7 @@ export const errorCodeRegistry = {
   upstream_invalid_response: '502: an answer that is not what the operation expects',
   upstream_stream_truncated: '502: a stream that ended before its end marker',
   upstream_event_too_large: '502: a stream event past streaming.max_event_bytes',
+  upstream_response_too_large: "502: a non-stream upstream answer past the channel's max_response_mb",
   empty_response: '502: an answer without any output',
   image_conversion_failed: '502: an image made upstream that the gateway could not download',
   // The images routes' own codes (spec part 2's errors table; `error-dialects.ts`).

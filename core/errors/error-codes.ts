@@ -98,6 +98,18 @@ export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'e
 export const upstreamStreamTruncated = () =>
   new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true });
 
+/**
+ * 502 `upstream_response_too_large`: a non-stream answer larger than the channel's
+ * `max_response_mb`, refused before the gateway held more of it. The upstream's fault, so
+ * retryable on another channel unless `retryable: false` (a task it may have started).
+ */
+export const upstreamResponseTooLarge = (maxBytes: number, options: Pick<GatewayErrorOptions, 'retryable'> = {}) =>
+  new GatewayError(502, 'upstream_response_too_large', `the upstream answered more than ${formatMebibytes(maxBytes)}, the most this channel accepts (max_response_mb)`, {
+    retryable: options.retryable ?? true,
+  });
+
+const formatMebibytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MiB`;
+
 /** 400 `prompt_blocked`: the upstream's safety system refused the prompt or an input; not retried, another channel would refuse it too. */
 export const promptBlocked = (message: string) => new GatewayError(400, 'prompt_blocked', message);
 

@@ -12,6 +12,7 @@ import { mediaFetchFailed, mediaFetchTimeout, mediaTooLarge, vendorFetchedUrlNot
 import { assertAcceptedMimeType, mimeTypeFromContentType, mimeTypeFromPath, sniffMimeType } from './media-type.js';
 import { errorCode, mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
 import { clientMediaWording, upstreamUrlWording, type RefusalWording } from './refusal-wording.js';
+import { defaultMaxResponseBytes } from './read-whole-body.js';
 import { upstreamResponseOf } from './upstream-response-of.js';
 
 /** The `security.media` block of the config. */
@@ -148,7 +149,7 @@ export class GuardedMediaFetcher implements MediaFetcher {
       deadline.clear();
       throw mapUndiciError(error, { ...context, phase: 'response' });
     }
-    return upstreamResponseOf(response, deadline, context);
+    return upstreamResponseOf(response, deadline, context, options.maxResponseBytes ?? defaultMaxResponseBytes);
   }
 
   async checkVendorFetchedUrls(urls: readonly VendorFetchedUrl[], signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,7 @@
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { defaultMaxResponseBytes, readWholeBody } from './read-whole-body.js';
+import { UpstreamResponseBody } from './upstream-response-body.js';
 import { parseUpstreamJson } from './upstream-json.js';
 
 /**
@@ -8,8 +10,10 @@ import { parseUpstreamJson } from './upstream-json.js';
  * client (speech, a video's content) commits once it returns; priming first means a
  * connection that breaks or goes silent before any byte fails here, while another channel
  * can still answer and nothing has been billed. Resolves `undefined` for an empty body.
+ * Read whole (`text()`, `json()`), it holds no more than the body it wraps would.
  */
 export async function primeUpstreamBody(body: UpstreamBody): Promise<UpstreamBody | undefined> {
+  const maxBytes = body instanceof UpstreamResponseBody ? body.maxWholeBytes : defaultMaxResponseBytes;
   const iterator = body[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done === true) return undefined;
@@ -26,10 +30,9 @@ export async function primeUpstreamBody(body: UpstreamBody): Promise<UpstreamBod
         return iterator.return === undefined ? { done: true, value: undefined } : iterator.return(value);
       },
     }),
-    text: async () => {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of primed) chunks.push(chunk);
-      return Buffer.concat(chunks).toString('utf8');
+    text: () => {
+      const chunks = primed[Symbol.asyncIterator]();
+      return readWholeBody(chunks, maxBytes, async () => chunks.return?.());
     },
     json: async () => {
       const text = await primed.text();

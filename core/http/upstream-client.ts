@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from '../contracts/provider-plugin.js';
 import { Deadline } from './deadline.js';
+import { defaultMaxResponseBytes } from './read-whole-body.js';
 import { upstreamResponseOf } from './upstream-response-of.js';
 import { mapUndiciError } from './map-undici-error.js';
 
@@ -20,7 +21,8 @@ export interface UndiciUpstreamHttpOptions {
  * (`bodyTimeout`, the longest gap between body chunks) and total (an abort deadline covering
  * headers and body). Failures, also those while the body is read, reject with gateway
  * errors: 502/504 and retryable for connect errors and timeouts, 499 when the caller's
- * signal aborted. Close it when the gateway stops.
+ * signal aborted. A body read whole holds at most the request's `maxResponseBytes` (64 MiB
+ * without one). Close it when the gateway stops.
  */
 export class UndiciUpstreamHttp implements UpstreamHttp {
   readonly #agents = new Map<number, Agent>();
@@ -54,7 +56,7 @@ export class UndiciUpstreamHttp implements UpstreamHttp {
       deadline.clear();
       throw mapUndiciError(error, { ...context, phase: 'response' });
     }
-    return upstreamResponseOf(response, deadline, context);
+    return upstreamResponseOf(response, deadline, context, request.maxResponseBytes ?? defaultMaxResponseBytes);
   }
 
   /** Closes every connection once the requests in flight have finished. */

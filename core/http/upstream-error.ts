@@ -6,14 +6,18 @@ import { redactSecrets } from '../logging/create-logger.js';
 
 const excerptLimit = 64 * 1024;
 
-/** Reads at most 64 KiB of a body as text and discards the rest. */
+/**
+ * Reads at most 64 KiB of a body as text. The rest is not read: the body is destroyed there
+ * (dropping the connection), so an error body of any size costs no more than the excerpt.
+ */
 export async function readBodyExcerpt(response: UpstreamResponse): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of response.body) {
-      if (size < excerptLimit) chunks.push(Buffer.from(chunk));
+      chunks.push(Buffer.from(chunk));
       size += chunk.length;
+      if (size >= excerptLimit) break;
     }
   } catch {
     // A body that breaks off still leaves what was read as the excerpt.

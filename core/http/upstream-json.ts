@@ -60,7 +60,8 @@ export async function readUpstreamJsonBody(body: UpstreamBody, expected: string,
  * failure of the reading (a body that broke off, stalled or was aborted, or is not JSON) is
  * the upstream's. With `schema`, the JSON is read by it too (see {@link parseUpstreamAnswer}).
  * @throws {@link invalidUpstreamAnswer}`(expected)`, retryable unless `retryable: false` says
- *   another channel must not be asked (an upstream that may have started a task).
+ *   another channel must not be asked (an upstream that may have started a task); 502
+ *   `upstream_response_too_large`, retryable on the same terms, for an answer past the channel's limit.
  */
 export async function readUpstreamAnswer(body: UpstreamBody, expected: string, options?: { retryable?: boolean }): Promise<unknown>;
 export async function readUpstreamAnswer<Output>(body: UpstreamBody, expected: string, options: { retryable?: boolean }, schema: UpstreamSchema<Output>): Promise<Output>;
@@ -69,6 +70,10 @@ export async function readUpstreamAnswer<Output>(body: UpstreamBody, expected: s
   try {
     json = await body.json();
   } catch (error) {
+    // An answer past max_response_mb keeps its own code, so the operator can tell which limit it met.
+    if (GatewayError.is(error) && error.code === 'upstream_response_too_large') {
+      throw options.retryable === false ? new GatewayError(502, error.code, error.message, { cause: error, retryable: false }) : error;
+    }
     throw invalidUpstreamAnswer(expected, { ...options, cause: error });
   }
   return schema === undefined ? json : parseUpstreamAnswer(json, schema, expected, options);

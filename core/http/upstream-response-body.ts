@@ -1,24 +1,46 @@
 import type { Dispatcher } from 'undici';
 import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import { upstreamResponseTooLarge } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { readWholeBody } from './read-whole-body.js';
 import { parseUpstreamJson } from './upstream-json.js';
 
 /** undici's response body: a Node `Readable` with `text()`, `json()` and `dump()`. */
 export type UndiciBody = Dispatcher.ResponseData['body'];
+
+/** How much of a body `text()` and `json()` may hold. */
+export interface WholeBodyLimit {
+  /** The channel's `max_response_mb`, in bytes. */
+  maxBytes: number;
+  /** The answer's `Content-Length`, when it declared one. */
+  declaredBytes?: number;
+}
 
 /**
  * An undici response body whose failures surface as gateway errors: reading it (by
  * iteration, `text()`, `json()` or `dump()`) rejects with what `mapError` makes of undici's
  * error, so a stalled stream becomes an idle timeout and an abort a 499. Breaking out of
  * the iteration destroys the body and frees the connection.
+ *
+ * `text()` and `json()`, which hold the body whole, hold at most `limit.maxBytes`: a larger
+ * answer (refused from its `Content-Length` before any byte is read, when it declares one)
+ * fails with 502 `upstream_response_too_large` and its connection is dropped. Iterating is
+ * not bounded: a stream or a relayed video passes through without being held.
  */
 export class UpstreamResponseBody implements UpstreamBody {
   readonly #body: UndiciBody;
   readonly #mapError: (error: unknown) => unknown;
+  readonly #limit: WholeBodyLimit;
 
-  constructor(body: UndiciBody, mapError: (error: unknown) => unknown) {
+  constructor(body: UndiciBody, mapError: (error: unknown) => unknown, limit: WholeBodyLimit) {
     this.#body = body;
     this.#mapError = mapError;
+    this.#limit = limit;
+  }
+
+  /** The most `text()` and `json()` hold, for a body that wraps this one (`primeUpstreamBody`). */
+  get maxWholeBytes(): number {
+    return this.#limit.maxBytes;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -32,10 +54,16 @@ export class UpstreamResponseBody implements UpstreamBody {
     };
   }
 
-  text(): Promise<string> {
-    return this.#body.text().then(undefined, (error: unknown) => {
-      throw this.#mapError(error);
-    });
+  async text(): Promise<string> {
+    const { maxBytes, declaredBytes } = this.#limit;
+    // Destroyed, not drained: reading the rest only to throw it away would let the upstream
+    // keep the request busy for as long as it likes.
+    const abandon = async () => void this.#body.destroy();
+    if (declaredBytes !== undefined && declaredBytes > maxBytes) {
+      await abandon();
+      throw upstreamResponseTooLarge(maxBytes);
+    }
+    return readWholeBody(this[Symbol.asyncIterator](), maxBytes, abandon);
   }
 
   async json(): Promise<unknown> {

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { KeyValueStore, MediaFetcher, ProviderHost, UpstreamHttp } from '../contracts/provider-plugin.js';
+import type { ProviderConfig } from '../config/config-schema.js';
+import type { KeyValueStore, MediaFetcher, ProviderHost, ProviderPlugin, UpstreamHttp } from '../contracts/provider-plugin.js';
+import { defaultMaxResponseBytes } from '../http/read-whole-body.js';
 import type { StoreBackend } from '../store/store-backend.js';
 
 /** What every provider host shares. */
@@ -11,12 +13,31 @@ export interface HostServices {
   now: () => number;
 }
 
-/** The host lent to one channel's plugin: shared services, its own logger and its own key-value namespace. */
-export function createProviderHost(services: HostServices, pluginName: string, channelName: string): ProviderHost {
+/**
+ * The most a channel's answers read whole may hold, in bytes: its `max_response_mb`, else the
+ * default its plugin declares for the family (images as base64 are larger than text), else 64 MiB.
+ */
+export function maxResponseBytesOf(channel: Pick<ProviderConfig, 'max_response_mb'>, plugin: Pick<ProviderPlugin, 'maxResponseMb'>): number {
+  const megabytes = channel.max_response_mb ?? plugin.maxResponseMb;
+  return megabytes === undefined ? defaultMaxResponseBytes : megabytes * 1024 * 1024;
+}
+
+/**
+ * The host lent to one channel's plugin: shared services, its own logger and its own
+ * key-value namespace. Every upstream answer its requests get holds at most
+ * `maxResponseBytes` when read whole (see {@link maxResponseBytesOf}), unless the provider
+ * asks for a limit of its own.
+ */
+export function createProviderHost(services: HostServices, pluginName: string, channelName: string, maxResponseBytes = defaultMaxResponseBytes): ProviderHost {
   const logger = services.logger.child({ plugin: pluginName, channel: channelName });
+  const { http, media } = services;
   return {
-    http: services.http,
-    media: services.media,
+    http: { request: (request) => http.request({ maxResponseBytes, ...request }) },
+    media: {
+      fetch: (url, options) => media.fetch(url, options),
+      streamUpstreamUrl: (url, options) => media.streamUpstreamUrl(url, { maxResponseBytes, ...options }),
+      checkVendorFetchedUrls: (urls, signal) => media.checkVendorFetchedUrls(urls, signal),
+    },
     logger,
     now: services.now,
     keyValueStore(namespace: string): KeyValueStore {

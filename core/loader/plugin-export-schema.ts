@@ -19,5 +19,6 @@ export const pluginExportSchema = z
     }),
     create: z.custom<(...parameters: unknown[]) => unknown>(isFunction, { error: 'create must be a function' }),
     prepare: z.unknown().optional(),
+    maxResponseMb: z.number({ error: 'maxResponseMb must be a number of MiB' }).int({ error: 'maxResponseMb must be a whole number of MiB' }).min(1, { error: 'maxResponseMb must be at least 1' }).max(4096, { error: 'maxResponseMb must be at most 4096' }).optional(),
   })
   .refine((plugin) => plugin.apiVersion === 1 || isPrepareSteps(plugin.prepare), { error: 'prepare must be an object of one function per operation' });

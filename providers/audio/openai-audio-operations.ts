@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   callOpenAiCompatible,
   emptyUsage,
+  GatewayError,
   headerValue,
   invalidUpstreamAnswer,
   multipartBody,
@@ -130,7 +131,8 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
     try {
       text = await response.body.text();
     } catch (error) {
-      throw invalidUpstreamAnswer('a transcript', { cause: error });
+      // An answer past the channel's max_response_mb keeps its own code.
+      throw GatewayError.is(error) && error.code === 'upstream_response_too_large' ? error : invalidUpstreamAnswer('a transcript', { cause: error });
     }
     let facts: z.output<typeof transcriptSchema> | undefined;
     if (isJsonTranscript(format)) {

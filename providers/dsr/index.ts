@@ -8,6 +8,8 @@ export default defineProvider<PathPrefixOptions>({
   // `path_prefix` leads to `/images/generations`. Ark's runtime API lives under `/api/v3` on both
   // sites (reference/upstreams.md §3.1), so `base_url` is the bare origin, e.g. `https://ark.cn-beijing.volces.com`.
   options: pathPrefixOptions('/api/v3'),
+  // Up to 4 images of a group at 4K (up to 16.6 MP), as b64_json when the client asks: some 22 MB each.
+  maxResponseMb: 128,
   create: (_options, host) => ({
     operations: {
       'images.generate': createDsrImagesOperation(host, 'images.generate'),

@@ -8,6 +8,8 @@ export default defineProvider<PathPrefixOptions, { 'images.generate': PreparedGi
   apiVersion: 2,
   name: 'gi',
   options: openAiCompatibleOptionsSchema,
+  // Up to 10 images, always base64, at up to 4K (8.3 MP) as PNG: some 16 MB of base64 each.
+  maxResponseMb: 256,
   prepare: {
     'images.generate': (request) => prepareGiRequest(request, 'generate'),
     'images.edit': (request) => prepareGiRequest(request, 'edit'),

@@ -12,6 +12,8 @@ export default defineProvider<GoogleApiOptions, { 'images.generate': GxImagePlan
   apiVersion: 2,
   name: 'gx',
   options: googleApiOptionsSchema,
+  // An image model's answer carries its 4K PNGs inline as base64 (some 33 MB each), interim thought images included.
+  maxResponseMb: 128,
   // Only the image operations read the request into a plan; chat and the native endpoints take it as the route validated it.
   prepare: { 'images.generate': readGxImageRequest, 'images.edit': readGxImageRequest },
   create: (_options, host) => {
