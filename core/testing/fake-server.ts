@@ -16,6 +16,8 @@ export interface RecordedRequest {
   text: string;
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   json: unknown;
+  /** Bytes of the answer's body the fake has handed to the socket so far (counted by `sendPieces`). */
+  bodyBytesWritten: number;
 }
 
 /** What a fake's handler gets for one request. */
@@ -130,5 +132,6 @@ function record(incoming: IncomingMessage, raw: Buffer): RecordedRequest {
     raw,
     text,
     json,
+    bodyBytesWritten: 0,
   };
 }

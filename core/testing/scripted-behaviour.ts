@@ -31,6 +31,12 @@ export interface ScriptedBehaviour {
   chunkDelayMs?: number;
   /** Cut the last chunk of a stream answer in the middle and end the response cleanly. */
   truncateSse?: boolean;
+  /**
+   * Write these pieces as the answer's body instead of its own, one by one, with the answer's
+   * status and headers but no `Content-Length` (a `headers` entry may declare one): a body of
+   * any size, built from a few shared strings, for a test of what a client holds of it.
+   */
+  bodyPieces?: Array<string | Uint8Array>;
 }
 
 /**

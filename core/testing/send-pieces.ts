@@ -18,10 +18,11 @@ const forever = 2 ** 31 - 1;
  * a reset after some chunks, or a last chunk cut in half. Headers go out at once, so a
  * stall after zero chunks is a stream that started and then went quiet.
  */
-export async function sendPieces({ response, signal }: FakeExchange, answer: PiecewiseAnswer, behaviour: ScriptedBehaviour): Promise<void> {
-  response.writeHead(answer.status, { ...answer.headers, ...behaviour.headers });
+export async function sendPieces({ request, response, signal }: FakeExchange, answer: PiecewiseAnswer, behaviour: ScriptedBehaviour): Promise<void> {
+  const { 'content-length': _length, ...unsized } = answer.headers;
+  response.writeHead(answer.status, { ...(behaviour.bodyPieces === undefined ? answer.headers : unsized), ...behaviour.headers });
   response.flushHeaders();
-  const { pieces } = answer;
+  const pieces = behaviour.bodyPieces ?? answer.pieces;
   for (let index = 0; index <= pieces.length; index += 1) {
     if (signal.aborted) return;
     if (behaviour.resetAfterChunks === index) {
@@ -39,7 +40,10 @@ export async function sendPieces({ response, signal }: FakeExchange, answer: Pie
       if (signal.aborted) return;
     }
     const last = index === pieces.length - 1;
-    await writeFlushed(response, last && answer.streamed && behaviour.truncateSse === true ? firstHalf(piece) : piece);
+    const data = last && answer.streamed && behaviour.truncateSse === true ? firstHalf(piece) : piece;
+    await writeFlushed(response, data);
+    // Only what the socket took counts: a write after the client dropped the connection is lost.
+    if (!response.destroyed) request.bodyBytesWritten += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
   }
   response.end();
 }
