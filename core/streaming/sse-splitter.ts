@@ -56,17 +56,29 @@ export class SseSplitter {
   /**
    * The events completed by this chunk, in order.
    * @throws GatewayError `upstream_event_too_large` (502) when an event outgrows `maxEventBytes`;
-   *   the splitter is then reset and the stream should be abandoned.
+   *   the splitter is then reset and the stream should be abandoned. The events the chunk
+   *   completed before that one are lost with the throw: see {@link split}.
    */
   push(chunk: Uint8Array): SseFrame[] {
     const frames: SseFrame[] = [];
+    this.split(chunk, frames);
+    return frames;
+  }
+
+  /**
+   * Appends the events completed by this chunk to `frames`, in order. When an event outgrows
+   * `maxEventBytes` it throws as {@link push} does, with the events before it already in
+   * `frames`: what a chunk holds before an oversized event is the same whether the upstream
+   * sent both in one write or in two.
+   */
+  split(chunk: Uint8Array, frames: SseFrame[]): void {
     const bytes = asBuffer(chunk);
     let start = 0;
     if (this.#skipLeadingLineFeed && bytes.length > 0) {
       this.#skipLeadingLineFeed = false;
       if (bytes[0] === lineFeed) start = 1;
     }
-    if (start === bytes.length) return frames;
+    if (start === bytes.length) return;
 
     const lineFeedIndex = bytes.indexOf(lineFeed, start);
     const carriageReturnIndex = bytes.indexOf(carriageReturn, start);
@@ -74,12 +86,12 @@ export class SseSplitter {
       this.#pendingChunks.push(start === 0 ? bytes : bytes.subarray(start));
       this.#pendingLength += bytes.length - start;
       this.#checkSize(this.#pendingLength);
-      return frames;
+      return;
     }
 
     if (this.#pendingLength === 0) {
       this.#splitLines(bytes, start, lineFeedIndex, carriageReturnIndex, frames);
-      return frames;
+      return;
     }
     // The pending bytes hold no line ending, so the first ones found in this chunk are also
     // the first ones of the joined buffer, shifted by the pending length.
@@ -95,7 +107,6 @@ export class SseSplitter {
       carriageReturnIndex === -1 ? -1 : carriageReturnIndex + shift,
       frames,
     );
-    return frames;
   }
 
   /** Ends the stream: delivers a last line and event that were not terminated, then resets. */

@@ -11,7 +11,8 @@ import { TurnCorkedReadable } from './turn-corked-readable.js';
 
 /** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */
 export interface FrameSplitter {
-  push(chunk: Uint8Array): SseFrame[];
+  /** Appends the frames `chunk` completes to `frames`; a throw (an oversized event) leaves the frames before it there. */
+  split(chunk: Uint8Array, frames: SseFrame[]): void;
   end(): SseFrame[];
 }
 
@@ -97,7 +98,7 @@ export class StreamPump implements InterruptibleStream {
         if (error !== undefined) this.#errorAfterHeld = error;
         return { kind: 'ended' };
       }
-      const error = this.#translateFrames(this.#parts.splitter.push(next.value), this.#held);
+      const error = this.#translateChunk(next.value, this.#held);
       if (error !== undefined && !this.#contentSeen) return { kind: 'error', error };
       if (error !== undefined) {
         this.#errorAfterHeld = error;
@@ -164,7 +165,7 @@ export class StreamPump implements InterruptibleStream {
             const next = await this.#iterator.next();
             if (next.done === true) break;
             const outputs: string[] = [];
-            const error = this.#translateFrames(parts.splitter.push(next.value), outputs);
+            const error = this.#translateChunk(next.value, outputs);
             await write(outputs.join(''));
             if (error !== undefined) throw error;
             if (this.#interruption !== undefined) throw this.#interruption;
@@ -219,6 +220,25 @@ export class StreamPump implements InterruptibleStream {
     const error = this.#translateFrames(this.#parts.splitter.end(), texts) ?? this.#apply(this.#parts.decoder.end(), texts);
     if (error === undefined) texts.push(this.#parts.encoder.end());
     return error;
+  }
+
+  /**
+   * Translates the frames one upstream chunk completes. A splitter failure (an oversized
+   * event) is reported after the frames before it: whatever the upstream sent ahead of it
+   * counts as sent, however its bytes were chunked, so a stream with content before the
+   * oversized event always starts and ends with an in-band error, and one without fails over.
+   */
+  #translateChunk(chunk: Uint8Array, texts: string[]): GatewayError | undefined {
+    const frames: SseFrame[] = [];
+    let splitFailure: unknown;
+    try {
+      this.#parts.splitter.split(chunk, frames);
+    } catch (error) {
+      splitFailure = error;
+    }
+    const error = this.#translateFrames(frames, texts);
+    if (error !== undefined || splitFailure === undefined) return error;
+    return asGatewayError(splitFailure);
   }
 
   #translateFrames(frames: SseFrame[], texts: string[]): GatewayError | undefined {

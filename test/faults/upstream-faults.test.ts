@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { issueToken, lastAttempts, storedToken, waitForToken, type IssuedToken, type StoredToken } from '../helpers/gateway-scenario.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { fakeOf, routesUnderFault, startFaultScene, type Dialect, type RouteUnderFault } from './fault-scene.js';
-import { cutFirstEventFor, garbageFor, oversizeAfterContentFor, oversizeEventFor, type FaultBehaviour } from './fault-behaviours.js';
+import { chunkings, cutFirstEventFor, garbageFor, oversizeAfterContentFor, oversizeEventFor, type FaultBehaviour } from './fault-behaviours.js';
 
 // Every upstream fault of issue 7 on every model route it applies to. Before any content has
 // reached the client a fault moves the request to the second channel, and the token pays
@@ -24,6 +24,8 @@ interface EarlyFault {
   behaviour(route: RouteUnderFault): FaultBehaviour | undefined;
   /** The upstream had answered 2xx when it struck. */
   afterHeaders?: boolean;
+  /** For a fault after content: model text the client must have got before the error. */
+  delivered?: string;
 }
 
 const earlyFaults: EarlyFault[] = [
@@ -43,12 +45,21 @@ const lateFaults: EarlyFault[] = [
   { name: 'a connection reset after content', behaviour: (route) => ({ resetAfterChunks: route.chunksWithContent }) },
   { name: 'silence after content for longer than idle_ms', behaviour: (route) => ({ stallAfterChunks: route.chunksWithContent }) },
   { name: 'a stream cut in the middle of its last event', behaviour: () => ({ truncateSse: true }) },
-  { name: 'an SSE event over streaming.max_event_bytes after content', behaviour: oversizeAfterContentFor },
+  // The stream commits at its first content, whatever follows it in the same read: the same
+  // outcome however the upstream's bytes were chunked.
+  ...chunkings.map((chunking) => ({
+    name: `an SSE event over streaming.max_event_bytes after content, ${chunking}`,
+    behaviour: (route: RouteUnderFault) => oversizeAfterContentFor(route, chunking),
+    delivered: 'partial',
+  })),
 ];
 
-/** The token after the request settled: streams and relayed bytes settle once the body is over. */
+/**
+ * The token after the request settled: streams and relayed bytes settle once the body is
+ * over. Polled until it has, for as long as a loaded machine may take; a settled token ends the wait.
+ */
 async function settled(gateway: TestApp, token: IssuedToken): Promise<StoredToken> {
-  return waitForToken(gateway, token, (stored) => stored.used_quota > 0, 2000);
+  return waitForToken(gateway, token, (stored) => stored.used_quota > 0, 10_000);
 }
 
 /**
@@ -151,10 +162,11 @@ t.test('upstream faults on every model route', { jobs: routesUnderFault.length }
         t.match(await storedToken(gateway, token), { used_quota: 0, remain_quota: startingQuota }, 'the hold is refunded');
       });
 
-      const oversize = oversizeEventFor(route);
-      if (oversize !== undefined) {
+      for (const chunking of chunkings) {
+        const oversize = oversizeEventFor(route, chunking);
+        if (oversize === undefined) continue;
         // The same model would most likely send the same event again: a clean error, not a retry.
-        t.test('an SSE event over streaming.max_event_bytes before content is a clean error and costs nothing', async (t) => {
+        t.test(`an SSE event over streaming.max_event_bytes before content, ${chunking}, is a clean error and costs nothing`, async (t) => {
           const token = await issueToken(t, gateway);
           const secondRequests = second.requests.length;
           first.next(oversize);
@@ -191,6 +203,7 @@ t.test('upstream faults on every model route', { jobs: routesUnderFault.length }
           first.next(behaviour);
           const response = await route.send(gateway, token);
           t.equal(response.statusCode, 200, 'the stream had started');
+          if (fault.delivered !== undefined) t.match(response.payload, fault.delivered, 'the content before the fault reached the client');
           assertInBandError(t, route, route.inBandError?.(response));
           t.equal(second.requests.length, secondRequests, 'no silent switch to another channel');
           const stored = await settled(gateway, token);
