@@ -103,7 +103,8 @@ export interface RouteUnderFault {
 
 const prompt = 'one two three four five six seven eight';
 
-function postJson(gateway: TestApp, token: IssuedToken, url: string, body: unknown): Promise<LightMyRequestResponse> {
+/** POST `url` with a JSON body as the token. */
+export function postJson(gateway: TestApp, token: IssuedToken, url: string, body: unknown): Promise<LightMyRequestResponse> {
   return gateway.app.inject({ method: 'POST', url, headers: { ...token.bearer, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 }
 

@@ -1,9 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import type { TestApp } from '../helpers/build-test-app.js';
 import { familyPricing, gxChannel, issueToken, lastAttempts, openAiChannelsOn, scenarioGateway, startGx, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import type { FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
+import { postJson } from './fault-scene.js';
 
 // A broken or hostile upstream answering a non-stream request with a body of any size: the
 // gateway holds at most the channel's max_response_mb of it, drops the connection there,
@@ -71,10 +71,6 @@ async function startScene(t: Test): Promise<Scene> {
   return { gateway, gx, gxSpare, openAi };
 }
 
-function post(gateway: TestApp, token: IssuedToken, url: string, body: unknown): Promise<LightMyRequestResponse> {
-  return gateway.app.inject({ method: 'POST', url, headers: { ...token.bearer, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-}
-
 const get = (gateway: TestApp, token: IssuedToken, url: string) => gateway.app.inject({ method: 'GET', url, headers: token.bearer });
 
 /** How many bytes of its last answer's body the fake managed to hand to the socket. */
@@ -101,12 +97,12 @@ t.test('a non-stream upstream answer past max_response_mb', async (t) => {
       t.test(`${route.name}, ${framing.name}: 502 upstream_response_too_large, the connection dropped, nothing billed`, async (t) => {
         const token = await issueToken(t, gateway);
         route.fake.next({ bodyPieces: route.pieces, headers: framing.headers(route.pieces) });
-        const response = await post(gateway, token, '/v1/chat/completions', { model: route.model, messages: [{ role: 'user', content: 'hello there' }] });
+        const response = await postJson(gateway, token, '/v1/chat/completions', { model: route.model, messages: [{ role: 'user', content: 'hello there' }] });
         t.equal(response.statusCode, 502);
         t.match(response.json(), { error: { code: 'upstream_response_too_large', type: 'server_error', message: /max_response_mb/ } }, 'in the OpenAI shape, naming the limit');
         assertDroppedEarly(t, writtenByLastAnswer(route.fake));
         await assertRefundedInFull(t, gateway, token);
-        const after = await post(gateway, token, '/v1/chat/completions', { model: route.model, messages: [{ role: 'user', content: 'hello again' }] });
+        const after = await postJson(gateway, token, '/v1/chat/completions', { model: route.model, messages: [{ role: 'user', content: 'hello again' }] });
         t.equal(after.statusCode, 200, 'the channel answers the next request');
       });
     }
@@ -114,7 +110,7 @@ t.test('a non-stream upstream answer past max_response_mb', async (t) => {
     t.test(`images generations, ${framing.name}: the images table's 503 bad_response, the connection dropped, nothing billed`, async (t) => {
       const token = await issueToken(t, gateway);
       openAi.next({ bodyPieces: hugeImagesAnswer, headers: framing.headers(hugeImagesAnswer) });
-      const response = await post(gateway, token, '/v1/images/generations', { model: 'gi-2', prompt: 'a lighthouse at dusk', quality: 'low' });
+      const response = await postJson(gateway, token, '/v1/images/generations', { model: 'gi-2', prompt: 'a lighthouse at dusk', quality: 'low' });
       t.equal(response.statusCode, 503);
       t.match(response.json(), { error: { code: 'bad_response', message: /max_response_mb/ } });
       assertDroppedEarly(t, writtenByLastAnswer(openAi));
@@ -125,7 +121,7 @@ t.test('a non-stream upstream answer past max_response_mb', async (t) => {
   t.test('another channel serving the model answers instead, and the token pays one answer', async (t) => {
     const token = await issueToken(t, gateway);
     gx.next({ bodyPieces: hugeGxAnswer });
-    const response = await post(gateway, token, '/v1/chat/completions', { model: 'gx-3-pro', messages: [{ role: 'user', content: 'hello there' }] });
+    const response = await postJson(gateway, token, '/v1/chat/completions', { model: 'gx-3-pro', messages: [{ role: 'user', content: 'hello there' }] });
     t.equal(response.statusCode, 200);
     t.same(lastAttempts(gateway), ['gx-limited:failed', 'gx-spare:success'], 'the limited channel failed (a mark against its circuit), the spare answered');
     t.equal(gxSpare.requests.length, 1);
@@ -136,7 +132,7 @@ t.test('a non-stream upstream answer past max_response_mb', async (t) => {
 
   t.test('a task poll answered past the limit leaves the task as it was and its hold in place', async (t) => {
     const token = await issueToken(t, gateway);
-    const submitted = await post(gateway, token, '/v1/video/generations', { model: 'sr-2', prompt: 'a lighthouse at dusk', seconds: 4 });
+    const submitted = await postJson(gateway, token, '/v1/video/generations', { model: 'sr-2', prompt: 'a lighthouse at dusk', seconds: 4 });
     t.equal(submitted.statusCode, 200);
     const task = submitted.json();
     const held = await storedToken(gateway, token);
@@ -159,7 +155,7 @@ t.test('byte bodies relayed to the client pass through whatever max_response_mb 
   t.test('speech audio four times the limit reaches the client whole', async (t) => {
     const token = await issueToken(t, gateway);
     openAi.next({ bodyPieces: audioPieces });
-    const response = await post(gateway, token, '/v1/audio/speech', { model: 'tts-1', input: 'one two three', voice: 'alloy' });
+    const response = await postJson(gateway, token, '/v1/audio/speech', { model: 'tts-1', input: 'one two three', voice: 'alloy' });
     t.equal(response.statusCode, 200);
     t.equal(response.rawPayload.length, audio.length, 'every byte of the audio');
     t.ok(response.rawPayload.equals(audio), 'as the upstream sent it');
@@ -167,7 +163,7 @@ t.test('byte bodies relayed to the client pass through whatever max_response_mb 
 
   t.test("a finished video's content four times the limit reaches the client whole", async (t) => {
     const token = await issueToken(t, gateway);
-    const submitted = await post(gateway, token, '/v1/video/generations', { model: 'sr-2', prompt: 'a lighthouse at dusk', seconds: 4 });
+    const submitted = await postJson(gateway, token, '/v1/video/generations', { model: 'sr-2', prompt: 'a lighthouse at dusk', seconds: 4 });
     const id = submitted.json().task_id as string;
     let status = '';
     for (let poll = 0; poll < 5 && status !== 'succeeded'; poll += 1) status = (await get(gateway, token, `/v1/video/generations/${id}`)).json().status;
