@@ -101,11 +101,11 @@ export const upstreamStreamTruncated = () =>
 /**
  * 502 `upstream_response_too_large`: a non-stream answer larger than the channel's
  * `max_response_mb`, refused before the gateway held more of it. The upstream's fault, so
- * retryable on another channel unless `retryable: false` (a task it may have started).
+ * retryable on another channel (`readUpstreamAnswer` makes it final where a task may have started).
  */
-export const upstreamResponseTooLarge = (maxBytes: number, options: Pick<GatewayErrorOptions, 'retryable'> = {}) =>
+export const upstreamResponseTooLarge = (maxBytes: number) =>
   new GatewayError(502, 'upstream_response_too_large', `the upstream answered more than ${formatMebibytes(maxBytes)}, the most this channel accepts (max_response_mb)`, {
-    retryable: options.retryable ?? true,
+    retryable: true,
   });
 
 const formatMebibytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MiB`;
