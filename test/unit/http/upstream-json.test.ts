@@ -1,5 +1,7 @@
 import t from 'tap';
-import { parseUpstreamJson } from '../../../core/http/upstream-json.js';
+import type { UpstreamBody } from '../../../core/contracts/provider-plugin.js';
+import { upstreamResponseTooLarge } from '../../../core/errors/error-codes.js';
+import { parseUpstreamJson, readUpstreamAnswer } from '../../../core/http/upstream-json.js';
 import { maxJsonDepthCeiling } from '../../../core/validation/json-depth.js';
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
@@ -17,4 +19,10 @@ t.test('upstream JSON at the ceiling, long or short, is read', async (t) => {
 
 t.test('text that is not JSON is refused', async (t) => {
   t.throws(() => parseUpstreamJson('data: {'), SyntaxError);
+});
+
+t.test('an answer past max_response_mb keeps its code when read as an answer, and is final where a task may have started', async (t) => {
+  const tooLarge = () => ({ json: async () => Promise.reject(upstreamResponseTooLarge(1024)) }) as unknown as UpstreamBody;
+  await t.rejects(readUpstreamAnswer(tooLarge(), 'a task object'), { code: 'upstream_response_too_large', retryable: true });
+  await t.rejects(readUpstreamAnswer(tooLarge(), 'a created task', { retryable: false }), { code: 'upstream_response_too_large', retryable: false });
 });
