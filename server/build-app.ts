@@ -42,6 +42,7 @@ import { jsonBodyParserPlugin } from '../plugins/http/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
 import { requestLogLinePlugin } from '../plugins/http/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/auth/route-auth.js';
+import { AuthFailureLimiter } from '../core/security/auth-failure-limiter.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { createGatewayContainer } from './create-container.js';
@@ -145,7 +146,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
     await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.
-    await app.register(routeAuthPlugin, { authenticator: container.resolve(TokenAuthenticator), users: container.resolve(UserService) });
+    await app.register(routeAuthPlugin, {
+      authenticator: container.resolve(TokenAuthenticator),
+      users: container.resolve(UserService),
+      failures: new AuthFailureLimiter(config.security.auth_failures, backend, container.resolve(InjectionTokens.clock)),
+    });
     await app.register(bodyLimitPlugin);
         await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });

@@ -126,8 +126,16 @@ const mediaSchema = z.strictObject({
   check_vendor_fetched_urls: boolean.default(true),
 });
 
+// Failed authentications counted in the store (core/security/auth-failure-limiter.ts); 0 turns a counter off.
+const authFailuresSchema = z.strictObject({
+  max_per_address: integer(0, 1_000_000).default(20),
+  max_per_key_prefix: integer(0, 1_000_000).default(20),
+  window_ms: integer(100, 3_600_000).default(60_000),
+});
+
 const securitySchema = z.strictObject({
   media: mediaSchema.default(mediaSchema.parse({})),
+  auth_failures: authFailuresSchema.default(authFailuresSchema.parse({})),
   encryption_key: z
     .string({ error: 'expected a string' })
     .refine((key) => key === '' || key.length >= 32, { error: 'expected at least 32 characters (or empty to generate one)' })
