@@ -34,6 +34,7 @@ import { ChannelAffinity } from '../core/routing/channel-affinity.js';
 import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/errors/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/http/body-limit.js';
+import { lingeringClosePlugin } from '../plugins/http/lingering-close.js';
 import { clientTimeoutOptions } from './client-timeouts.js';
 import { ClusterWorkerMessageBus } from './cluster-store-messages.js';
 import { isGatewayWorker } from './gateway-worker.js';
@@ -152,6 +153,10 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       failures: new AuthFailureLimiter(config.security.auth_failures, backend, container.resolve(InjectionTokens.clock)),
     });
     await app.register(bodyLimitPlugin);
+    await app.register(lingeringClosePlugin, {
+      lingerMilliseconds: config.server.lingering_close_ms,
+      maxBytes: config.server.lingering_close_max_mb * 1024 * 1024,
+    });
         await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
     // The breaker is built with the channels below; until then no circuit has a state.

@@ -68,6 +68,11 @@ const serverSchema = z.strictObject({
   headers_timeout_ms: integer(1, 600_000).default(20_000),
   request_timeout_ms: integer(1, 3_600_000).default(120_000),
   keep_alive_timeout_ms: integer(1, 600_000).default(72_000),
+  // Lingering close (plugins/http/lingering-close.ts): after an answer to a request whose body
+  // is still arriving, the rest is read and dropped this long and this much at most, so the
+  // client reads the answer instead of a reset.
+  lingering_close_ms: integer(0, 60_000).default(2000),
+  lingering_close_max_mb: integer(1, 10_240).default(64),
 }).refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
   error: 'expected at most server.request_timeout_ms (the time for the whole request includes its head)',
   path: ['headers_timeout_ms'],
