@@ -20,7 +20,7 @@ import { issueProcessToken, processGatewayConfig } from './process-gateway.js';
 const mebibyte = 1024 * 1024;
 const overLimit = 33 * mebibyte;
 const tooLarge = /the request body is larger than the 32 MB limit \(server\.body_limit_mb\); send a smaller body/;
-const tries = 3;
+const tries = 2;
 
 /** A body of `size` bytes streamed in 1 MiB chunks, with no declared length. */
 const streamOf = (size: number) => {
