@@ -68,7 +68,8 @@ export const lingeringClosePlugin = fastifyPlugin(
     app.addHook('onSend', (request, reply, payload, done) => {
       const { raw } = request;
       const socket = raw.socket as Socket | null;
-      if (!raw.complete && socket !== null) {
+      // `=== false`: a request of fastify's `inject` has no connection, and no `complete` either.
+      if (raw.complete === false && socket !== null) {
         reply.header('connection', 'close');
         drain(socket, raw, options.maxBytes);
         socket.destroySoon = () => linger(socket, raw, options.lingerMilliseconds);
