@@ -32,21 +32,21 @@ function drain(socket: Socket, request: IncomingMessage, maxBytes: number): void
 
 /**
  * What Node calls once a `connection: close` answer is flushed: ends the gateway's side (FIN)
- * and destroys the socket when the client has sent its whole body, or after
- * `lingerMilliseconds`, whichever comes first.
+ * and destroys the socket once the client has sent its whole body (after the FIN is out, as
+ * Node's own `destroySoon` does), or after `lingerMilliseconds` at once, whichever comes first.
  */
 function linger(socket: Socket, request: IncomingMessage, lingerMilliseconds: number): void {
   socket.end();
+  const close = () => (socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()));
   if (lingerMilliseconds === 0 || request.complete) {
-    socket.destroy();
+    close();
     return;
   }
-  const cut = () => socket.destroy();
-  const timer = setTimeout(cut, lingerMilliseconds);
-  request.once('end', cut);
+  const timer = setTimeout(() => socket.destroy(), lingerMilliseconds);
+  request.once('end', close);
   socket.once('close', () => {
     clearTimeout(timer);
-    request.off('end', cut);
+    request.off('end', close);
   });
 }
 
