@@ -82,6 +82,18 @@ t.test('many addresses guessing one key prefix: past max_per_key_prefix failures
   t.equal((await get(gateway, '/v1/models', token.bearer, '192.0.2.70')).statusCode, 200, 'the right key with the guessed prefix from a new address gets 200');
 });
 
+t.test('IPv6 addresses are counted by their /64: stepping through addresses of one network does not escape the count', async (t) => {
+  const gateway = await buildTestApp(t, 'memory');
+  const token = await issueToken(t, gateway);
+  for (let index = 1; index <= 20; index += 1) {
+    t.same(await wrongKeys(gateway, `2001:db8:1:2::${index.toString(16)}`, 1), [401], `a wrong key from the network's address ${index}: 401`);
+  }
+  assertOpenAiRefusal(t, await get(gateway, '/v1/models', bearer(randomKey()), '2001:db8:1:2:ffff::1'), 'the 21st, from yet another address of that /64');
+  assertOpenAiRefusal(t, await get(gateway, '/v1/models', token.bearer, '2001:db8:1:2::99'), 'a right key from that /64');
+  t.equal((await get(gateway, '/v1/models', token.bearer, '2001:db8:1:3::1')).statusCode, 200, 'a right key from the next /64 gets 200');
+  t.same(await wrongKeys(gateway, '::ffff:198.51.100.9', 1), [401], 'an IPv4-mapped address is counted as its IPv4 address, apart');
+});
+
 t.test('requests without a credential or with a malformed one are not counted', async (t) => {
   const gateway = await buildTestApp(t, 'memory');
   const token = await issueToken(t, gateway);
