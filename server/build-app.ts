@@ -34,6 +34,7 @@ import { ChannelAffinity } from '../core/routing/channel-affinity.js';
 import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/errors/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/http/body-limit.js';
+import { lingeringClosePlugin } from '../plugins/http/lingering-close.js';
 import { clientTimeoutOptions } from './client-timeouts.js';
 import { ClusterWorkerMessageBus } from './cluster-store-messages.js';
 import { isGatewayWorker } from './gateway-worker.js';
@@ -42,6 +43,7 @@ import { jsonBodyParserPlugin } from '../plugins/http/json-body-parser.js';
 import { managementPlugin } from '../plugins/management/management-plugin.js';
 import { requestLogLinePlugin } from '../plugins/http/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/auth/route-auth.js';
+import { AuthFailureLimiter } from '../core/security/auth-failure-limiter.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { createGatewayContainer } from './create-container.js';
@@ -145,8 +147,16 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(errorHandlerPlugin, { bodyLimitMegabytes: config.server.body_limit_mb });
     await app.register(requestLogLinePlugin);
     // Before every route: its onRoute hook checks and guards each route's declared auth.
-    await app.register(routeAuthPlugin, { authenticator: container.resolve(TokenAuthenticator), users: container.resolve(UserService) });
+    await app.register(routeAuthPlugin, {
+      authenticator: container.resolve(TokenAuthenticator),
+      users: container.resolve(UserService),
+      failures: new AuthFailureLimiter(config.security.auth_failures, backend, container.resolve(InjectionTokens.clock)),
+    });
     await app.register(bodyLimitPlugin);
+    await app.register(lingeringClosePlugin, {
+      lingerMilliseconds: config.server.lingering_close_ms,
+      maxBytes: config.server.lingering_close_max_mb * 1024 * 1024,
+    });
         await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
     // The breaker is built with the channels below; until then no circuit has a state.

@@ -68,6 +68,11 @@ const serverSchema = z.strictObject({
   headers_timeout_ms: integer(1, 600_000).default(20_000),
   request_timeout_ms: integer(1, 3_600_000).default(120_000),
   keep_alive_timeout_ms: integer(1, 600_000).default(72_000),
+  // Lingering close (plugins/http/lingering-close.ts): after an answer to a request whose body
+  // is still arriving, the rest is read and dropped this long and this much at most, so the
+  // client reads the answer instead of a reset.
+  lingering_close_ms: integer(0, 60_000).default(2000),
+  lingering_close_max_mb: integer(1, 10_240).default(64),
 }).refine((server) => server.headers_timeout_ms <= server.request_timeout_ms, {
   error: 'expected at most server.request_timeout_ms (the time for the whole request includes its head)',
   path: ['headers_timeout_ms'],
@@ -126,8 +131,16 @@ const mediaSchema = z.strictObject({
   check_vendor_fetched_urls: boolean.default(true),
 });
 
+// Failed authentications counted in the store (core/security/auth-failure-limiter.ts); 0 turns a counter off.
+const authFailuresSchema = z.strictObject({
+  max_per_address: integer(0, 1_000_000).default(20),
+  max_per_key_prefix: integer(0, 1_000_000).default(20),
+  window_ms: integer(100, 3_600_000).default(60_000),
+});
+
 const securitySchema = z.strictObject({
   media: mediaSchema.default(mediaSchema.parse({})),
+  auth_failures: authFailuresSchema.default(authFailuresSchema.parse({})),
   encryption_key: z
     .string({ error: 'expected a string' })
     .refine((key) => key === '' || key.length >= 32, { error: 'expected at least 32 characters (or empty to generate one)' })

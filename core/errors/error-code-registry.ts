@@ -34,6 +34,7 @@ export const errorCodeRegistry = {
   access_denied: '403: valid credentials, not allowed here',
   model_not_allowed: '403: the API key may not use this model',
   rate_limit_exceeded: "429: the key's rate limit; Retry-After says when",
+  too_many_auth_failures: '429: too many failed authentications from the address or with the key prefix; Retry-After says when',
   // What the client addressed.
   not_found: '404: no such route or object',
   model_not_found: '404: no channel serves the model for this key',

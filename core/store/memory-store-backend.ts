@@ -11,6 +11,9 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, Keyv>();
   readonly #counters = new Map<string, number>();
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  // Windows are keyed by what clients choose (a failed authentication's address), so reset
+  // ones are swept once the map has doubled since the last sweep: memory follows the live ones.
+  #windowSweepSize = 1024;
   readonly #sets = new Map<string, Set<string>>();
   readonly #rateBuckets = new Map<string, RateBucketState>();
   readonly #balances = new Map<string, QuotaBalance>();
@@ -54,11 +57,17 @@ export class MemoryStoreBackend implements StoreBackend {
     const now = Date.now();
     let window = this.#windows.get(key);
     if (window === undefined || window.resetAt <= now) {
+      if (this.#windows.size >= this.#windowSweepSize) this.#sweepWindows(now);
       window = { count: 0, resetAt: now + windowMilliseconds };
       this.#windows.set(key, window);
     }
     window.count += 1;
     return { count: window.count, resetInMilliseconds: window.resetAt - now };
+  }
+
+  #sweepWindows(now: number): void {
+    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
+    this.#windowSweepSize = Math.max(1024, this.#windows.size * 2);
   }
 
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {

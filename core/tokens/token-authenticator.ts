@@ -25,6 +25,12 @@ interface CacheEntry {
 const keyShape = /^[0-9A-Za-z]{48}$/;
 const cacheLifetimeMilliseconds = 60_000;
 
+/** The key of a presented `sk-<key>` (the prefix is optional) when it has the shape of one, else undefined. */
+export function wellFormedApiKey(presented: string): string | undefined {
+  const key = presented.startsWith('sk-') ? presented.slice(3) : presented;
+  return keyShape.test(key) ? key : undefined;
+}
+
 /**
  * Checks API keys on the model routes. Lookups come from an in-memory cache, dropped for a
  * token when any process announces it changed (see {@link tokenInvalidationChannel}); entries
@@ -84,8 +90,8 @@ export class TokenAuthenticator {
    * outside `allow_ips`. Expired and spent tokens are stored with status 3 or 4.
    */
   async authenticate(presented: string, clientIp: string): Promise<AuthenticatedToken> {
-    const key = presented.startsWith('sk-') ? presented.slice(3) : presented;
-    if (!keyShape.test(key)) throw unauthorized('invalid API key: expected "sk-" followed by 48 letters and digits');
+    const key = wellFormedApiKey(presented);
+    if (key === undefined) throw unauthorized('invalid API key: expected "sk-" followed by 48 letters and digits');
     const entry = await this.#lookup(key);
     if (entry === undefined) throw unauthorized('invalid API key: no token has this key');
     const { token } = entry.authenticated;

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { unauthorized } from '../../core/errors/error-codes.js';
+import { GatewayError } from '../../core/errors/gateway-error.js';
 import { readApiKey, readBearerCredential, type CredentialSources } from '../../core/pipeline/steps/read-api-key.js';
-import type { AuthenticatedToken, TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
+import type { AuthFailureLimiter } from '../../core/security/auth-failure-limiter.js';
+import { wellFormedApiKey, type AuthenticatedToken, type TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
 
@@ -63,6 +65,11 @@ const isModelRoute = (url: string) => /^\/v1(beta)?(\/|$)/i.test(url);
 
 const credentialSources = (request: FastifyRequest): CredentialSources => ({ rawHeaders: request.raw.rawHeaders, query: request.query });
 
+// How many first characters of a credential name its neighbourhood for the failure counter:
+// the 4 a token list shows of a key (so guessing the rest of a masked key is counted as one).
+const prefixCharacters = 4;
+const loginTokenMarker = 'mgu_';
+
 /**
  * Authentication by route. Every route declares `config.auth` when it is registered; this
  * plugin's `onRoute` hook refuses a route without one (the app does not start) and a model
@@ -75,25 +82,41 @@ const credentialSources = (request: FastifyRequest): CredentialSources => ({ raw
  * Registered before every route-owning plugin (`onRoute` sees only later routes).
  */
 export const routeAuthPlugin = fastifyPlugin(
-  async (app: FastifyInstance, options: { authenticator: TokenAuthenticator; users: UserService }) => {
-    const { authenticator, users } = options;
+  async (app: FastifyInstance, options: { authenticator: TokenAuthenticator; users: UserService; failures: AuthFailureLimiter }) => {
+    const { authenticator, users, failures } = options;
     await authenticator.start();
 
+    // Only a well-formed key that matched no token is a guess worth counting: a missing or
+    // malformed one is refused before any lookup and cannot match anything.
+    const authenticateKey = async (request: FastifyRequest, presented: string): Promise<AuthenticatedToken> => {
+      try {
+        return await authenticator.authenticate(presented, request.ip);
+      } catch (error) {
+        const key = wellFormedApiKey(presented);
+        if (key === undefined || !GatewayError.is(error) || error.code !== 'invalid_api_key') throw error;
+        throw await failures.countFailure(error, request.ip, `api-key:${key.slice(0, prefixCharacters)}`);
+      }
+    };
     const apiKeyGuard = (native: boolean): onRequestAsyncHookHandler =>
       async function apiKeyGuard(request) {
+        failures.refuseLockedAddress(request.ip);
         const key = readApiKey(credentialSources(request), native);
         if (key === undefined) {
           throw unauthorized(
             native ? 'missing API key: send Authorization: Bearer sk-..., x-gx-api-key or ?key=' : 'missing API key: send Authorization: Bearer sk-...',
           );
         }
-        apiTokens.set(request, await authenticator.authenticate(key, request.ip));
+        apiTokens.set(request, await authenticateKey(request, key));
       };
     const loginGuard: onRequestAsyncHookHandler = async function loginGuard(request) {
+      failures.refuseLockedAddress(request.ip);
       const credential = readBearerCredential(credentialSources(request));
       if (credential === undefined) throw unauthorized('missing login token: send Authorization: Bearer <login token>', 'unauthorized');
       const user = await users.authenticate(credential);
-      if (user === undefined) throw unauthorized('invalid login token', 'unauthorized');
+      if (user === undefined) {
+        const unmarked = credential.startsWith(loginTokenMarker) ? credential.slice(loginTokenMarker.length) : credential;
+        throw await failures.countFailure(unauthorized('invalid login token', 'unauthorized'), request.ip, `login:${unmarked.slice(0, prefixCharacters)}`);
+      }
       signedInUsers.set(request, user);
     };
     const guards: Record<Exclude<RouteAuth, 'none'>, onRequestAsyncHookHandler> = {

@@ -6,7 +6,7 @@ const mebibyte = 1024 * 1024;
 
 /**
  * 413 `body_too_large`. The connection is closed after the answer: the client may still be
- * sending the rest of the body, which is never read.
+ * sending the rest of the body, which is drained for a bounded time first (lingering close).
  */
 export function bodyTooLarge(limitBytes: number): GatewayError {
   const megabytes = Math.round((limitBytes / mebibyte) * 100) / 100;

@@ -15,10 +15,35 @@ const integerField = (minimum: number, maximum: number, hint: string) =>
     .min(minimum, { error: `expected an integer ${hint}` })
     .max(maximum, { error: `expected an integer ${hint}` });
 
+// Characters a name is shown with in lists and terminals must not act on the display: C0 and
+// C1 controls (NUL, ESC starting ANSI sequences, CR and LF forging lines, DEL), the line and
+// paragraph separators, and the bidirectional controls (U+202E turns the text after it
+// around). Everything else is ordinary text: letters of any script, emoji (with their zero
+// width joiners), spaces.
+const displayControl = /[\p{Cc}\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+// A high surrogate not followed by a low one, or a low one not preceded by a high one: text
+// that is not Unicode (no UTF-8 spelling), which clients and databases each mangle their own way.
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const codePointOf = (character: string) => `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
 const name = z
   .string({ error: 'expected a string' })
   .refine((value) => value.trim() !== '', { error: 'must not be empty' })
-  .refine((value) => [...value].length <= 30, { error: 'at most 30 characters' });
+  .refine((value) => [...value].length <= 30, { error: 'at most 30 characters' })
+  .superRefine((value, context) => {
+    const control = displayControl.exec(value)?.[0];
+    const problem =
+      control !== undefined
+        ? `${codePointOf(control)}, a control or bidirectional character`
+        : loneSurrogate.test(value)
+          ? 'a lone surrogate (half of a UTF-16 pair)'
+          : undefined;
+    if (problem === undefined) return;
+    context.addIssue({
+      code: 'custom',
+      message: `must not contain control characters (U+0000-U+001F, U+007F-U+009F), line separators, bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) or lone surrogates; found ${problem}: remove it`,
+    });
+  });
 
 const expiredTime = integerField(-1, latestTime, '(Unix seconds, or -1 for never)').refine((value) => value !== 0, {
   error: 'expected Unix seconds, or -1 for never',

@@ -5,6 +5,8 @@ import t from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
 import { routeAuthPlugin } from '../../plugins/auth/route-auth.js';
+import { InjectionTokens, systemClock } from '../../core/di/injection-tokens.js';
+import { AuthFailureLimiter } from '../../core/security/auth-failure-limiter.js';
 import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
@@ -179,7 +181,11 @@ t.test('an app does not start with a route that declares no authentication, or a
     const app = Fastify();
     t.teardown(() => app.close());
     void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
-    void app.register(routeAuthPlugin, { authenticator: gateway.app.gateway.resolve(TokenAuthenticator), users: gateway.app.gateway.resolve(UserService) });
+    void app.register(routeAuthPlugin, {
+      authenticator: gateway.app.gateway.resolve(TokenAuthenticator),
+      users: gateway.app.gateway.resolve(UserService),
+      failures: new AuthFailureLimiter(gateway.config.security.auth_failures, gateway.app.gateway.resolve(InjectionTokens.storeBackend), systemClock),
+    });
     void app.register(async (scope) => register(scope));
     return app;
   };

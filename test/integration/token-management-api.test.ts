@@ -790,6 +790,47 @@ for (const driver of storageDrivers) {
       assertRejected(t, await alice.update({ id: token.id, name: '😀'.repeat(31) }), 400, 'name', 'update to 31 emoji');
     });
 
+    t.test('a name with a control character, a bidirectional control or a lone surrogate is refused on create and update with 400 naming name', async (t) => {
+      const alice = await newClient(testApp);
+      const token = await alice.create({ name: 'clean' });
+      const refused: Array<[string, string]> = [
+        ['NUL', 'a\u0000b'],
+        ['ESC (an ANSI colour sequence)', '\u001b[31mred'],
+        ['CR', 'a\rb'],
+        ['LF', 'line\nforged'],
+        ['TAB', 'a\tb'],
+        ['DEL', 'a\u007fb'],
+        ['a C1 control (CSI)', 'a\u009bb'],
+        ['U+202E right-to-left override', 'invoice\u202Etxt.exe'],
+        ['U+202A left-to-right embedding', 'a\u202Ab'],
+        ['U+2066 left-to-right isolate', 'a\u2066b'],
+        ['U+2069 pop directional isolate', 'a\u2069b'],
+        ['U+200F right-to-left mark', 'a\u200Fb'],
+        ['U+061C Arabic letter mark', 'a\u061Cb'],
+        ['U+2028 line separator', 'a\u2028b'],
+        ['a lone high surrogate', 'a\uD83Db'],
+        ['a lone low surrogate', 'a\uDE00'],
+      ];
+      for (const [what, name] of refused) {
+        for (const [operation, response] of [
+          ['create', await alice.call({ method: 'POST', url: '/api/token/', payload: { name } })],
+          ['update', await alice.update({ id: token.id, name })],
+        ] as const) {
+          assertRejected(t, response, 400, /^name: must not contain .*(control|surrogate)/, `${operation} with ${what}`);
+        }
+      }
+      t.equal(assertOk<Page>(t, await alice.list(), 'list').total, 1, 'no refused name created a token');
+      t.equal(assertOk<TokenObject>(t, await alice.get(token.id), 'get').name, 'clean', 'no refused name was stored');
+    });
+
+    t.test('names in ordinary Unicode are accepted and shown back as given', async (t) => {
+      const alice = await newClient(testApp);
+      const names = ['Café crème', '生产环境 密钥', '🔑 prod 🚀', '👩‍💻 team key', 'Ünïcödé ñame', 'مفتاح الإنتاج', 'ключ  два пробела'];
+      for (const name of names) t.equal((await alice.create({ name })).name, name, `create: ${name}`);
+      const token = await alice.create({ name: 'plain' });
+      for (const name of names) t.equal(assertOk<TokenObject>(t, await alice.update({ id: token.id, name }), `update to ${name}`).name, name, `update: ${name}`);
+    });
+
     t.test('update rejects bad input with 400 naming the field', async (t) => {
       const alice = await newClient(testApp);
       const token = await alice.create({ name: 'target', remain_quota: 10 });
