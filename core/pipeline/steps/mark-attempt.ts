@@ -17,7 +17,7 @@ export function attemptSucceeded(context: RequestContext, services: PipelineServ
 
 /**
  * The try failed with `error`: the attempt is detached and recorded, and the channel's circuit
- * marked only for an upstream fault. Returns the error the request fails with if no later
+ * marked a failure only for the channel's own fault (`error.fault`). Returns the error the request fails with if no later
  * channel answers (the client's leaving, or the shutdown, wins over the upstream's error).
  */
 export function attemptFailed(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt, error: unknown): GatewayError {
@@ -38,9 +38,14 @@ export function attemptFailed(context: RequestContext, services: PipelineService
     record(context, attempt, 'aborted', error);
     return stopped;
   }
-  if (error.retryable) {
+  if (error.fault === 'channel') {
     services.breaker.recordFailure(channel);
     record(context, attempt, 'failed', error);
+  } else if (error.retryable) {
+    // Not the channel's failure, but not proof that it works either (a model the upstream
+    // does not know): the circuit counts nothing, and the next channel is tried.
+    services.breaker.release(channel);
+    record(context, attempt, 'refused', error);
   } else {
     // The channel answered; the request itself was refused. That is no mark against the channel.
     services.breaker.recordSuccess(channel);
