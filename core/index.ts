@@ -16,6 +16,7 @@ export {
   jsonTooDeep,
   malformedUpstreamAnswer,
   notFound,
+  noOutputForPrompt,
   promptBlocked,
   rateLimited,
   taskVanished,

@@ -91,13 +91,16 @@ export const internalError = (cause: unknown) =>
 export const malformedUpstreamAnswer = (message: string, options: Pick<GatewayErrorOptions, 'cause' | 'retryable'> = {}) =>
   new GatewayError(502, 'upstream_invalid_response', message, { cause: options.cause, retryable: options.retryable ?? true });
 
+/** 502 `empty_response`: the upstream answered, but without any output (`message` says what was missing). Nothing is billed; another channel may do better. */
+export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true });
+
 /**
- * 502 `empty_response`: the upstream answered, but without any output (`message` says what
- * was missing). Nothing is billed; another channel may do better. Not the channel's failure:
- * what a model makes depends on the prompt (an image model asked to answer in words gives no
- * image), so a client could otherwise open the circuit with prompts of its choosing.
+ * 502 `empty_response` for an answer in which the model itself made no output of the kind
+ * asked for (an image model that answered in words only). Tried on another channel like
+ * {@link emptyUpstreamAnswer}, but not the channel's failure: what a model makes follows the
+ * prompt, so a client could otherwise open the circuit with prompts of its choosing.
  */
-export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true, fault: 'request' });
+export const noOutputForPrompt = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true, fault: 'request' });
 
 /** 502 `upstream_stream_truncated`: the stream ended before its end marker, which the client must not mistake for a complete answer. */
 export const upstreamStreamTruncated = () =>
