@@ -1,4 +1,4 @@
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import t from 'tap';
 import { assemble, validParts, type FuzzRequest, type RequestParts } from './fuzz/fuzz-request.js';
 import { fuzzRoutes, type FuzzEnvironment, type FuzzRoute } from './fuzz/fuzz-routes.js';
@@ -16,6 +16,12 @@ import { seededRandom } from './fuzz/seeded-random.js';
 const failureThreshold = 5;
 const repeats = failureThreshold + 2;
 const casesPerRoute = 2;
+
+/** Sends a fuzz request to the app. */
+const sender =
+  (app: FastifyInstance) =>
+  (request: FuzzRequest): Promise<LightMyRequestResponse> =>
+    app.inject({ method: request.method as 'POST', url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
 
 /** The routes that call a channel: their body or path names a model. */
 function isModelRoute(route: FuzzRoute, environment: FuzzEnvironment): boolean {
@@ -53,8 +59,7 @@ function deepRequests(environment: FuzzEnvironment): Array<{ name: string; reque
 t.test('no request a client can send opens a channel’s circuit: after every hostile kind, many times over, clean requests are served', async (t) => {
   const gateway = await startFuzzGateway(t);
   const { app, environment } = gateway;
-  const send = (request: FuzzRequest): Promise<LightMyRequestResponse> =>
-    app.inject({ method: request.method as 'POST', url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
+  const send = sender(app);
   const modelRoutes = fuzzRoutes.filter((route) => isModelRoute(route, environment));
   t.ok(modelRoutes.length >= 15, `${modelRoutes.length} model routes`);
 
@@ -101,8 +106,7 @@ function naming(parts: RequestParts, model: string, name: string): FuzzRequest {
 t.test('made-up model names on channels serving patterns open no circuit: each is a 404 saying the upstream does not know it, and the real model is served after', async (t) => {
   const gateway = await startFuzzGateway(t, { patterns: true });
   const { app, environment } = gateway;
-  const send = (request: FuzzRequest): Promise<LightMyRequestResponse> =>
-    app.inject({ method: request.method as 'POST', url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
+  const send = sender(app);
   const modelRoutes = fuzzRoutes.filter((route) => isModelRoute(route, environment) && route.method === 'POST' && !route.name.startsWith('videos remix'));
   t.ok(modelRoutes.length >= 15, `${modelRoutes.length} model routes`);
 
