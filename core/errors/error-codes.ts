@@ -134,6 +134,14 @@ export const upstreamFailed = (message: string, options: Pick<GatewayErrorOption
 export const upstreamModelUnknown = (detail: string) =>
   new GatewayError(404, 'model_not_found', `the upstream does not know this model or does not offer it to this channel: ${detail}`, { param: 'model', retryable: true, fault: 'request' });
 
+/**
+ * 403 `upstream_invalid_request`: the upstream refused this channel access to something the
+ * request names (a file, a tuned model), in its own words (`detail`). Tried on the next
+ * channel, whose key may own it; never the channel's failure, as the client chose the name.
+ */
+export const upstreamDeniedNamedResource = (detail: string) =>
+  new GatewayError(403, 'upstream_invalid_request', `the upstream refused access to something the request names: ${detail}`, { retryable: true, fault: 'request' });
+
 /** 502 `upstream_auth_failed`: the upstream refused the channel's credentials (or plan); the channel's fault, so retryable elsewhere. */
 export const upstreamAuthFailed = (message: string) => new GatewayError(502, 'upstream_auth_failed', message, { retryable: true });
 

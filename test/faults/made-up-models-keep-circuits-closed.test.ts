@@ -64,3 +64,18 @@ t.test('with two channels serving the pattern, a name the first upstream does no
   t.match(unknown.json().error, { code: 'model_not_found', message: /upstream does not know this model/ });
   t.same(lastAttempts(gateway), ['gx-first:refused', 'gx-second:refused']);
 });
+
+t.test('a file the client names that the upstream will not let the channel read (403 without a reason) opens no circuit either', async (t) => {
+  const fake = await gxKnowing(t, ['gx-8-pro']);
+  const gateway = await scenarioGateway(t, { pricing, providers: [gxChannel('gx-pattern', fake.url, { models: ['gx-8*'] })] });
+  const token = await issueToken(t, gateway);
+  const withFile = { contents: [{ role: 'user', parts: [{ text: 'describe it' }, { fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/not-mine' } }] }] };
+
+  for (let index = 0; index < failureThreshold * 2; index += 1) {
+    fake.next({ status: 403, message: 'You do not have permission to access the File not-mine or it may not exist.' });
+    const response = await postNative(gateway, token, 'gx-8-pro:generateContent', withFile);
+    t.equal(response.statusCode, 403, `refusal ${index} is a 403`);
+    t.match(response.json().error, { status: 'PERMISSION_DENIED', message: /access the File not-mine/ }, 'in the upstream’s words');
+  }
+  t.equal((await postChat(gateway, token, chatBody('hi', { model: 'gx-8-pro' }))).statusCode, 200, 'the channel still serves');
+});
