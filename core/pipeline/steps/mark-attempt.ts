@@ -1,5 +1,5 @@
 import { internalError } from '../../errors/error-codes.js';
-import { GatewayError } from '../../errors/gateway-error.js';
+import { GatewayError, type UpstreamFault } from '../../errors/gateway-error.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { AttemptRecord, RequestContext } from '../request-context.js';
@@ -17,8 +17,10 @@ export function attemptSucceeded(context: RequestContext, services: PipelineServ
 
 /**
  * The try failed with `error`: the attempt is detached and recorded, and the channel's circuit
- * marked a failure only for the channel's own fault (`error.fault`). Returns the error the request fails with if no later
- * channel answers (the client's leaving, or the shutdown, wins over the upstream's error).
+ * marked a failure only for the channel's own fault (`error.fault`), neither a failure nor a
+ * success for a retryable fault of the request's, a success for a refusal of the request.
+ * Returns the error the request fails with if no later channel answers (the client's
+ * leaving, or the shutdown, wins over the upstream's error).
  */
 export function attemptFailed(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt, error: unknown): GatewayError {
   attempt.detach();
@@ -38,7 +40,9 @@ export function attemptFailed(context: RequestContext, services: PipelineService
     record(context, attempt, 'aborted', error);
     return stopped;
   }
-  if (error.fault === 'channel') {
+  // A plugin bundling an older copy of core makes errors without `fault`: judged as that copy would.
+  const fault = (error.fault as UpstreamFault | undefined) ?? (error.retryable ? 'channel' : 'request');
+  if (fault === 'channel') {
     services.breaker.recordFailure(channel);
     record(context, attempt, 'failed', error);
   } else if (error.retryable) {
