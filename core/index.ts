@@ -2,7 +2,7 @@
  * The public entry of Model Gateway's core: everything a provider plugin may import, and
  * the only module it imports from the gateway.
  */
-export { GatewayError, type GatewayErrorOptions } from './errors/gateway-error.js';
+export { GatewayError, type GatewayErrorOptions, type UpstreamFault } from './errors/gateway-error.js';
 export { errorCodeRegistry, upstreamErrorCode, type GatewayErrorCode, type UpstreamErrorCode } from './errors/error-code-registry.js';
 export { clipped, quoted } from './errors/client-text.js';
 export {
@@ -16,12 +16,15 @@ export {
   jsonTooDeep,
   malformedUpstreamAnswer,
   notFound,
+  noOutputForPrompt,
   promptBlocked,
   rateLimited,
   taskVanished,
   unauthorized,
   unavailable,
   upstreamAuthFailed,
+  upstreamDeniedNamedResource,
+  upstreamModelUnknown,
   upstreamFailed,
   upstreamStreamTruncated,
   videoNotFound,
@@ -171,6 +174,7 @@ export {
   googleErrorBodySchema,
   googleErrorDetails,
   googleKeyRefused,
+  googleNamedResourceDenial,
   googleRetryAfterSeconds,
   googleRpcStatusSchema,
   googleStatusError,
@@ -185,17 +189,18 @@ export {
   type OpenAiChatUsage,
   type OpenAiTokenUsage,
 } from './http/openai-usage.js';
-export { arkErrorBodySchema, arkErrorDetailSchema, describeArkError, isArkSensitiveContent, readArkErrorBody, type ArkErrorDetail } from './http/ark-api-errors.js';
+export { arkErrorBodySchema, arkErrorDetailSchema, arkErrorStatus, describeArkError, isArkSensitiveContent, readArkErrorBody, type ArkErrorDetail } from './http/ark-api-errors.js';
 export {
   dashScopeCodeStatus,
   dashScopeErrorBodySchema,
   describeDashScopeError,
   describeDashScopeErrorText,
+  isDashScopeModelCode,
   isDashScopeModerationCode,
   readDashScopeErrorBody,
   type DashScopeErrorBody,
 } from './http/dashscope-api-errors.js';
-export { callDashScope, dashScopeStatusError, type DashScopeRefusal } from './http/dashscope-api.js';
+export { callDashScope, dashScopeError, dashScopeStatusError, type DashScopeRefusal } from './http/dashscope-api.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { videoContentResult } from './http/video-content-result.js';
 export { findUrlFields } from './http/find-url-fields.js';

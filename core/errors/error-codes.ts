@@ -94,6 +94,14 @@ export const malformedUpstreamAnswer = (message: string, options: Pick<GatewayEr
 /** 502 `empty_response`: the upstream answered, but without any output (`message` says what was missing). Nothing is billed; another channel may do better. */
 export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true });
 
+/**
+ * 502 `empty_response` for an answer in which the model itself made no output of the kind
+ * asked for (an image model that answered in words only). Tried on another channel like
+ * {@link emptyUpstreamAnswer}, but not the channel's failure: what a model makes follows the
+ * prompt, so a client could otherwise open the circuit with prompts of its choosing.
+ */
+export const noOutputForPrompt = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true, fault: 'request' });
+
 /** 502 `upstream_stream_truncated`: the stream ended before its end marker, which the client must not mistake for a complete answer. */
 export const upstreamStreamTruncated = () =>
   new GatewayError(502, 'upstream_stream_truncated', 'the upstream stream ended before the answer was finished', { retryable: true });
@@ -125,6 +133,26 @@ export const videoNotReady = (message: string) => new GatewayError(409, 'video_n
 /** 502 `upstream_error`: the upstream failed (`message` says how); retryable on another channel only where `retryable` says so. */
 export const upstreamFailed = (message: string, options: Pick<GatewayErrorOptions, 'cause' | 'retryable'> = {}) =>
   new GatewayError(502, 'upstream_error', message, options);
+
+/**
+ * 404 `model_not_found`: the upstream does not know the model, or does not offer it to this
+ * channel (`detail`, in its own words, says which). On a channel serving a pattern any name
+ * the client makes up gets this answer, so it is the client's error for this model on this
+ * channel, not the channel's failure: the request is tried on the next channel that serves
+ * the model, and the channel's circuit never counts it (neither as a failure, which would let
+ * one client's made-up names shut the channel for everyone, nor as a success, which would
+ * let them hide a real outage by breaking the run of failures that opens the circuit).
+ */
+export const upstreamModelUnknown = (detail: string) =>
+  new GatewayError(404, 'model_not_found', `the upstream does not know this model or does not offer it to this channel: ${detail}`, { param: 'model', retryable: true, fault: 'request' });
+
+/**
+ * 403 `upstream_invalid_request`: the upstream refused this channel access to something the
+ * request names (a file, a tuned model), in its own words (`detail`). Tried on the next
+ * channel, whose key may own it; never the channel's failure, as the client chose the name.
+ */
+export const upstreamDeniedNamedResource = (detail: string) =>
+  new GatewayError(403, 'upstream_invalid_request', `the upstream refused access to something the request names: ${detail}`, { retryable: true, fault: 'request' });
 
 /** 502 `upstream_auth_failed`: the upstream refused the channel's credentials (or plan); the channel's fault, so retryable elsewhere. */
 export const upstreamAuthFailed = (message: string) => new GatewayError(502, 'upstream_auth_failed', message, { retryable: true });

@@ -19,7 +19,19 @@ export interface GatewayErrorOptions {
    * failed (connect errors, timeouts, 429, 5xx, an error frame before any content).
    */
   retryable?: boolean;
+  /**
+   * For failures of an upstream call: whose fault the failure is, for the channel's circuit.
+   * `channel` (the default of a retryable error): the channel failed, which counts toward
+   * opening its circuit. `request` (the default otherwise): the channel works, but not for
+   * what this request asked of it (a model the upstream does not know, on a channel serving a
+   * pattern); it never counts toward the circuit, and when `retryable` the request is still
+   * tried on the next channel. Made by the constructors of `error-codes.ts`, not by hand.
+   */
+  fault?: UpstreamFault;
 }
+
+/** Whose fault a failed upstream call is; see {@link GatewayErrorOptions.fault}. */
+export type UpstreamFault = 'channel' | 'request';
 
 /**
  * The one error type the gateway throws on purpose. It carries a stable `code`, an HTTP
@@ -34,6 +46,7 @@ export class GatewayError extends Error {
   readonly param: string | undefined;
   readonly headers: Record<string, string>;
   readonly retryable: boolean;
+  readonly fault: UpstreamFault;
 
   constructor(statusCode: number, code: GatewayErrorCode | UpstreamErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +56,7 @@ export class GatewayError extends Error {
     this.param = options.param === undefined ? undefined : clipped(options.param, maxParamCharacters);
     this.headers = options.headers ?? {};
     this.retryable = options.retryable ?? false;
+    this.fault = options.fault ?? (this.retryable ? 'channel' : 'request');
   }
 
   /** True for any gateway error, whichever copy of core made it. */

@@ -35,3 +35,23 @@ export const describeArkError = (error: ArkErrorDetail | undefined): string | un
 export function isArkSensitiveContent(code: string | null | undefined): boolean {
   return typeof code === 'string' && code.endsWith('SensitiveContentDetected');
 }
+
+// Ark's `type` names the HTTP status class of an error (upstreams.md §3.1).
+const typeStatuses: Readonly<Record<string, number>> = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, TooManyRequests: 429, InternalServerError: 500 };
+
+/**
+ * The HTTP status an Ark error object stands for when it arrives without one (an error in a
+ * 200 answer): by its `type`, else by its code (upstreams.md §3.1's pairs), else 500. An
+ * unknown model is 404 and a refused parameter 400, so neither counts as the channel's failure.
+ */
+export function arkErrorStatus(error: ArkErrorDetail): number {
+  const byType = typeof error.type === 'string' ? typeStatuses[error.type] : undefined;
+  if (byType !== undefined) return byType;
+  const code = error.code ?? '';
+  if (code === 'AuthenticationError') return 401;
+  if (code === 'AccessDenied') return 403;
+  if (code.startsWith('InvalidEndpointOrModel') || code === 'ModelNotOpen') return 404;
+  if (code.startsWith('RateLimitExceeded') || code === 'QuotaExceeded' || code === 'ServerOverloaded') return 429;
+  if (code.startsWith('InvalidParameter') || code.startsWith('MissingParameter')) return 400;
+  return 500;
+}

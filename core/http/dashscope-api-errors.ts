@@ -43,6 +43,17 @@ const moderationCodes = new Set(['DataInspectionFailed', 'IPInfringementSuspect'
 export const isDashScopeModerationCode = (code: string | null | undefined): boolean => typeof code === 'string' && moderationCodes.has(code);
 
 /**
+ * Codes DashScope answers about one model, not the account: `ModelNotFound`, and
+ * `Model.AccessDenied` or `AccessDenied.Unpurchased` for a model the account may not use
+ * (upstreams.md §4.1). On a channel serving a pattern a client can name any model, so these
+ * are the request's fault, never the channel's.
+ */
+const modelCodes = new Set(['ModelNotFound', 'Model.AccessDenied', 'AccessDenied.Unpurchased']);
+
+/** Whether a code says the upstream does not know the model or does not let this account use it. */
+export const isDashScopeModelCode = (code: string | null | undefined): boolean => typeof code === 'string' && modelCodes.has(code);
+
+/**
  * The HTTP status a DashScope error code stands for (the code table of upstreams.md §4.1),
  * for codes that arrive without one: a failed task's `output.code`, or an error body sent
  * with HTTP 200. An account in arrears is the channel's trouble, like a refused key.

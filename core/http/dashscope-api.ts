@@ -1,15 +1,27 @@
 import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { bearerAuthorization, callUpstream, prefixedUpstreamUrl } from './call-upstream.js';
-import { describeDashScopeErrorText } from './dashscope-api-errors.js';
+import { upstreamModelUnknown } from '../errors/error-codes.js';
+import { describeDashScopeError, isDashScopeModelCode, readDashScopeErrorBody, type DashScopeErrorBody } from './dashscope-api-errors.js';
 import { errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader } from './upstream-error.js';
 
 /** Makes the error for a DashScope upstream's non-2xx answer from its status, its body's first 64 KiB and its `Retry-After` delay. */
 export type DashScopeRefusal = (status: number, bodyText: string, retryAfterSeconds?: number) => GatewayError;
 
-/** A non-2xx answer judged by its status alone (see `errorForUpstreamStatus`), in DashScope's own words when its body has an error. */
-export const dashScopeStatusError: DashScopeRefusal = (status, bodyText, retryAfterSeconds) =>
-  errorForUpstreamStatus(status, describeDashScopeErrorText(bodyText) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
+/**
+ * The gateway error for a DashScope `error` (a body's, or a code sent with HTTP 200) with
+ * the `status` it came with or stands for: a code about the model alone
+ * (`isDashScopeModelCode`) is `upstreamModelUnknown`, tried on another channel but never the
+ * channel's failure; anything else is judged by its status (see `errorForUpstreamStatus`), in
+ * DashScope's own words.
+ */
+export function dashScopeError(status: number, error: DashScopeErrorBody | undefined, retryAfterSeconds?: number): GatewayError {
+  const message = (error === undefined ? undefined : describeDashScopeError(error)) ?? `the upstream answered HTTP ${status}`;
+  return isDashScopeModelCode(error?.code) ? upstreamModelUnknown(message) : errorForUpstreamStatus(status, message, retryAfterSeconds);
+}
+
+/** A non-2xx answer judged by its body's code and its status (see {@link dashScopeError}). */
+export const dashScopeStatusError: DashScopeRefusal = (status, bodyText, retryAfterSeconds) => dashScopeError(status, readDashScopeErrorBody(bodyText), retryAfterSeconds);
 
 /**
  * Calls a DashScope-format upstream (upstreams.md §4.1): `{base_url}{path_prefix}{path}` with

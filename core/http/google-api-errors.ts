@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { upstreamDeniedNamedResource } from '../errors/error-codes.js';
+import type { GatewayError } from '../errors/gateway-error.js';
+import { redactSecrets } from '../logging/create-logger.js';
 import { describeUpstreamError, upstreamStatusError } from './upstream-error.js';
 import { readUpstreamJsonAs } from './upstream-json.js';
 import type { UpstreamStatusMapper } from './call-upstream.js';
@@ -77,6 +80,18 @@ export function googleRetryAfterSeconds(error: Pick<GoogleRpcStatus, 'details'>)
 export const googleKeyRefused = (error: Pick<GoogleRpcStatus, 'details'>): boolean =>
   googleErrorDetails(error, 'google.rpc.ErrorInfo').some((detail) => typeof detail.reason === 'string' && detail.reason.startsWith('API_KEY_'));
 
+/**
+ * The request's error for a 403 that refuses something the request names rather than the
+ * channel, else undefined. Google's refusals of a key or a project carry an `ErrorInfo` with
+ * a reason (`API_KEY_SERVICE_BLOCKED`, `SERVICE_DISABLED`); "You do not have permission to
+ * access the File … or it may not exist" (a file the client names in `fileData`) or a tuned
+ * model of another project carries none, and a client must not open the circuit with it.
+ */
+export function googleNamedResourceDenial(status: number, error: GoogleRpcStatus | undefined): GatewayError | undefined {
+  if (status !== 403 || error === undefined || googleErrorDetails(error, 'google.rpc.ErrorInfo').length > 0) return undefined;
+  return upstreamDeniedNamedResource(redactSecrets(describeUpstreamError(error.message, error.status) ?? 'PERMISSION_DENIED'));
+}
+
 /** The error object in an error body's text, if it is one. */
 export const readGoogleErrorText = (text: string): GoogleRpcStatus | undefined => readUpstreamJsonAs(text, googleErrorBodySchema)?.error;
 
@@ -88,13 +103,18 @@ export function describeGoogleErrorText(text: string): string | undefined {
 
 /**
  * The gateway error for a Google API's non-2xx answer (see `upstreamStatusError`), with the
- * upstream's message, the `RetryInfo` delay when there is no `Retry-After` header, and a
- * refused channel key judged as 401.
+ * upstream's message, the `RetryInfo` delay when there is no `Retry-After` header, a
+ * refused channel key judged as 401, and a refusal of something the request names as the
+ * request's (`googleNamedResourceDenial`).
  */
-export const googleStatusError: UpstreamStatusMapper = (response) =>
-  upstreamStatusError(
+export const googleStatusError: UpstreamStatusMapper = async (response) => {
+  let refusal: GoogleRpcStatus | undefined;
+  const failure = await upstreamStatusError(
     response,
-    describeGoogleErrorText,
+    (text) => {
+      refusal = readGoogleErrorText(text);
+      return refusal === undefined ? undefined : describeUpstreamError(refusal.message, refusal.status);
+    },
     (text) => {
       const error = readGoogleErrorText(text);
       return error === undefined ? undefined : googleRetryAfterSeconds(error);
@@ -104,3 +124,5 @@ export const googleStatusError: UpstreamStatusMapper = (response) =>
       return error !== undefined && googleKeyRefused(error) ? 401 : undefined;
     },
   );
+  return googleNamedResourceDenial(response.statusCode, refusal) ?? failure;
+};

@@ -1,5 +1,5 @@
 import type { UpstreamResponse } from '../contracts/provider-plugin.js';
-import { upstreamAuthFailed, upstreamFailed } from '../errors/error-codes.js';
+import { upstreamAuthFailed, upstreamFailed, upstreamModelUnknown } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { upstreamErrorCode } from '../errors/error-code-registry.js';
 import { redactSecrets } from '../logging/create-logger.js';
@@ -27,9 +27,11 @@ export async function readBodyExcerpt(response: UpstreamResponse): Promise<strin
 
 /**
  * The gateway error for an upstream failure with HTTP-like `status` and the upstream's own
- * `message`. 429, 5xx, 408 and the channel's own auth failures (401, 403) or a missing model
- * (404) are retryable on another channel; other 4xx are the client's mistake and are passed
- * back as they are, never retried. Use it for errors that arrive in-band (an error frame, an
+ * `message`. 429, 5xx, 408 and the channel's own auth failures (401, 403) are retryable on
+ * another channel and count toward its circuit; a missing model (404) is tried on another
+ * channel too, but is the request's fault, never the channel's (`upstreamModelUnknown`: on a
+ * channel serving a pattern, a client can name any model); other 4xx are the client's
+ * mistake and are passed back as they are, never retried. Use it for errors that arrive in-band (an error frame, an
  * error object in a 200 body) so they are judged like a status line would be.
  */
 export function errorForUpstreamStatus(status: number, upstreamMessage: string, retryAfterSeconds?: number): GatewayError {
@@ -45,7 +47,7 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
   if (status === 401 || status === 403) {
     return upstreamAuthFailed(`the upstream refused this channel's credentials (HTTP ${status})`);
   }
-  if (status === 404) return new GatewayError(404, 'model_not_found', `the upstream does not know this model or path: ${message}`, { retryable: true });
+  if (status === 404) return upstreamModelUnknown(message);
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);
 }
 

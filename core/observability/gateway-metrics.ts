@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { observedCode, type ModelRequestSummary, type ObservedRequest, type RunObserver, type SettlementSummary } from './run-observer.js';
+import { outcomeLabel, type ModelRequestSummary, type ObservedRequest, type RunObserver, type SettlementSummary } from './run-observer.js';
 
 /** Seconds: from well under a millisecond (the gateway's own work) to long generations. */
 const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -56,7 +56,7 @@ export class GatewayMetrics implements RunObserver {
   }
 
   modelRequest(summary: ModelRequestSummary): void {
-    this.#modelRequests.inc({ operation: summary.operation, model: summary.model, channel: summary.channel, outcome: observedCode(summary.outcome), status: String(summary.status) });
+    this.#modelRequests.inc({ operation: summary.operation, model: summary.model, channel: summary.channel, outcome: outcomeLabel(summary.outcome), status: String(summary.status) });
     let upstream = 0;
     for (const attempt of summary.attempts) {
       upstream += attempt.milliseconds;

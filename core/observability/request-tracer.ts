@@ -43,6 +43,7 @@ export class RequestTracer {
         attributes: {
           'gateway.operation': summary.operation,
           'gateway.model': summary.model,
+          ...(summary.requestedModel === undefined ? {} : { 'gateway.model.requested': summary.requestedModel }),
           'gateway.channel': summary.channel,
           'gateway.outcome': observedCode(summary.outcome),
           'gateway.request_id': summary.requestId,

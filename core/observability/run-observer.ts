@@ -1,9 +1,13 @@
+import { errorCodeRegistry } from '../errors/error-code-registry.js';
 import { scrubSecrets } from '../security/secret-values.js';
 
 /** How a model request ended, for the request counter and its span. */
 export interface ModelRequestSummary {
   operation: string;
+  /** The config's entry that matched (`gx-8*`), or `unknown`: a label from a closed set. */
   model: string;
+  /** The model as the client named it, clipped: for spans, never for metric labels. */
+  requestedModel?: string;
   /** The channel that answered, or the last one tried; `none` when none was. */
   channel: string;
   /** `success`, or the failure's code. */
@@ -19,6 +23,7 @@ export interface ModelRequestSummary {
 
 /** What one settlement charged. */
 export interface SettlementSummary {
+  /** As {@link ModelRequestSummary.model}: the config's entry, never the client's text. */
   model: string;
   inputTokens: number;
   outputTokens: number;
@@ -44,4 +49,16 @@ export interface RunObserver {
  */
 export function observedCode(code: string): string {
   return code === 'success' ? code : scrubSecrets(code);
+}
+
+/** The outcome label of a code outside the registry: an upstream's own code passed through, one value for all of them. */
+export const upstreamCodeLabel = 'upstream_code';
+
+/**
+ * An outcome or error code as a metrics label: `success` or a code of the registry as it is,
+ * any other (an upstream's own code passed through, which the upstream, or a client through
+ * it, can vary without end) as {@link upstreamCodeLabel}, so the label's values are a closed set.
+ */
+export function outcomeLabel(code: string): string {
+  return code === 'success' || Object.hasOwn(errorCodeRegistry, code) ? code : upstreamCodeLabel;
 }

@@ -56,7 +56,13 @@ export class Channel {
 
   /** True when the channel lists the model, exactly, by pattern, or as a `model_map` key, whatever the operation. */
   lists(model: string): boolean {
-    return this.#exactModels.has(model) || this.#patterns.some((pattern) => matchesModelPattern(pattern, model));
+    return this.entryFor(model) !== undefined;
+  }
+
+  /** The entry of the channel's config that lists the model: the name itself, or the first pattern it matches (`gx-8*`); undefined when none does. */
+  entryFor(model: string): string | undefined {
+    if (this.#exactModels.has(model)) return model;
+    return this.#patterns.find((pattern) => matchesModelPattern(pattern, model));
   }
 
   /** The model to ask this upstream for. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   arkErrorDetailSchema,
+  arkErrorStatus,
   describeArkError,
   emptyUpstreamAnswer,
   emptyUsage,
@@ -73,7 +74,7 @@ export function fromDsrResponse(json: unknown, context: { model: string; now: nu
   const answer = parseUpstreamAnswer(json, dsrImagesResponseSchema, 'an images response');
   if (answer.error !== undefined && answer.error !== null) {
     if (isArkSensitiveContent(answer.error.code)) throw dsrPromptBlocked(answer.error);
-    throw errorForUpstreamStatus(500, describeArkError(answer.error) ?? 'the upstream reported an error');
+    throw errorForUpstreamStatus(arkErrorStatus(answer.error), describeArkError(answer.error) ?? 'the upstream reported an error');
   }
   const items = answer.data ?? [];
   const delivered = items.filter(hasImage).length;

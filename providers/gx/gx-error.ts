@@ -1,4 +1,4 @@
-import { describeGoogleRpcCode, emptyUpstreamAnswer, errorForUpstreamStatus, googleErrorBodySchema, googleKeyRefused } from '../../core/index.js';
+import { describeGoogleRpcCode, emptyUpstreamAnswer, errorForUpstreamStatus, googleErrorBodySchema, googleKeyRefused, googleNamedResourceDenial } from '../../core/index.js';
 import { googleRetryAfterSeconds, invalidUpstreamAnswer, promptBlocked, type GatewayError, type GoogleRpcStatus } from '../../core/index.js';
 import type { GxGenerateContentResponse } from './gx-schemas.js';
 
@@ -14,7 +14,7 @@ export function gxErrorToGatewayError(error: GoogleRpcStatus): GatewayError {
       ? error.code
       : describeGoogleRpcCode(undefined, error.status).http;
   const message = error.message ?? error.status ?? `the upstream reported error ${status}`;
-  return errorForUpstreamStatus(status, message, googleRetryAfterSeconds(error));
+  return googleNamedResourceDenial(status, error) ?? errorForUpstreamStatus(status, message, googleRetryAfterSeconds(error));
 }
 
 /** The gateway error for an upstream error body (`{"error": ...}`) that came with HTTP 200, in a stream frame or a whole body; undefined for any other answer. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   dashScopeCodeStatus,
+  dashScopeError,
   dashScopeStatusError,
   describeDashScopeError,
   emptyUpstreamAnswer,
   emptyUsage,
-  errorForUpstreamStatus,
   GatewayError,
   isDashScopeModerationCode,
   parseUpstreamAnswer,
@@ -58,9 +58,9 @@ function qiPromptBlocked(error: DashScopeErrorBody): GatewayError {
 
 /**
  * The gateway error for an upstream's non-2xx answer: a moderation code is `prompt_blocked`,
- * anything else is judged by its status like `upstreamStatusError` does (429, 5xx, 401,
- * 403 and 404 retryable on another channel; other 4xx the client's), with DashScope's own
- * message and `Retry-After` passed on.
+ * anything else is judged like `dashScopeStatusError` does (429, 5xx, 401, 403 retryable on
+ * another channel; a model it lacks tried on another channel without counting against this
+ * one; other 4xx the client's), with DashScope's own message and `Retry-After` passed on.
  */
 export function qiStatusError(status: number, bodyText: string, retryAfterSeconds?: number): GatewayError {
   const error = readDashScopeErrorBody(bodyText);
@@ -89,8 +89,7 @@ export function fromQiResponse(json: unknown) {
   const answer = parseUpstreamAnswer(json, qiResponseSchema, qiResponseExpected);
   if ((answer.output === null || answer.output === undefined) && (answer.code ?? '') !== '') {
     if (isDashScopeModerationCode(answer.code)) throw qiPromptBlocked(answer);
-    const status = dashScopeCodeStatus(answer.code ?? '');
-    throw errorForUpstreamStatus(status, describeDashScopeError(answer) ?? `the upstream reported error ${status}`);
+    throw dashScopeError(dashScopeCodeStatus(answer.code ?? ''), answer);
   }
   const urls = (answer.output?.choices ?? [])
     .flatMap((choice) => choice.message?.content ?? [])

@@ -3,6 +3,7 @@ import {
   GatewayError,
   googleErrorDetails,
   googleKeyRefused,
+  googleNamedResourceDenial,
   googleRetryAfterSeconds,
   isChannelTrouble,
   readBodyExcerpt,
@@ -38,13 +39,17 @@ function paramOf(error: GoogleRpcStatus): string | undefined {
  * The gateway error for an upstream's non-2xx answer to a submission: a refusal of the request
  * is a 502 with the upstream's status name as code and the field it names as `param`, not
  * retried (spec part 2, Errors); the channel's own trouble is retried elsewhere: a refused key
- * (a 400 here), a failed precondition (the project's region or billing), 401, 403, 404, 429, 5xx.
+ * (a 400 here), a failed precondition (the project's region or billing), 401, a 403 with
+ * an `ErrorInfo` reason, 429, 5xx; a model it lacks (404) or a 403 about something the
+ * request names is tried elsewhere too, but as the request's fault.
  */
 export async function voSubmitError(response: UpstreamResponse): Promise<GatewayError> {
   const status = response.statusCode;
   const excerpt = await readBodyExcerpt(response);
   const error = readGoogleErrorText(excerpt);
   const message = error?.message ?? error?.status ?? `the upstream answered HTTP ${status}`;
+  const denial = googleNamedResourceDenial(status, error);
+  if (denial !== undefined) return denial;
   if (isChannelTrouble(status)) {
     const retryAfter = (error === undefined ? undefined : googleRetryAfterSeconds(error)) ?? retryAfterHeader(response);
     return errorForUpstreamStatus(status, message, retryAfter);

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import {
   callDashScope,
   dashScopeCodeStatus,
-  describeDashScopeError,
-  errorForUpstreamStatus,
+  dashScopeError,
   findUrlFields,
   GatewayError,
   invalidRequest,
@@ -119,15 +118,15 @@ export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler
  * The error for a non-2xx answer to a submit. A refusal of the request (400 and the other
  * client statuses) is a 502 with DashScope's code, its message and as `param` the client's
  * name of the field the message names (spec part 2, video errors), not retried: another
- * channel would refuse the same request. The channel's own trouble (401, 403, 404, 408,
- * 429, 5xx, an account in arrears) is judged as `upstreamStatusError` does, so the task goes
- * to another channel before any is accepted.
+ * channel would refuse the same request. The channel's own trouble (401, 403, 408, 429,
+ * 5xx, an account in arrears) and a model it lacks (404, `Model.AccessDenied`) are judged as
+ * `dashScopeError` does, so the task goes to another channel before any is accepted.
  */
 export function dashScopeSubmitError(status: number, bodyText: string, job: DashScopeVideoJob, retryAfterSeconds?: number): GatewayError {
   const error = readDashScopeErrorBody(bodyText);
   const channelStatus = error?.code === 'Arrearage' ? 403 : status;
   if (isChannelTrouble(channelStatus)) {
-    return errorForUpstreamStatus(channelStatus, describeDashScopeError(error ?? {}) ?? `the upstream answered HTTP ${status}`, retryAfterSeconds);
+    return dashScopeError(channelStatus, error, retryAfterSeconds);
   }
   const message = error?.message ?? `the upstream answered HTTP ${status}`;
   return upstreamRefusal(error?.code, `the upstream refused the task: ${message}`, { param: dashScopeUpstreamParam(message, job) });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import {
   dashScopeCodeStatus,
-  describeDashScopeError,
+  dashScopeError,
   emptyTaskResult,
-  errorForUpstreamStatus,
   failedTask,
   invalidUpstreamAnswer,
   isDashScopeModerationCode,
@@ -66,7 +65,7 @@ export function fromDashScopeTask(body: unknown, tiers: readonly VideoTier[]): T
   const output = answer.output ?? undefined;
   switch (output?.task_status ?? undefined) {
     case undefined:
-      if (typeof answer.code === 'string') throw errorForUpstreamStatus(dashScopeCodeStatus(answer.code), describeDashScopeError(answer) ?? answer.code);
+      if (typeof answer.code === 'string') throw dashScopeError(dashScopeCodeStatus(answer.code), answer);
       throw invalidUpstreamAnswer('a task answer', { retryable: true });
     case 'RUNNING':
       return taskProgress('in_progress');

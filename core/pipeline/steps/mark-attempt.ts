@@ -1,5 +1,5 @@
 import { internalError } from '../../errors/error-codes.js';
-import { GatewayError } from '../../errors/gateway-error.js';
+import { GatewayError, type UpstreamFault } from '../../errors/gateway-error.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { AttemptRecord, RequestContext } from '../request-context.js';
@@ -17,8 +17,10 @@ export function attemptSucceeded(context: RequestContext, services: PipelineServ
 
 /**
  * The try failed with `error`: the attempt is detached and recorded, and the channel's circuit
- * marked only for an upstream fault. Returns the error the request fails with if no later
- * channel answers (the client's leaving, or the shutdown, wins over the upstream's error).
+ * marked a failure only for the channel's own fault (`error.fault`), neither a failure nor a
+ * success for a retryable fault of the request's, a success for a refusal of the request.
+ * Returns the error the request fails with if no later channel answers (the client's
+ * leaving, or the shutdown, wins over the upstream's error).
  */
 export function attemptFailed(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt, error: unknown): GatewayError {
   attempt.detach();
@@ -38,9 +40,16 @@ export function attemptFailed(context: RequestContext, services: PipelineService
     record(context, attempt, 'aborted', error);
     return stopped;
   }
-  if (error.retryable) {
+  // A plugin bundling an older copy of core makes errors without `fault`: judged as that copy would.
+  const fault = (error.fault as UpstreamFault | undefined) ?? (error.retryable ? 'channel' : 'request');
+  if (fault === 'channel') {
     services.breaker.recordFailure(channel);
     record(context, attempt, 'failed', error);
+  } else if (error.retryable) {
+    // Not the channel's failure, but not proof that it works either (a model the upstream
+    // does not know): the circuit counts nothing, and the next channel is tried.
+    services.breaker.release(channel);
+    record(context, attempt, 'refused', error);
   } else {
     // The channel answered; the request itself was refused. That is no mark against the channel.
     services.breaker.recordSuccess(channel);

@@ -1,6 +1,11 @@
 import type { GatewayError } from '../../errors/gateway-error.js';
+import { clipped } from '../../errors/client-text.js';
+import { modelLabel } from '../model-label.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
+
+/** A model name is short; a longer one is the client's invention, cut for the span. */
+const maxSpanModelCharacters = 200;
 
 /** Tells the observer (metrics, traces) how the request ended: answered (the headers of a stream), or its error. */
 export function observeRequest(context: RequestContext, services: PipelineServices, failure: GatewayError | undefined): void {
@@ -8,12 +13,13 @@ export function observeRequest(context: RequestContext, services: PipelineServic
   if (observer === undefined) return;
   const { attempts, invocation } = context;
   const { startedAt } = context.timings;
-  // A model no channel serves is counted as `unknown`: made-up names must not each add a series.
-  const served = attempts.length > 0 || services.channels.some((channel) => channel.serves(context.model, context.operation));
+  const channel = attempts.at(-1)?.channel;
   observer.requestFinished({
     operation: context.operation,
-    model: served ? context.model : 'unknown',
-    channel: attempts.at(-1)?.channel ?? 'none',
+    // The config's entry, not the client's text: made-up names must not each add a series.
+    model: modelLabel(services.channels, context.model, channel),
+    requestedModel: clipped(context.model, maxSpanModelCharacters),
+    channel: channel ?? 'none',
     outcome: failure === undefined ? 'success' : failure.code,
     status: failure === undefined ? 200 : failure.statusCode,
     attempts,

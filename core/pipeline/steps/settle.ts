@@ -1,3 +1,4 @@
+import { modelLabel } from '../model-label.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
 import { unitsOf } from './price-request.js';
@@ -12,7 +13,7 @@ export async function settle(context: RequestContext, services: PipelineServices
   if (usage === undefined || reservation === undefined) throw new Error('settle needs the usage and the reservation');
   const units = unitsOf(services.config, context.price, usage, group);
   await Promise.all([reservation.settle(units), context.admission.settle(usage)]);
-  services.observer?.settled({ model: context.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, units });
+  services.observer?.settled({ model: modelLabel(services.channels, context.model, context.attempts.at(-1)?.channel), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, units });
 }
 
 /** Settles a request whose answer is already on its way; a failure is logged, as nobody is left to tell. */

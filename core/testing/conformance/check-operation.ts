@@ -70,6 +70,13 @@ const statusMappings: Array<{ behaviour: ScriptedBehaviour; name: (operation: Op
   { behaviour: { error: 429 }, name: () => 'maps an upstream 429 to a retryable 429', problem: (error) => (error.statusCode !== 429 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
   { behaviour: { error: 503 }, name: () => 'maps an upstream 503 to a retryable 5xx', problem: (error) => (error.statusCode < 500 ? `status ${error.statusCode}` : !error.retryable ? 'not retryable' : undefined) },
   {
+    // On a channel serving a pattern a client names any model, and the upstream answers 404:
+    // counted against the channel, made-up names would open its circuit for everyone.
+    behaviour: { error: 404 },
+    name: () => 'maps an upstream 404 to an error that is not the channel\'s fault (a model, task or file the client named)',
+    problem: (error) => ((error.fault ?? (error.retryable ? 'channel' : 'request')) === 'channel' ? `fault "channel" (${error.code}): it would count toward the circuit; use upstreamModelUnknown or errorForUpstreamStatus` : undefined),
+  },
+  {
     behaviour: { error: 400 },
     name: (operation) => `maps an upstream 400 to ${refusalsPassedThrough.has(operation) ? 'a 4xx or the route\'s 502 pass-through' : 'a 4xx'} that is not retried`,
     problem: refusalProblem,

@@ -1,4 +1,4 @@
-import { emptyUpstreamAnswer, promptBlocked, type GatewayError, type Usage } from '../../../core/index.js';
+import { emptyUpstreamAnswer, noOutputForPrompt, promptBlocked, type GatewayError, type Usage } from '../../../core/index.js';
 import { convertGxUsage, isGxImagePart } from '../convert-gx-usage.js';
 import { gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
 import { gxGenerateContentResponseSchema, type GxCandidate } from '../gx-schemas.js';
@@ -77,7 +77,7 @@ function collectOutput(candidates: readonly GxCandidate[]): { images: string[]; 
   return { images, text: text.trim() };
 }
 
-/** Why there is no image: 400 `prompt_blocked` when a policy withheld it, else a retryable 502 `empty_response`. */
+/** Why there is no image: 400 `prompt_blocked` when a policy withheld it, else a retryable 502 `empty_response` (the channel's failure only when there was no candidate at all). */
 function noImageError(candidates: readonly GxCandidate[], text: string): GatewayError {
   const withheld = candidates.find((candidate) => policyFinishReasons.has(candidate.finishReason ?? ''));
   if (withheld !== undefined) {
@@ -87,7 +87,9 @@ function noImageError(candidates: readonly GxCandidate[], text: string): Gateway
   const reasons = [...new Set(candidates.map((candidate) => candidate.finishReason).filter(present))];
   const why = candidates.length === 0 ? 'without any candidate' : `without an image (finish reason ${reasons.join(', ') || 'none'})`;
   const said = text === '' ? '' : `; the model said: ${excerpt(text)}`;
-  return emptyUpstreamAnswer(`the upstream answered ${why}${said}; retry the request`);
+  const message = `the upstream answered ${why}${said}; retry the request`;
+  // Candidates without an image: the model answered the prompt in words, which the prompt may have asked for.
+  return candidates.length === 0 ? emptyUpstreamAnswer(message) : noOutputForPrompt(message);
 }
 
 /** The client `usage` for a core usage: text is whatever is not image, so the details add up. */

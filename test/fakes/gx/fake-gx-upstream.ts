@@ -18,6 +18,8 @@ export interface FakeGxUpstreamOptions {
   apiKey?: string;
   /** Length of embedding vectors when the request sets no `outputDimensionality`. Default 8. */
   embeddingDimensions?: number;
+  /** The models that exist; any other is a 404 `NOT_FOUND` in gx's words. Default: every model exists. */
+  models?: readonly string[];
 }
 
 /** A running fake gx upstream. */
@@ -66,6 +68,9 @@ export async function startFakeGxUpstream(options: FakeGxUpstreamOptions = {}): 
 
     const model = decodeURIComponent(route[1]!);
     const method = route[2]!;
+    if (options.models !== undefined && !options.models.includes(model)) {
+      return json(404, gxErrorBody(404, `models/${model} is not found for API version v1beta, or is not supported for ${method}. Call ListModels to see the list of available models and their supported methods.`));
+    }
     responseCount += 1;
     const responseId = Buffer.from(`gx-fake-response-${responseCount}`).toString('base64url');
     switch (method) {

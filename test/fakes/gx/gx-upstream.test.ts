@@ -386,3 +386,13 @@ t.test('reset() forgets queued behaviours and recorded requests', async (t) => {
   t.equal(fake.requests.length, 0);
   t.equal((await post(fake, '/v1beta/models/gx-2.5-pro:generateContent', userText('x'))).status, 200);
 });
+
+t.test('with models given, another model is a 404 NOT_FOUND in gx’s words, and a given one is answered', async (t) => {
+  const fake = await startFakeGxUpstream({ apiKey, models: ['gx-8-pro'] });
+  t.teardown(() => fake.close());
+  const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+  const unknown = await post(fake, '/v1beta/models/gx-8-nope:generateContent', body);
+  t.equal(unknown.status, 404);
+  t.match(JSON.parse(unknown.body.toString('utf8')), { error: { code: 404, status: 'NOT_FOUND', message: /^models\/gx-8-nope is not found for API version v1beta/ } });
+  t.equal((await post(fake, '/v1beta/models/gx-8-pro:generateContent', body)).status, 200);
+});

@@ -1,4 +1,4 @@
-import { playConnectionBehaviour, scriptedFake, sendPieces, startFakeServer, type ScriptedFake } from '../../../core/testing/index.js';
+import { playConnectionBehaviour, scriptedFake, sendPieces, startFakeServer, type RecordedRequest, type ScriptedFake } from '../../../core/testing/index.js';
 import { chatCompletionsRoute } from './chat-answer.js';
 import type { OpenAiBehaviour } from './openai-behaviour.js';
 import { openAiErrorBody } from './openai-error-body.js';
@@ -33,6 +33,15 @@ export { fakeMp4 } from './videos-content.js';
 export interface FakeOpenAiUpstreamOptions {
   /** The one key accepted as `Authorization: Bearer <key>`. Default `openai-test-key`. */
   apiKey?: string;
+  /** The models that exist; a request naming another (JSON or multipart `model`) is a 404 `model_not_found`. Default: every model exists. */
+  models?: readonly string[];
+}
+
+/** The `model` a request names: its JSON body's, or the multipart field's. */
+function requestedModel(request: RecordedRequest): string | undefined {
+  const json = request.json as { model?: unknown } | undefined;
+  if (typeof json?.model === 'string') return json.model;
+  return /name="model"\r\n\r\n([^\r]*)\r\n/.exec(request.text)?.[1];
 }
 
 /** A running fake OpenAI upstream. */
@@ -84,6 +93,10 @@ export async function startFakeOpenAiUpstream(options: FakeOpenAiUpstreamOptions
     }
     const status = behaviour.status ?? behaviour.error;
     if (status !== undefined) return send(jsonAnswer(status, behaviour.body ?? openAiErrorBody(status, behaviour.message), started));
+    const model = requestedModel(request);
+    if (options.models !== undefined && model !== undefined && !options.models.includes(model)) {
+      return send(jsonAnswer(404, openAiErrorBody(404, `The model \`${model}\` does not exist or you do not have access to it.`), started));
+    }
     return send(route({ request, behaviour, started }));
   });
 

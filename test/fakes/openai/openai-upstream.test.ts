@@ -522,3 +522,14 @@ t.test('chat completions still answer as before', async (t) => {
   t.ok(raw.endsWith('data: [DONE]\n\n'));
   t.notOk(raw.includes('event:'));
 });
+
+t.test('with models given, a JSON or multipart request for another model is a 404 model_not_found, and a given one is answered', async (t) => {
+  const fake = await startFakeOpenAiUpstream({ apiKey, models: ['gpt-5.4'] });
+  t.teardown(() => fake.close());
+  const unknown = await post(fake, '/v1/chat/completions', { model: 'gpt-nope', messages: [{ role: 'user', content: 'hi' }] });
+  t.equal(unknown.status, 404);
+  t.match(JSON.parse(unknown.body.toString('utf8')), { error: { type: 'invalid_request_error', code: 'model_not_found', message: 'The model `gpt-nope` does not exist or you do not have access to it.' } });
+  const form = await multipart({ model: 'whisper-nope' }, { name: 'clip.wav', bytes: wavFile(pcmTone(0.1)) });
+  t.equal((await post(fake, '/v1/audio/transcriptions', form.body, { 'content-type': form.contentType })).status, 404, 'the multipart field counts too');
+  t.equal((await post(fake, '/v1/chat/completions', { model: 'gpt-5.4', messages: [{ role: 'user', content: 'hi' }] })).status, 200);
+});

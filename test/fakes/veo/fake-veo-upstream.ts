@@ -21,6 +21,8 @@ export interface FakeVeoUpstreamOptions {
    * every other loopback address stays refused.
    */
   storageHost?: string;
+  /** The models that exist; a task submitted for another is a 404 `NOT_FOUND` in Google's words. Default: every model exists. */
+  models?: readonly string[];
 }
 
 /** A running fake Veo upstream. */
@@ -86,10 +88,14 @@ export async function startFakeVeoUpstream(options: FakeVeoUpstreamOptions = {})
     if (behaviour.garbage === true) return send(textAnswer(200, 'this is not JSON {', started));
 
     if (submit !== null) {
+      const model = decodeURIComponent(submit[1]!);
+      if (options.models !== undefined && !options.models.includes(model)) {
+        return json(404, gxErrorBody(404, `models/${model} is not found for API version v1beta, or is not supported for predictLongRunning. Call ListModels to see the list of available models and their supported methods.`));
+      }
       const problem = veoSubmitProblem(request.json);
       if (problem !== undefined) return json(400, gxErrorBody(400, problem));
       const parameters = (request.json as { parameters?: { sampleCount?: number } }).parameters;
-      const name = operations.submit(decodeURIComponent(submit[1]!), parameters?.sampleCount ?? 1, scripts.shift() ?? {});
+      const name = operations.submit(model, parameters?.sampleCount ?? 1, scripts.shift() ?? {});
       return json(200, { name });
     }
     if (operation !== null) {

@@ -190,3 +190,12 @@ t.test('scripted behaviours answer the next API request: a 429 with the fixture 
   t.equal((await submit(fake)).status, 200, 'then the default again');
   t.equal((await send(`${fake.url}/v1beta/models/veo:generateContent`, 'POST', {}, keyed)).status, 404, 'another method');
 });
+
+t.test('with models given, a task for another model is a 404 NOT_FOUND, and one for a given model is accepted', async (t) => {
+  const fake = await startFakeVeoUpstream({ apiKey, models: ['veo-3.1-fast-generate-preview'] });
+  t.teardown(() => fake.close());
+  const unknown = await submit(fake, submitBody(), keyed, 'veo-9-nope');
+  t.equal(unknown.status, 404);
+  t.match(json(unknown), { error: { code: 404, status: 'NOT_FOUND', message: /^models\/veo-9-nope is not found/ } });
+  t.equal((await submit(fake)).status, 200);
+});

@@ -37,6 +37,12 @@ const arkKeys = { accessKeyId: 'fuzz-ak', secretAccessKey: 'fuzz-sk' };
 const dashScopeKey = 'dashscope-upstream-key';
 const veoKey = 'veo-upstream-key';
 
+/** The channels as given, or with each model entry made a pattern of the names it starts (`model_map` keys stay exact). */
+function servingPatterns(patterns: boolean, providers: Array<{ models: string[] } & Record<string, unknown>>) {
+  if (!patterns) return providers;
+  return providers.map((provider) => ({ ...provider, models: provider.models.map((model) => (model.endsWith('*') ? model : `${model}*`)) }));
+}
+
 /** A logger that keeps only errors: the fuzz sends thousands of requests, and a log in memory would look like a leak. */
 function errorCountingLogger(errors: FuzzGateway['errors']): FastifyBaseLogger {
   const destination = new Writable({
@@ -52,6 +58,33 @@ function errorCountingLogger(errors: FuzzGateway['errors']): FastifyBaseLogger {
   return createLogger({ level: 'warn', destination }) as unknown as FastifyBaseLogger;
 }
 
+/** Options of {@link startFuzzGateway}. */
+export interface FuzzGatewayOptions {
+  /**
+   * Each channel serves every model its name starts (`gx-2.5-pro*`, the shipped config's
+   * way), priced so, and the fakes know only the models the routes' valid requests name: any
+   * other name reaches the upstream and gets its "model not found" (the DashScope fake's
+   * video models are always so; its image path and the qi channel know every name).
+   */
+  patterns?: boolean;
+}
+
+// The upstream models the routes' valid requests reach, for `patterns`.
+const knownModels = {
+  gx: ['gx-2.5-pro', 'embed-latest', 'gx-2.5-flash-image'],
+  openAi: ['gpt-5.4', 'gpt-image-2', 'tts-1', 'whisper-1', 'sora-2'],
+  ark: ['sdx-2-0', 'doubao-seedream-4-0-250828'],
+  veo: ['veo-3.1-fast-generate-preview'],
+};
+const patternPricing = {
+  'gx-2.5-flash-image*': { per_image: 0.04 },
+  'embed-latest*': { per_call: 0.0001 },
+  'gi-2*': { per_image: 0.04 },
+  'tts-1*': { per_1k_chars: 0.015 },
+  'stt-1*': { per_minute: 0.006 },
+  'sr-2*': { per_second: 0.1 },
+};
+
 /**
  * A gateway with a channel for every route family, each in front of a fake upstream, so
  * that an input the gateway lets through is answered instead of failing on an unreachable
@@ -60,12 +93,13 @@ function errorCountingLogger(errors: FuzzGateway['errors']): FastifyBaseLogger {
  * only the gateway's own memory; on a RAM disk when there is one, as fsync would take the
  * run's time.
  */
-export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
-  const gx = await startFakeGxUpstream({ apiKey: gxUpstreamKey });
-  const openAi = await startFakeOpenAiUpstream({ apiKey: openAiKey });
-  const ark = await startFakeArkUpstream({ apiKey: arkKey, ...arkKeys });
+export async function startFuzzGateway(t: Test, options: FuzzGatewayOptions = {}): Promise<FuzzGateway> {
+  const known = (models: string[]) => (options.patterns === true ? { models } : {});
+  const gx = await startFakeGxUpstream({ apiKey: gxUpstreamKey, ...known(knownModels.gx) });
+  const openAi = await startFakeOpenAiUpstream({ apiKey: openAiKey, ...known(knownModels.openAi) });
+  const ark = await startFakeArkUpstream({ apiKey: arkKey, ...arkKeys, ...known(knownModels.ark) });
   const dashScope = await startFakeDashScopeUpstream({ apiKey: dashScopeKey });
-  const veo = await startFakeVeoUpstream({ apiKey: veoKey });
+  const veo = await startFakeVeoUpstream({ apiKey: veoKey, ...known(knownModels.veo) });
   t.teardown(() => Promise.all([gx.close(), openAi.close(), ark.close(), dashScope.close(), veo.close()]));
   const openAiChannel = openAiChannelsOn(openAi.url, openAiKey);
   const directory = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'mg-fuzz-'));
@@ -84,8 +118,9 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
       'wn*': { per_second: 0.1, resolution_multipliers: { '480p': 1, '720p': 1, '1080p': 2 } },
       'hx-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 2 } },
       'vo-*': { per_second: 0.1, resolution_multipliers: { '720p': 1, '1080p': 1.5 } },
+      ...(options.patterns === true ? patternPricing : {}),
     },
-    providers: [
+    providers: servingPatterns(options.patterns === true, [
       { name: 'gx', plugin: 'gx', base_url: gx.url, api_key: gxUpstreamKey, models: ['gx-2.5-pro', 'embed-latest', 'gx-2.5-flash-image'] },
       openAiChannel('gp', 'gp', ['gp-5.4'], { 'gp-5.4': 'gpt-5.4' }),
       openAiChannel('gi', 'gi', ['gi-2'], { 'gi-2': 'gpt-image-2' }),
@@ -111,7 +146,7 @@ export async function startFuzzGateway(t: Test): Promise<FuzzGateway> {
       },
       { name: 'hx', plugin: 'hx', base_url: dashScope.url, api_key: dashScopeKey, models: ['hx-1.0-r2v'], model_map: { 'hx-1.0-r2v': 'happyhorse-1.0-r2v' } },
       { name: 'vo', plugin: 'vo', base_url: veo.url, api_key: veoKey, models: ['vo-3.1-fast-generate-preview'], model_map: { 'vo-3.1-fast-generate-preview': 'veo-3.1-fast-generate-preview' } },
-    ],
+    ]),
   });
   const canaryHits: string[] = [];
   const canary = createServer((request, response) => {

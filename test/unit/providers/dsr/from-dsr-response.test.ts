@@ -62,7 +62,11 @@ t.test('an answer without images is a retryable empty_response', async (t) => {
 });
 
 t.test('an error body in a 200 answer is judged by its code', async (t) => {
-  t.match(caught(() => fromDsrResponse(recorded.error_401, context)), { statusCode: 502, code: 'upstream_error', retryable: true, message: /the API key or AK\/SK/ });
+  t.match(caught(() => fromDsrResponse(recorded.error_401, context)), { statusCode: 502, code: 'upstream_auth_failed', retryable: true, fault: 'channel' }, 'a refused key is the channel’s');
+  const unknownModel = { error: { code: 'InvalidEndpointOrModel.NotFound', message: 'The model or endpoint dsr-9 does not exist or you do not have access to it.', param: '', type: 'NotFound' } };
+  t.match(caught(() => fromDsrResponse(unknownModel, context)), { statusCode: 404, code: 'model_not_found', retryable: true, fault: 'request' }, 'an unknown model is the request’s, tried elsewhere');
+  const refused = { error: { code: 'InvalidParameter', message: 'The parameter `size` specified in the request is not valid.', param: 'size', type: 'BadRequest' } };
+  t.match(caught(() => fromDsrResponse(refused, context)), { statusCode: 400, retryable: false }, 'a refused parameter is the client’s, never the channel’s failure');
   const sensitive = { error: { ...recorded.partial_failed_event.error, code: 'InputTextSensitiveContentDetected' } };
   t.match(caught(() => fromDsrResponse(sensitive, context)), { code: 'prompt_blocked' });
 });

@@ -26,9 +26,16 @@ t.test('a 400 is the client’s mistake, passed back and not retried', async (t)
   });
 });
 
+const serviceDisabled = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'SERVICE_DISABLED', domain: 'googleapis.com' }];
+
 t.test('the channel’s own auth failures and unknown models may succeed elsewhere', async (t) => {
-  t.match(gxErrorToGatewayError({ code: 403, message: 'denied', status: 'PERMISSION_DENIED' }), { statusCode: 502, code: 'upstream_auth_failed', retryable: true });
-  t.match(gxErrorToGatewayError({ code: 404, message: 'no such model', status: 'NOT_FOUND' }), { statusCode: 404, code: 'model_not_found', retryable: true });
+  t.match(gxErrorToGatewayError({ code: 403, message: 'denied', status: 'PERMISSION_DENIED', details: serviceDisabled }), { statusCode: 502, code: 'upstream_auth_failed', retryable: true, fault: 'channel' });
+  t.match(gxErrorToGatewayError({ code: 404, message: 'no such model', status: 'NOT_FOUND' }), { statusCode: 404, code: 'model_not_found', retryable: true, fault: 'request' }, 'an unknown model is the request’s');
+});
+
+t.test('a 403 about something the request names (no ErrorInfo reason) is tried elsewhere but is the request’s, in the upstream’s words', async (t) => {
+  const denied = { code: 403, message: 'You do not have permission to access the File abc123 or it may not exist.', status: 'PERMISSION_DENIED' };
+  t.match(gxErrorToGatewayError(denied), { statusCode: 403, code: 'upstream_invalid_request', retryable: true, fault: 'request', message: /access the File abc123/ });
 });
 
 t.test('an error without a numeric code is classified by its status name', async (t) => {

@@ -117,17 +117,19 @@ t.test('no image for any other reason is a retryable 502 empty_response quoting 
     statusCode: 502,
     code: 'empty_response',
     retryable: true,
+    fault: 'request',
     message: 'the upstream answered without an image (finish reason STOP); the model said: I cannot draw that today.; retry the request',
-  });
+  }, 'the model answered in words, as a prompt may ask: not the channel’s failure');
   for (const finishReason of ['NO_IMAGE', 'IMAGE_OTHER', 'OTHER', 'MAX_TOKENS']) {
-    t.throws(() => fromGxImageResponse({ candidates: [{ finishReason, index: 0 }] }, imageOnly), { name: 'GatewayError', statusCode: 502, code: 'empty_response' }, finishReason);
+    t.throws(() => fromGxImageResponse({ candidates: [{ finishReason, index: 0 }] }, imageOnly), { name: 'GatewayError', statusCode: 502, code: 'empty_response', fault: 'request' }, finishReason);
   }
   t.throws(() => fromGxImageResponse({ usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } }, imageOnly), {
     name: 'GatewayError',
     statusCode: 502,
     code: 'empty_response',
+    fault: 'channel',
     message: /without any candidate/,
-  });
+  }, 'no candidate at all is the channel’s failure');
 });
 
 t.test('an error body and a body of another shape keep the gx error mapping', async (t) => {

@@ -44,6 +44,10 @@ t.test('an error body sent with HTTP 200 is judged by its code', async (t) => {
   t.throws(() => fromQiResponse({ ...recorded, code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' }), { statusCode: 400, code: 'prompt_blocked' });
   t.throws(() => fromQiResponse({ ...recorded, code: 'Throttling.RateQuota' }), { statusCode: 429, code: 'upstream_rate_limited', retryable: true });
   t.throws(() => fromQiResponse({ ...recorded, code: 'InternalError' }), { statusCode: 502, code: 'upstream_error', retryable: true });
+  for (const code of ['ModelNotFound', 'Model.AccessDenied', 'AccessDenied.Unpurchased']) {
+    t.throws(() => fromQiResponse({ ...recorded, code, message: 'Model access denied.' }), { statusCode: 404, code: 'model_not_found', retryable: true, fault: 'request' }, `${code} is about the model: tried elsewhere, never the channel's failure`);
+  }
+  t.throws(() => fromQiResponse({ ...recorded, code: 'AccessDenied', message: 'Access denied.' }), { statusCode: 502, code: 'upstream_auth_failed', fault: 'channel' }, 'a plain AccessDenied is the account’s');
 });
 
 t.test('an answer of the wrong shape is a retryable 502', async (t) => {

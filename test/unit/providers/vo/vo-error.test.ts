@@ -36,7 +36,13 @@ t.test("the channel's own trouble is retryable: a refused key, a failed precondi
     code: 'FAILED_PRECONDITION',
     retryable: true,
   });
-  t.match(await voSubmitError(answer(403, { error: { code: 403, message: 'denied', status: 'PERMISSION_DENIED' } })), { code: 'upstream_auth_failed', retryable: true });
+  const serviceDisabled = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'SERVICE_DISABLED', domain: 'googleapis.com' }];
+  t.match(await voSubmitError(answer(403, { error: { code: 403, message: 'denied', status: 'PERMISSION_DENIED', details: serviceDisabled } })), { code: 'upstream_auth_failed', retryable: true, fault: 'channel' });
+  t.match(
+    await voSubmitError(answer(403, { error: { code: 403, message: 'You do not have permission to access the File f1 or it may not exist.', status: 'PERMISSION_DENIED' } })),
+    { statusCode: 403, code: 'upstream_invalid_request', retryable: true, fault: 'request' },
+    'a 403 without a reason is about what the request names: not the channel’s',
+  );
   const limited = await voSubmitError(answer(429, voFixture('gemini-error-429.json')));
   t.match(limited, { statusCode: 429, retryable: true, message: /You exceeded your current quota/ });
   t.equal(limited.headers['retry-after'], '35', 'RetryInfo 34.4s, rounded up');
