@@ -19,6 +19,7 @@ import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { audioRoutes } from '../plugins/audio/audio-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
+import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost } from '../core/loader/create-provider-host.js';
@@ -126,6 +127,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   app.addHook('onClose', async () => {
     await container.resolve(AccessTimeRecorder).close();
+    container.resolve(QuotaLedger).close();
+    await container.resolve(LeaseKeeper).close();
     if (options.backend === undefined) await backend.close();
   });
   if (generatedSecretFile !== undefined) logger.warn({ file: generatedSecretFile }, 'generated an encryption key; back this file up with the data');
