@@ -24,6 +24,7 @@ import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost } from '../core/loader/create-provider-host.js';
 import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { ConcurrencyLimiter, hasConcurrencyLimits } from '../core/limits/concurrency-limiter.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { channelCaller, type CallChannel } from '../core/pipeline/channel-call.js';
@@ -227,6 +228,7 @@ async function createModelRequestPipeline(
     config,
     // Without any rate limit no request has anything to draw or settle: no limiter at all.
     limiter: hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
+    concurrency: hasConcurrencyLimits(config.rate_limits) ? new ConcurrencyLimiter(backend, config.rate_limits, container.resolve(LeaseKeeper)) : undefined,
     observer,
     inFlight: container.resolve(InFlightRequests),
   });

@@ -232,6 +232,8 @@ const streamingSchema = z.strictObject({
 const rateLimitSchema = z.strictObject({
   requests_per_minute: integer(0, 1_000_000_000).default(0),
   tokens_per_minute: integer(0, 1_000_000_000_000).default(0),
+  // Requests in flight at once, counted across every instance on the store.
+  max_concurrent: integer(0, 1_000_000).default(0),
 });
 
 const rateLimitsSchema = z.strictObject({

@@ -34,6 +34,7 @@ export const errorCodeRegistry = {
   access_denied: '403: valid credentials, not allowed here',
   model_not_allowed: '403: the API key may not use this model',
   rate_limit_exceeded: "429: the key's rate limit; Retry-After says when",
+  too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
   // What the client addressed.
   not_found: '404: no such route or object',
   model_not_found: '404: no channel serves the model for this key',
