@@ -9,14 +9,17 @@ import { storageFor, testEncryptionKey } from '../helpers/test-config.js';
 
 // kill -9 of a gateway with streams in flight: the quota their reservations hold comes back
 // once the lease runs out, given back by the instance that survives (Redis, PostgreSQL) or by
-// the gateway started again on the same file (SQLite with workers). A short lease keeps the
-// test to seconds.
+// the gateway started again on the same file (SQLite with workers), and the concurrency slots
+// they took (max_concurrent) are free again. A short lease keeps the test to seconds.
 
 const leaseSeconds = 2;
 const streams = 4;
 
-/** Starts `count` gp-mini chat streams through `base` that the upstream holds open after its first text; resolves once each has its 200 headers. */
-async function openStalledStreams(t: Test, upstream: FakeOpenAiUpstream, base: string, bearer: { authorization: string }, count: number): Promise<void> {
+/** The token's limit of requests in flight: the streams, so one more is refused. */
+const rateLimits = { tokens: { max_concurrent: streams } };
+
+/** Starts `count` gp-mini chat streams through `base` that the upstream holds open after its first text; resolves with their statuses once each has its headers. */
+async function openStalledStreams(t: Test, upstream: FakeOpenAiUpstream, base: string, bearer: { authorization: string }, count: number): Promise<number[]> {
   for (let index = 0; index < count; index += 1) upstream.next({ stallAfterChunks: 2 });
   const controller = new AbortController();
   t.teardown(() => controller.abort());
@@ -31,8 +34,20 @@ async function openStalledStreams(t: Test, upstream: FakeOpenAiUpstream, base: s
     ),
   );
   // Their bodies are left unread (cancelling one would be a client abort): each stream stays
-  // open until the gateway dies.
-  for (const answer of answers) if (answer.status !== 200) throw new Error(`a stream was refused: ${answer.status} ${await answer.text()}`);
+  // open until the gateway dies or the test ends.
+  upstream.reset();
+  return answers.map((answer) => answer.status);
+}
+
+/** Tries until `streams` new streams through `base` are all admitted (the dead instance's slots expire with its lease); resolves with the last statuses. */
+async function slotsFreeAgain(t: Test, upstream: FakeOpenAiUpstream, base: string, bearer: { authorization: string }): Promise<number[]> {
+  let statuses: number[] = [];
+  for (let tries = 0; tries < leaseSeconds * 5 * 10; tries += 1) {
+    statuses = await openStalledStreams(t, upstream, base, bearer, streams);
+    if (statuses.every((status) => status === 200)) break;
+    await sleep(100);
+  }
+  return statuses;
 }
 
 /** Kills every process of a gateway (its primary and workers) with SIGKILL, and waits for the primary's exit. */
@@ -54,15 +69,16 @@ async function balanceOnceSettled<Balance>(read: () => Promise<Balance>, done: (
 }
 
 for (const driver of ['redis', 'postgres'] as const) {
-  t.test(`kill -9 of one of two instances on ${driver} with streams in flight: the other gives back every hold within the lease`, async (t) => {
+  t.test(`kill -9 of one of two instances on ${driver} with streams in flight: the other gives back every hold and frees every slot within the lease`, async (t) => {
     const storage: GatewayConfig['storage'] = { ...storageFor(t, driver), lease_seconds: leaseSeconds };
-    const scene: MultiInstanceScene = await startMultiInstanceScene(t, storage, [1, 1]);
+    const scene: MultiInstanceScene = await startMultiInstanceScene(t, storage, [1, 1], { rate_limits: rateLimits });
     const [doomed, survivor] = scene.instances as [MultiInstanceScene['instances'][0], MultiInstanceScene['instances'][0]];
     const token = await issueSceneToken(scene, survivor.base, { remain_quota: 100_000 });
     const before = await balanceAt(scene, survivor.base, token.id);
 
-    await openStalledStreams(t, scene.upstreamA, doomed.base, token.bearer, streams);
+    t.same(await openStalledStreams(t, scene.upstreamA, doomed.base, token.bearer, streams), Array(streams).fill(200));
     t.match(await balanceAt(scene, survivor.base, token.id), { remain_quota: before.remain_quota - streams * unitsPerCall }, 'each stream holds its reservation');
+    t.same(await openStalledStreams(t, scene.upstreamA, survivor.base, token.bearer, 1), [429], 'and its slot, counted by the other instance too');
     await killMinusNine(doomed.process);
 
     const after = await balanceOnceSettled(
@@ -70,10 +86,11 @@ for (const driver of ['redis', 'postgres'] as const) {
       (balance) => balance.remain_quota === before.remain_quota,
     );
     t.same(after, before, 'remain_quota is back to its value before the streams, and nothing was charged');
+    t.same(await slotsFreeAgain(t, scene.upstreamA, survivor.base, token.bearer), Array(streams).fill(200), "the dead instance's slots are free again");
   });
 }
 
-t.test('kill -9 of a gateway with two workers on SQLite with streams in flight: the gateway started again gives back every hold within the lease', async (t) => {
+t.test('kill -9 of a gateway with two workers on SQLite with streams in flight: the gateway started again gives back every hold and frees every slot within the lease', async (t) => {
   const upstreamKey = 'gp-upstream-key';
   const upstream = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
   t.teardown(() => upstream.close());
@@ -85,6 +102,7 @@ t.test('kill -9 of a gateway with two workers on SQLite with streams in flight: 
     security: { encryption_key: testEncryptionKey },
     users: [{ id: 1, username: 'operator', login_token: loginToken }],
     pricing: { 'gp-mini': { per_call: 0.002 } },
+    rate_limits: rateLimits,
     providers: [{ name: 'gp-main', plugin: 'gp', base_url: upstream.url, api_key: upstreamKey, models: ['gp-mini'], model_map: { 'gp-mini': 'gpt-5.4-mini' } }],
   });
   const start = async () => {
@@ -105,8 +123,10 @@ t.test('kill -9 of a gateway with two workers on SQLite with streams in flight: 
   const before = await balance(first.base);
 
   // Several streams, so that both workers (the cluster hands connections out in turn) hold some.
-  await openStalledStreams(t, upstream, first.base, { authorization: `Bearer sk-${key}` }, streams);
+  const bearer = { authorization: `Bearer sk-${key}` };
+  t.same(await openStalledStreams(t, upstream, first.base, bearer, streams), Array(streams).fill(200));
   t.same(await balance(first.base), { remain_quota: before.remain_quota - streams * unitsPerCall, used_quota: 0 }, 'each stream holds its reservation');
+  t.same(await openStalledStreams(t, upstream, first.base, bearer, 1), [429], 'and its slot, counted by both workers');
   await killMinusNine(first.gateway);
 
   const second = await start();
@@ -115,4 +135,5 @@ t.test('kill -9 of a gateway with two workers on SQLite with streams in flight: 
     (current) => current.remain_quota === before.remain_quota,
   );
   t.same(after, before, 'remain_quota is back to its value before the streams, and nothing was charged');
+  t.same(await slotsFreeAgain(t, upstream, second.base, bearer), Array(streams).fill(200), "the killed gateway's slots are free again");
 });
