@@ -2,7 +2,7 @@ import t from 'tap';
 import { gatewayConfigSchema } from '../../../core/config/config-schema.js';
 
 t.test('rate limits default to none', async (t) => {
-  t.same(gatewayConfigSchema.parse({}).rate_limits, { tokens: { requests_per_minute: 0, tokens_per_minute: 0 }, groups: {} });
+  t.same(gatewayConfigSchema.parse({}).rate_limits, { tokens: { requests_per_minute: 0, tokens_per_minute: 0, max_concurrent: 0 }, groups: {} });
 });
 
 t.test('rate limits take per-token and per-group limits, numbers given as strings too', async (t) => {
