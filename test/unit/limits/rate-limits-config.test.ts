@@ -8,11 +8,11 @@ t.test('rate limits default to none', async (t) => {
 t.test('rate limits take per-token and per-group limits, numbers given as strings too', async (t) => {
   const config = gatewayConfigSchema.parse({
     groups: { default: {}, vip: {} },
-    rate_limits: { tokens: { requests_per_minute: '60' }, groups: { vip: { tokens_per_minute: 100000 } } },
+    rate_limits: { tokens: { requests_per_minute: '60', max_concurrent: '8' }, groups: { vip: { tokens_per_minute: 100000, max_concurrent: 50 } } },
   });
   t.same(config.rate_limits, {
-    tokens: { requests_per_minute: 60, tokens_per_minute: 0 },
-    groups: { vip: { requests_per_minute: 0, tokens_per_minute: 100000 } },
+    tokens: { requests_per_minute: 60, tokens_per_minute: 0, max_concurrent: 8 },
+    groups: { vip: { requests_per_minute: 0, tokens_per_minute: 100000, max_concurrent: 50 } },
   });
 });
 
