@@ -23,7 +23,10 @@ export interface Reservation {
    * rest of the hold. A cost above the hold takes at most what the token has left.
    */
   settle(actualUnits: number): Promise<void>;
-  /** Gives back the whole hold, for a request that failed and delivered nothing. */
+  /**
+   * Gives back the whole hold, for a request that failed and delivered nothing; also after a
+   * {@link settle} the store refused, whose retries then refund instead of charging.
+   */
   refund(): Promise<void>;
   /**
    * Hands the hold over to a record that outlives this process's memory (a video task): the
@@ -103,7 +106,7 @@ export class QuotaLedger {
       // upstream is called, so with storage down an unlimited token fails closed like the
       // others instead of having work done whose usage cannot be recorded.
       await this.#backend.readBalances([tokenBalanceAccount(token.id)]);
-      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (actualUnits) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, actualUnits), () => {});
+      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (charge) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, charge.units), () => {});
     }
     const lease = this.#leases.lease();
     const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units, lease);
@@ -117,9 +120,9 @@ export class QuotaLedger {
     const hold: QuotaHold = { tokenId: token.id, units, unlimited: false, holdId: lease.id };
     return new LedgerReservation(
       hold,
-      (actualUnits) => {
+      (charge) => {
         this.#forget(token.id);
-        return this.#settleKept(hold, actualUnits);
+        return this.#settleKept(hold, charge);
       },
       () => {
         this.#forget(token.id);
@@ -135,17 +138,20 @@ export class QuotaLedger {
     this.#retries.clear();
   }
 
-  /** Settles a hold of this instance; when the store refuses, rejects and keeps trying in the background. */
-  async #settleKept(hold: QuotaHold, actualUnits: number, attempt = 0): Promise<void> {
+  /**
+   * Settles a hold of this instance; when the store refuses, rejects and keeps trying in the
+   * background, each time with what `charge` says then (a refund after the failure makes it 0).
+   */
+  async #settleKept(hold: QuotaHold, charge: Charge, attempt = 0): Promise<void> {
     try {
-      await this.#close(hold.tokenId, hold.units, actualUnits, hold.holdId);
+      await this.#close(hold.tokenId, hold.units, charge.units, hold.holdId);
     } catch (error) {
       if (this.#closed) throw error;
       const wait = Math.min(firstSettlementRetryMilliseconds * 2 ** attempt, longestSettlementRetryMilliseconds);
-      this.#logger.warn({ err: error, tokenId: hold.tokenId, actualUnits, retryInMilliseconds: wait }, 'could not settle a reservation; will try again while this instance runs');
+      this.#logger.warn({ err: error, tokenId: hold.tokenId, actualUnits: charge.units, retryInMilliseconds: wait }, 'could not settle a reservation; will try again while this instance runs');
       const timer = setTimeout(() => {
         this.#retries.delete(timer);
-        this.#settleKept(hold, actualUnits, attempt + 1).catch(() => {});
+        this.#settleKept(hold, charge, attempt + 1).catch(() => {});
       }, wait);
       timer.unref();
       this.#retries.add(timer);
@@ -241,14 +247,25 @@ function tokenIdOfAccount(account: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
-/** A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund, unless it is detached first. */
+/** What a settlement charges; a settlement the store refused is retried with what it says then. */
+interface Charge {
+  units: number;
+}
+
+/**
+ * A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund, unless
+ * it is detached first. A refund after a settlement the store refused turns the retried
+ * settlement into a refund: the caller could not deliver the answer it was settling (a JSON
+ * body is sent only after its settlement).
+ */
 class LedgerReservation implements Reservation {
   readonly #hold: QuotaHold;
-  readonly #close: (actualUnits: number) => Promise<void>;
+  readonly #close: (charge: Charge) => Promise<void>;
   readonly #onDetach: () => void;
   #closed = false;
+  #refused: Charge | undefined;
 
-  constructor(hold: QuotaHold, close: (actualUnits: number) => Promise<void>, onDetach: () => void) {
+  constructor(hold: QuotaHold, close: (charge: Charge) => Promise<void>, onDetach: () => void) {
     this.#hold = hold;
     this.#close = close;
     this.#onDetach = onDetach;
@@ -273,12 +290,19 @@ class LedgerReservation implements Reservation {
     assertQuotaUnits('actualUnits', actualUnits);
     if (this.#closed) return;
     this.#closed = true;
-    await this.#close(actualUnits);
+    const charge = { units: actualUnits };
+    try {
+      await this.#close(charge);
+    } catch (error) {
+      this.#refused = charge;
+      throw error;
+    }
   }
 
   async refund(): Promise<void> {
+    if (this.#refused !== undefined) this.#refused.units = 0;
     if (this.#closed) return;
     this.#closed = true;
-    await this.#close(0);
+    await this.#close({ units: 0 });
   }
 }

@@ -99,6 +99,18 @@ for (const driver of storageDrivers) {
       t.same(await quotaOf(token), { remain_quota: 880, used_quota: 120 });
     });
 
+    t.test('a refund after a settlement the store refused (a JSON answer that was never sent) makes its retry a refund', async (t) => {
+      const token = await createToken(1000);
+      const flaky = instance(refusing.backend);
+      const reservation = await flaky.ledger.reserve(token, 300);
+      refusing.refuse(true);
+      await t.rejects(reservation.settle(120), /refuses writes/);
+      await reservation.refund();
+      refusing.refuse(false);
+      await eventually(async () => (await quotaOf(token)).remain_quota === 1000);
+      t.same(await quotaOf(token), { remain_quota: 1000, used_quota: 0 });
+    });
+
     t.test('a settlement after the sweeper returned its hold gives nothing back again and charges what was delivered', async (t) => {
       const token = await createToken(1000);
       const stalled = instance();
