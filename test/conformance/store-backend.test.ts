@@ -293,10 +293,10 @@ for (const driver of storageDrivers) {
 
     t.test('a hold recorded with its reservation is given back by the sweeper once its lease runs out, and only once', async (t) => {
       await backend.writeRemaining('hold:swept', 100);
-      t.same(await backend.reserve('hold:swept', 30, lease('swept', 50)), { granted: true, remain: 70 });
+      t.same(await backend.reserve('hold:swept', 30, lease('swept', 400)), { granted: true, remain: 70 });
       t.same(await backend.reserve('hold:swept', 20, lease('kept')), { granted: true, remain: 50 });
       t.same(await backend.sweepHolds(100).then((holds) => holds.filter((hold) => hold.account === 'hold:swept')), [], 'a hold within its lease stays');
-      await pause(120);
+      await pause(500);
       const sweeps = await Promise.all([backend.sweepHolds(100), backend.sweepHolds(100)]);
       t.same(
         sweeps.flat().filter((hold) => hold.account === 'hold:swept'),
@@ -319,10 +319,11 @@ for (const driver of storageDrivers) {
 
     t.test('a renewed lease keeps its hold past the first expiry', async (t) => {
       await backend.writeRemaining('hold:renewed', 100);
-      await backend.reserve('hold:renewed', 25, lease('renewed', 300));
+      // Renewed well within each lease, so a loaded machine's late timer still renews in time.
+      await backend.reserve('hold:renewed', 25, lease('renewed', 1000));
       for (let round = 0; round < 4; round += 1) {
-        await pause(100);
-        await backend.renewLeases({ holds: [`${driver}-renewed`], slots: [] }, 300);
+        await pause(400);
+        await backend.renewLeases({ holds: [`${driver}-renewed`], slots: [] }, 1000);
       }
       t.same((await backend.sweepHolds(100)).filter((hold) => hold.account === 'hold:renewed'), []);
       t.same(await backend.settle('hold:renewed', 25, 25, `${driver}-renewed`), { remain: 75, used: 25, charged: 25, held: true });
@@ -341,20 +342,20 @@ for (const driver of storageDrivers) {
 
     t.test('takes exactly 3 of 20 parallel slots under a limit of 3, counts a slot under every key, and frees released and expired ones', async (t) => {
       const claims = [{ key: `${driver}:token:1`, limit: 3 }, { key: `${driver}:group:a`, limit: 10 }];
-      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => backend.acquireSlots(claims, lease(`slot-${index}`, 200))));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => backend.acquireSlots(claims, lease(`slot-${index}`, 1000))));
       const granted = results.flatMap((result, index) => (result.granted ? [index] : []));
       t.equal(granted.length, 3);
       t.ok(results.every((result) => result.granted || result.refused === 0), 'the full key is named');
-      t.same(await backend.acquireSlots([{ key: `${driver}:group:a`, limit: 3 }], lease('slot-group', 200)), { granted: false, refused: 0 }, 'the group key counts them too');
+      t.same(await backend.acquireSlots([{ key: `${driver}:group:a`, limit: 3 }], lease('slot-group', 1000)), { granted: false, refused: 0 }, 'the group key counts them too');
       await backend.releaseSlot({ id: `${driver}-slot-${granted[0]}`, keys: claims.map((claim) => claim.key) });
-      t.same(await backend.acquireSlots(claims, lease('slot-after-release', 200)), { granted: true });
-      t.same(await backend.acquireSlots(claims, lease('slot-over', 200)), { granted: false, refused: 0 });
-      await pause(120);
-      await backend.renewLeases({ holds: [], slots: [{ id: `${driver}-slot-after-release`, keys: claims.map((claim) => claim.key) }] }, 200);
-      await pause(120);
-      t.same(await backend.acquireSlots(claims, lease('slot-after-expiry', 200)), { granted: true }, 'the two slots not renewed expired');
-      t.same(await backend.acquireSlots(claims, lease('slot-third', 200)), { granted: true });
-      t.same(await backend.acquireSlots(claims, lease('slot-fourth', 200)), { granted: false, refused: 0 }, 'the renewed slot still counts');
+      t.same(await backend.acquireSlots(claims, lease('slot-after-release', 1000)), { granted: true });
+      t.same(await backend.acquireSlots(claims, lease('slot-over', 1000)), { granted: false, refused: 0 });
+      await pause(500);
+      await backend.renewLeases({ holds: [], slots: [{ id: `${driver}-slot-after-release`, keys: claims.map((claim) => claim.key) }] }, 2000);
+      await pause(700);
+      t.same(await backend.acquireSlots(claims, lease('slot-after-expiry', 1000)), { granted: true }, 'the two slots not renewed expired');
+      t.same(await backend.acquireSlots(claims, lease('slot-third', 1000)), { granted: true });
+      t.same(await backend.acquireSlots(claims, lease('slot-fourth', 1000)), { granted: false, refused: 0 }, 'the renewed slot still counts');
     });
 
     if (driver !== 'memory') {

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { QuotaLedger } from '../../../core/billing/quota-ledger.js';
 import { InjectionTokens } from '../../../core/di/injection-tokens.js';
 import { createStoreBackend } from '../../../core/store/create-store-backend.js';
@@ -87,12 +87,17 @@ for (const driver of storageDrivers) {
       t.same(await quotaOf(token), { remain_quota: 900, used_quota: 100 });
     });
 
-    t.test('a settlement the store refused is tried again until it is written, charging what was delivered', async (t) => {
+    /** A token of 1000 units whose reservation of 300 an instance settled at 120 while the store refused writes. */
+    const refusedSettlement = async (t: Test) => {
       const token = await createToken(1000);
-      const flaky = instance(refusing.backend);
-      const reservation = await flaky.ledger.reserve(token, 300);
+      const reservation = await instance(refusing.backend).ledger.reserve(token, 300);
       refusing.refuse(true);
       await t.rejects(reservation.settle(120), /refuses writes/);
+      return { token, reservation };
+    };
+
+    t.test('a settlement the store refused is tried again until it is written, charging what was delivered', async (t) => {
+      const { token } = await refusedSettlement(t);
       await new Promise((resolve) => setTimeout(resolve, 400));
       refusing.refuse(false);
       await eventually(async () => (await quotaOf(token)).used_quota === 120);
@@ -100,11 +105,7 @@ for (const driver of storageDrivers) {
     });
 
     t.test('a refund after a settlement the store refused (a JSON answer that was never sent) makes its retry a refund', async (t) => {
-      const token = await createToken(1000);
-      const flaky = instance(refusing.backend);
-      const reservation = await flaky.ledger.reserve(token, 300);
-      refusing.refuse(true);
-      await t.rejects(reservation.settle(120), /refuses writes/);
+      const { token, reservation } = await refusedSettlement(t);
       await reservation.refund();
       refusing.refuse(false);
       await eventually(async () => (await quotaOf(token)).remain_quota === 1000);
