@@ -19,10 +19,12 @@ import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { audioRoutes } from '../plugins/audio/audio-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
+import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost, maxResponseBytesOf } from '../core/loader/create-provider-host.js';
 import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { ConcurrencyLimiter, hasConcurrencyLimits } from '../core/limits/concurrency-limiter.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
 import { channelCaller, type CallChannel } from '../core/pipeline/channel-call.js';
@@ -128,6 +130,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   app.addHook('onClose', async () => {
     await container.resolve(AccessTimeRecorder).close();
+    container.resolve(QuotaLedger).close();
+    await container.resolve(LeaseKeeper).close();
     if (options.backend === undefined) await backend.close();
   });
   if (generatedSecretFile !== undefined) logger.warn({ file: generatedSecretFile }, 'generated an encryption key; back this file up with the data');
@@ -234,6 +238,7 @@ async function createModelRequestPipeline(
     config,
     // Without any rate limit no request has anything to draw or settle: no limiter at all.
     limiter: hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
+    concurrency: hasConcurrencyLimits(config.rate_limits) ? new ConcurrencyLimiter(backend, config.rate_limits, container.resolve(LeaseKeeper)) : undefined,
     observer,
     inFlight: container.resolve(InFlightRequests),
   });

@@ -122,7 +122,8 @@ function formatCounts(counts: CopiedCounts): string {
     `  sets:     ${counts.sets} (${counts.setMembers} members)\n` +
     `  counters: ${counts.counters}\n` +
     `  windows:  ${counts.windows}\n` +
-    `  balances: ${counts.balances}\n`
+    `  balances: ${counts.balances}\n` +
+    `  holds:    ${counts.holds}\n`
   );
 }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import { insufficientQuota } from '../errors/error-codes.js';
+import { LeaseKeeper } from '../store/lease-keeper.js';
 import { assertQuotaUnits } from '../store/quota-units.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { persistTokenStatus, restoreTokenStatus } from '../tokens/persist-token-status.js';
@@ -22,7 +23,10 @@ export interface Reservation {
    * rest of the hold. A cost above the hold takes at most what the token has left.
    */
   settle(actualUnits: number): Promise<void>;
-  /** Gives back the whole hold, for a request that failed and delivered nothing. */
+  /**
+   * Gives back the whole hold, for a request that failed and delivered nothing; also after a
+   * {@link settle} the store refused, whose retries then refund instead of charging.
+   */
   refund(): Promise<void>;
   /**
    * Hands the hold over to a record that outlives this process's memory (a video task): the
@@ -38,7 +42,13 @@ export interface QuotaHold {
   /** Units held; 0 for an unlimited token. */
   units: number;
   unlimited: boolean;
+  /** The hold's id in the store (absent for an unlimited token, and in task records stored before holds had one). */
+  holdId?: string;
 }
+
+/** The first wait before a failed settlement is tried again; it doubles up to {@link longestSettlementRetryMilliseconds}. */
+const firstSettlementRetryMilliseconds = 250;
+const longestSettlementRetryMilliseconds = 30_000;
 
 /**
  * Reserves, settles and refunds token quota on the store's atomic balance primitives, so
@@ -46,22 +56,42 @@ export interface QuotaHold {
  * units twice and `remain_quota` never goes below 0. `used_quota` grows by exactly what is
  * charged, so the two change together. A limited token whose remaining units reach 0 is
  * stored with status 4 (exhausted); unlimited tokens hold nothing but still count usage.
+ *
+ * Each hold is recorded in the store with the units it takes, under a lease this instance
+ * renews ({@link LeaseKeeper}), and removed with its settlement in the same atomic step. So
+ * the hold of a request whose instance died is given back by a sweeper once its lease runs
+ * out. A settlement the store refused is tried again from memory, with a growing pause, for as
+ * long as this instance lives (its hold stays renewed meanwhile): the request is charged what
+ * it delivered. Should the instance die first, the sweeper returns the whole hold, since
+ * nothing else knows the cost. A settlement that arrives after its hold was swept gives
+ * nothing back again and still charges what was delivered, from what the token has left.
  */
 export class QuotaLedger {
   readonly #backend: StoreBackend;
   readonly #tokens: TokenRepository;
   readonly #logger: FastifyBaseLogger;
+  readonly #leases: LeaseKeeper;
   /** Open reservations per token in this process; see {@link #close}. */
   readonly #openReservations = new Map<number, number>();
+  /** Pending retries of settlements the store refused. */
+  readonly #retries = new Set<NodeJS.Timeout>();
+  #closed = false;
 
   constructor(
     @inject(InjectionTokens.storeBackend) backend: StoreBackend,
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
     @inject(InjectionTokens.logger) logger: FastifyBaseLogger,
+    @inject(LeaseKeeper) leases: LeaseKeeper,
   ) {
     this.#backend = backend;
     this.#tokens = tokens;
     this.#logger = logger;
+    this.#leases = leases;
+    // A swept hold may lift a balance from 0 that another request had stored as exhausted.
+    leases.onReturned((holds) => {
+      const tokenIds = new Set(holds.filter((hold) => hold.units > 0).map((hold) => tokenIdOfAccount(hold.account)));
+      for (const tokenId of tokenIds) if (tokenId !== undefined) void this.#reenable(tokenId);
+    });
   }
 
   /**
@@ -76,23 +106,69 @@ export class QuotaLedger {
       // upstream is called, so with storage down an unlimited token fails closed like the
       // others instead of having work done whose usage cannot be recorded.
       await this.#backend.readBalances([tokenBalanceAccount(token.id)]);
-      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (actualUnits) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, actualUnits), () => {});
+      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (charge) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, charge.units), () => {});
     }
-    const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units);
+    const lease = this.#leases.lease();
+    const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units, lease);
     if (!reserved.granted) {
       throw insufficientQuota(
         `this request needs ${units} quota units but the token has ${reserved.remain} left; raise remain_quota or set unlimited_quota`,
       );
     }
+    this.#leases.keepHold(lease.id);
     this.#openReservations.set(token.id, (this.#openReservations.get(token.id) ?? 0) + 1);
-    const hold = { tokenId: token.id, units, unlimited: false };
+    const hold: QuotaHold = { tokenId: token.id, units, unlimited: false, holdId: lease.id };
     return new LedgerReservation(
       hold,
-      (actualUnits) => {
+      (charge) => {
         this.#forget(token.id);
-        return this.#close(token.id, units, actualUnits);
+        return this.#settleKept(hold, charge);
       },
-      () => this.#forget(token.id),
+      () => {
+        this.#forget(token.id);
+        this.#detach(lease.id);
+      },
+    );
+  }
+
+  /** Stops retrying settlements; their holds are left to the sweeper once their leases run out. */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#retries) clearTimeout(timer);
+    this.#retries.clear();
+  }
+
+  /**
+   * Settles a hold of this instance; when the store refuses, rejects and keeps trying in the
+   * background, each time with what `charge` says then (a refund after the failure makes it 0).
+   */
+  async #settleKept(hold: QuotaHold, charge: Charge, attempt = 0): Promise<void> {
+    try {
+      await this.#close(hold.tokenId, hold.units, charge.units, hold.holdId);
+    } catch (error) {
+      if (this.#closed) throw error;
+      const wait = Math.min(firstSettlementRetryMilliseconds * 2 ** attempt, longestSettlementRetryMilliseconds);
+      this.#logger.warn({ err: error, tokenId: hold.tokenId, actualUnits: charge.units, retryInMilliseconds: wait }, 'could not settle a reservation; will try again while this instance runs');
+      const timer = setTimeout(() => {
+        this.#retries.delete(timer);
+        this.#settleKept(hold, charge, attempt + 1).catch(() => {});
+      }, wait);
+      timer.unref();
+      this.#retries.add(timer);
+      throw error;
+    }
+    if (hold.holdId !== undefined) this.#leases.dropHold(hold.holdId);
+  }
+
+  /**
+   * The hold goes with a video task: it loses its lease, so no sweeper returns it while the
+   * task runs. Until the store has taken that, it is renewed like any other; should the store
+   * refuse, it stays renewed, and the task's settlement later removes it.
+   */
+  #detach(holdId: string): void {
+    this.#backend.detachHold(holdId).then(
+      () => this.#leases.dropHold(holdId),
+      (error: unknown) => this.#logger.warn({ err: error }, 'could not hand a quota hold over to its video task; it stays renewed by this instance'),
     );
   }
 
@@ -106,7 +182,8 @@ export class QuotaLedger {
       if (actualUnits > 0) await this.#backend.addUsed(tokenBalanceAccount(hold.tokenId), actualUnits);
       return;
     }
-    await this.#close(hold.tokenId, hold.units, actualUnits);
+    await this.#close(hold.tokenId, hold.units, actualUnits, hold.holdId);
+    if (hold.holdId !== undefined) this.#leases.dropHold(hold.holdId);
   }
 
   #forget(tokenId: number): void {
@@ -130,8 +207,14 @@ export class QuotaLedger {
   }
 
   /** Settles a limited token's hold: `actualUnits` is 0 for a refund. */
-  async #close(tokenId: number, reserved: number, actualUnits: number): Promise<void> {
-    const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits);
+  async #close(tokenId: number, reserved: number, actualUnits: number, holdId: string | undefined): Promise<void> {
+    const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits, holdId);
+    if (!settled.held) {
+      this.#logger.warn(
+        { tokenId, reservedUnits: reserved, chargedUnits: settled.charged },
+        'a settlement came after the sweeper had returned its hold; charged what was delivered from what the token had left',
+      );
+    }
     if (settled.charged < actualUnits) {
       this.#logger.warn(
         { tokenId, actualUnits, chargedUnits: settled.charged },
@@ -143,7 +226,7 @@ export class QuotaLedger {
     // are not visible, so one of them may store the status early; the give-back that then
     // lifts the balance from 0 puts the token back (below), so the status never sticks.
     if (settled.remain > 0) {
-      const givenBack = reserved - settled.charged;
+      const givenBack = (settled.held ? reserved : 0) - settled.charged;
       if (givenBack > 0 && settled.remain <= givenBack) await this.#reenable(tokenId);
       return;
     }
@@ -158,14 +241,31 @@ export class QuotaLedger {
   }
 }
 
-/** A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund, unless it is detached first. */
+/** The token whose balance `account` is (see tokenBalanceAccount); undefined for another account. */
+function tokenIdOfAccount(account: string): number | undefined {
+  const match = /^token:(\d+)$/.exec(account);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** What a settlement charges; a settlement the store refused is retried with what it says then. */
+interface Charge {
+  units: number;
+}
+
+/**
+ * A {@link Reservation} that runs `close` once, with the actual cost or 0 for a refund, unless
+ * it is detached first. A refund after a settlement the store refused turns the retried
+ * settlement into a refund: the caller could not deliver the answer it was settling (a JSON
+ * body is sent only after its settlement).
+ */
 class LedgerReservation implements Reservation {
   readonly #hold: QuotaHold;
-  readonly #close: (actualUnits: number) => Promise<void>;
+  readonly #close: (charge: Charge) => Promise<void>;
   readonly #onDetach: () => void;
   #closed = false;
+  #refused: Charge | undefined;
 
-  constructor(hold: QuotaHold, close: (actualUnits: number) => Promise<void>, onDetach: () => void) {
+  constructor(hold: QuotaHold, close: (charge: Charge) => Promise<void>, onDetach: () => void) {
     this.#hold = hold;
     this.#close = close;
     this.#onDetach = onDetach;
@@ -190,12 +290,19 @@ class LedgerReservation implements Reservation {
     assertQuotaUnits('actualUnits', actualUnits);
     if (this.#closed) return;
     this.#closed = true;
-    await this.#close(actualUnits);
+    const charge = { units: actualUnits };
+    try {
+      await this.#close(charge);
+    } catch (error) {
+      this.#refused = charge;
+      throw error;
+    }
   }
 
   async refund(): Promise<void> {
+    if (this.#refused !== undefined) this.#refused.units = 0;
     if (this.#closed) return;
     this.#closed = true;
-    await this.#close(0);
+    await this.#close({ units: 0 });
   }
 }

@@ -101,6 +101,9 @@ const storageSchema = z
       .optional(),
     data_dir: z.string({ error: 'expected a directory path' }).min(1).default('./data'),
     access_time_flush_ms: integer(100, 3_600_000).default(10_000),
+    // How long a reservation's hold (and a concurrency slot) outlives an instance that stopped
+    // renewing it: each instance renews its own every third of this, and sweeps expired ones.
+    lease_seconds: integer(1, 3600).default(30),
   })
   .superRefine((storage, context) => {
     if (storage.driver === 'redis' || storage.driver === 'postgres') {
@@ -242,6 +245,8 @@ const streamingSchema = z.strictObject({
 const rateLimitSchema = z.strictObject({
   requests_per_minute: integer(0, 1_000_000_000).default(0),
   tokens_per_minute: integer(0, 1_000_000_000_000).default(0),
+  // Requests in flight at once, counted across every instance on the store.
+  max_concurrent: integer(0, 1_000_000).default(0),
 });
 
 const rateLimitsSchema = z.strictObject({

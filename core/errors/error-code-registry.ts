@@ -35,6 +35,7 @@ export const errorCodeRegistry = {
   model_not_allowed: '403: the API key may not use this model',
   rate_limit_exceeded: "429: the key's rate limit; Retry-After says when",
   too_many_auth_failures: '429: too many failed authentications from the address or with the key prefix; Retry-After says when',
+  too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
   // What the client addressed.
   not_found: '404: no such route or object',
   model_not_found: '404: no channel serves the model for this key',

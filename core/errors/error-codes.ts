@@ -45,6 +45,13 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
   });
 
 /**
+ * 429: the API key or its group has as many requests in flight as it may; no time is known
+ * when one ends, so `Retry-After` says one second.
+ */
+export const tooManyConcurrentRequests = (message: string) =>
+  new GatewayError(429, 'too_many_concurrent_requests', message, { headers: { 'retry-after': '1' } });
+
+/**
  * 501: the channel that serves the model could run the operation, but its config leaves it
  * out (see `Provider.unavailable`); the message names the channel and the option to set.
  */

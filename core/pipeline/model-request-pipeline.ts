@@ -5,6 +5,7 @@ import { ChannelAttempt } from './channel-attempt.js';
 import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
 import type { PipelineServices } from './pipeline-services.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
+import { admitConcurrency } from './steps/admit-concurrency.js';
 import { admitRate } from './steps/admit-rate.js';
 import { usageOfAnswer, usageOfStream } from './steps/answer-usage.js';
 import { authorizeModel } from './steps/authorize-model.js';
@@ -34,7 +35,7 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  *
  * 1. authorize the model (the token's model limits)
  * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
- * 3. price, 4. prepare and estimate, 5. rate limits, 6. reserve quota
+ * 3. price, 4. prepare and estimate, 5. rate limits and concurrency limits, 6. reserve quota
  * 7. per channel, in routing order: translate, call, then the answer: a JSON body is settled
  *    at once; bytes and streams are settled when the pump or the body reports their end; a
  *    task detaches its hold to the task record
@@ -58,6 +59,8 @@ export class ModelRequestPipeline {
     } catch (error) {
       const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
       observeRequest(context, this.services, failure);
+      // However it failed, its concurrency slot is free (a no-op when a step freed it already).
+      void context.slot.release();
       // Refused before any attempt (model, limits, quota): its line is written here.
       if (!context.invocation.line.written) {
         context.failure ??= failure;
@@ -78,6 +81,7 @@ export class ModelRequestPipeline {
       priceRequest(context, services.config);
       estimateUsage(context);
       await admitRate(context, services);
+      await admitConcurrency(context, services);
       await reserveQuota(context, services);
     } catch (error) {
       await releaseAdmission(context, services);

@@ -1,5 +1,6 @@
 import type { QuotaLedger } from '../billing/quota-ledger.js';
 import type { GatewayConfig } from '../config/config-schema.js';
+import type { ConcurrencyLimiter } from '../limits/concurrency-limiter.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { RunObserver } from '../observability/run-observer.js';
 import type { Channel } from '../routing/channel.js';
@@ -18,6 +19,8 @@ export interface PipelineServices {
   readonly config: GatewayConfig;
   /** Absent: no rate limit applies. */
   readonly limiter?: RateLimiter;
+  /** Absent: no concurrency limit applies. */
+  readonly concurrency?: ConcurrencyLimiter;
   /** Absent: nobody hears how requests end (unit tests). */
   readonly observer?: RunObserver;
   /** Absent: no shutdown deadline applies. */

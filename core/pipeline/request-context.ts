@@ -3,6 +3,7 @@ import type { PriceConfig } from '../config/config-schema.js';
 import type { OperationName } from '../contracts/provider-plugin.js';
 import type { Usage } from '../contracts/usage.js';
 import type { GatewayError } from '../errors/gateway-error.js';
+import { unlimitedSlot, type ConcurrencySlot } from '../limits/concurrency-limiter.js';
 import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
@@ -42,6 +43,8 @@ export interface RequestContext {
   /** The usage reserved for: the family's estimate of its prepared request, else the route's. */
   estimate: Usage;
   admission: RateAdmission;
+  /** The request's place among the requests in flight of its key and group; freed once when it ends. */
+  slot: ConcurrencySlot;
   reservation: Reservation | undefined;
   /** Every try so far, in order. */
   readonly attempts: AttemptRecord[];
@@ -68,6 +71,7 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     price: undefined,
     estimate: invocation.estimate,
     admission: unlimitedAdmission,
+    slot: unlimitedSlot,
     reservation: undefined,
     attempts: [],
     result: undefined,

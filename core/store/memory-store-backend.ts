@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
@@ -17,6 +17,10 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #sets = new Map<string, Set<string>>();
   readonly #rateBuckets = new Map<string, RateBucketState>();
   readonly #balances = new Map<string, QuotaBalance>();
+  /** Holds by id; `expiresAt` null for a detached one. */
+  readonly #holds = new Map<string, { account: string; units: number; owner: string; expiresAt: number | null }>();
+  /** Live slots per key: slot id to lease expiry. */
+  readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
   #closed = false;
 
@@ -129,27 +133,87 @@ export class MemoryStoreBackend implements StoreBackend {
     this.#balances.set(account, { remain, used: this.#balances.get(account)?.used ?? 0 });
   }
 
-  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
     this.#assertOpen();
     assertQuotaUnits('amount', amount);
     const balance = this.#balances.get(account);
     if (balance === undefined) return { granted: false, remain: 0 };
     if (balance.remain < amount) return { granted: false, remain: balance.remain };
     balance.remain -= amount;
+    if (lease !== undefined) this.#holds.set(lease.id, { account, units: amount, owner: lease.owner, expiresAt: Date.now() + lease.leaseMilliseconds });
     return { granted: true, remain: balance.remain };
   }
 
-  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
     this.#assertOpen();
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
+    const held = holdId === undefined || this.#holds.delete(holdId);
     const balance = this.#balances.get(account);
-    if (balance === undefined) return { remain: 0, used: 0, charged: 0 };
-    const available = balance.remain + reserved;
+    if (balance === undefined) return { remain: 0, used: 0, charged: 0, held };
+    const available = balance.remain + (held ? reserved : 0);
     const charged = Math.max(0, Math.min(actual, available));
     balance.remain = available - charged;
     balance.used += charged;
-    return { ...balance, charged };
+    return { ...balance, charged, held };
+  }
+
+  async detachHold(holdId: string): Promise<boolean> {
+    this.#assertOpen();
+    const hold = this.#holds.get(holdId);
+    if (hold !== undefined) hold.expiresAt = null;
+    return hold !== undefined;
+  }
+
+  async renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void> {
+    this.#assertOpen();
+    const expiresAt = Date.now() + leaseMilliseconds;
+    for (const id of leases.holds) {
+      const hold = this.#holds.get(id);
+      if (hold !== undefined && hold.expiresAt !== null) hold.expiresAt = expiresAt;
+    }
+    for (const slot of leases.slots) for (const key of slot.keys) if (this.#slots.get(key)?.has(slot.id)) this.#slots.get(key)?.set(slot.id, expiresAt);
+  }
+
+  async sweepHolds(limit: number): Promise<ReturnedHold[]> {
+    this.#assertOpen();
+    const now = Date.now();
+    const returned: ReturnedHold[] = [];
+    for (const [id, hold] of this.#holds) {
+      if (returned.length >= limit) break;
+      if (hold.expiresAt === null || hold.expiresAt > now) continue;
+      this.#holds.delete(id);
+      const balance = this.#balances.get(hold.account);
+      if (balance !== undefined) balance.remain += hold.units;
+      returned.push({ id, account: hold.account, units: hold.units });
+    }
+    return returned;
+  }
+
+  async acquireSlots(claims: readonly SlotClaim[], lease: HoldLease): Promise<SlotAcquisition> {
+    this.#assertOpen();
+    const now = Date.now();
+    for (const [index, claim] of claims.entries()) {
+      const slots = this.#slots.get(claim.key);
+      if (slots === undefined) continue;
+      for (const [id, expiresAt] of slots) if (expiresAt <= now) slots.delete(id);
+      if (slots.size >= claim.limit) return { granted: false, refused: index };
+    }
+    for (const claim of claims) {
+      let slots = this.#slots.get(claim.key);
+      if (slots === undefined) this.#slots.set(claim.key, (slots = new Map()));
+      slots.set(lease.id, now + lease.leaseMilliseconds);
+    }
+    return { granted: true };
+  }
+
+  async releaseSlot(slot: SlotLease): Promise<void> {
+    this.#assertOpen();
+    for (const key of slot.keys) {
+      const slots = this.#slots.get(key);
+      slots?.delete(slot.id);
+      if (slots?.size === 0) this.#slots.delete(key);
+    }
   }
 
   async addUsed(account: string, amount: number): Promise<void> {
@@ -185,6 +249,7 @@ export class MemoryStoreBackend implements StoreBackend {
     const now = Date.now();
     for (const [key, window] of this.#windows) if (window.resetAt > now) yield { kind: 'window', key, count: window.count, resetAt: window.resetAt };
     for (const [account, balance] of this.#balances) yield { kind: 'balance', account, ...balance };
+    for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold };
   }
 
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
@@ -194,7 +259,8 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'set') this.#addToSet(entry.key, entry.members);
       else if (entry.kind === 'counter') this.#counters.set(entry.key, entry.value);
       else if (entry.kind === 'window') this.#windows.set(entry.key, { count: entry.count, resetAt: entry.resetAt });
-      else this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
+      else if (entry.kind === 'balance') this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
+      else this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
     }
   }
 

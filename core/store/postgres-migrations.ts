@@ -130,6 +130,52 @@ const migrations: readonly string[] = [
   END
   $body$;
   `,
+  // Holds (see StoreBackend.reserve): a lease expiry on the database's clock, NULL for a hold a
+  // video task owns. Slots (StoreBackend.acquireSlots): one row per key a slot counts under.
+  `
+  CREATE TABLE {schema}.holds (
+    id text COLLATE "C" PRIMARY KEY,
+    account text NOT NULL,
+    units bigint NOT NULL,
+    owner text NOT NULL,
+    expires_at double precision
+  );
+  CREATE INDEX holds_expiry ON {schema}.holds (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE {schema}.slots (
+    key text COLLATE "C" NOT NULL,
+    id text COLLATE "C" NOT NULL,
+    expires_at double precision NOT NULL,
+    PRIMARY KEY (key, id)
+  );
+  CREATE INDEX slots_id ON {schema}.slots (id);
+
+  -- Returns -1 when a slot was taken under every key, else the index of the key that is full.
+  -- Each key is locked (a transaction-scoped advisory lock) in key order, so two acquisitions
+  -- on the same keys wait for each other instead of deadlocking, and none counts past a limit.
+  -- Like a rate draw it commits without waiting for the WAL flush: a crash forgets slots,
+  -- which only lets as many more requests in.
+  CREATE FUNCTION {schema}.acquire_slots(slot_keys text[], limits bigint[], slot_id text, lease double precision)
+  RETURNS integer LANGUAGE plpgsql AS $body$
+  DECLARE
+    now_ms double precision := (extract(epoch FROM clock_timestamp()) * 1000)::double precision;
+    claim record;
+    taken bigint;
+  BEGIN
+    PERFORM set_config('synchronous_commit', 'off', true);
+    FOR claim IN SELECT slot_key, slot_limit, position FROM unnest(slot_keys, limits) WITH ORDINALITY AS claims (slot_key, slot_limit, position) ORDER BY slot_key COLLATE "C" LOOP
+      PERFORM pg_advisory_xact_lock(hashtextextended('{schema}.slots:' || claim.slot_key, 0));
+      DELETE FROM {schema}.slots WHERE key = claim.slot_key AND expires_at <= now_ms;
+      SELECT count(*) INTO taken FROM {schema}.slots WHERE key = claim.slot_key;
+      IF taken >= claim.slot_limit THEN
+        RETURN claim.position - 1;
+      END IF;
+    END LOOP;
+    INSERT INTO {schema}.slots (key, id, expires_at) SELECT slot_key, slot_id, now_ms + lease FROM unnest(slot_keys) AS slot_key
+      ON CONFLICT (key, id) DO UPDATE SET expires_at = excluded.expires_at;
+    RETURN -1;
+  END
+  $body$;
+  `,
 ];
 
 /** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */

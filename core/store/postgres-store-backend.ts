@@ -8,7 +8,7 @@ import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
@@ -173,20 +173,68 @@ export class PostgresStoreBackend implements StoreBackend {
     await this.#groupCommit.run(account, this.#sql.writeRemaining, [account, remain]);
   }
 
-  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
-    const { rows } = await this.#groupCommit.run<{ granted: boolean; remain: string }>(account, this.#sql.reserve, [account, amount]);
+    // The group commit writes values in as literals, so "no hold" is an empty id, not NULL.
+    const { rows } = await this.#groupCommit.run<{ granted: boolean; remain: string }>(account, this.#sql.reserve, [
+      account,
+      amount,
+      lease?.id ?? '',
+      lease?.owner ?? '',
+      lease?.leaseMilliseconds ?? 0,
+    ]);
     const row = rows[0];
     return row === undefined ? { granted: false, remain: 0 } : { granted: row.granted, remain: Number(row.remain) };
   }
 
-  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
-    const { rows } = await this.#groupCommit.run<{ remain: string; used: string; charged: string }>(account, this.#sql.settle, [account, reserved, actual]);
+    const { rows } = await this.#groupCommit.run<{ remain: string; used: string; charged: string; held: boolean }>(account, this.#sql.settle, [account, reserved, actual, holdId ?? '']);
     const row = rows[0];
-    if (row === undefined) return { remain: 0, used: 0, charged: 0 };
-    return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged) };
+    if (row === undefined) return { remain: 0, used: 0, charged: 0, held: true };
+    return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged), held: row.held };
+  }
+
+  async detachHold(holdId: string): Promise<boolean> {
+    return ((await this.#pool.query(this.#sql.detachHold, [holdId])).rowCount ?? 0) > 0;
+  }
+
+  async renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void> {
+    if (leases.holds.length === 0 && leases.slots.length === 0) return;
+    await this.#pool.query(this.#sql.renewLeases, [[...leases.holds], leases.slots.map((slot) => slot.id), leaseMilliseconds]);
+  }
+
+  /**
+   * Reads the expired holds, then returns each in a statement of its own through the group
+   * commit (which locks balance rows in one order for every process): the statement removes
+   * the hold only if it is still there and expired, and gives back only what it removed.
+   */
+  async sweepHolds(limit: number): Promise<ReturnedHold[]> {
+    const { rows } = await this.#pool.query<{ id: string; account: string }>(this.#sql.expiredHolds, [limit]);
+    const swept = await Promise.all(
+      rows.map(async ({ id, account }) => {
+        const { rows: gone } = await this.#groupCommit.run<{ units: string }>(account, this.#sql.sweepHold, [account, id]);
+        return gone[0] === undefined ? undefined : { id, account, units: Number(gone[0].units) };
+      }),
+    );
+    return swept.filter((hold): hold is ReturnedHold => hold !== undefined);
+  }
+
+  async acquireSlots(claims: readonly SlotClaim[], lease: HoldLease): Promise<SlotAcquisition> {
+    if (claims.length === 0) return { granted: true };
+    const { rows } = await this.#pool.query<{ refused: number }>(this.#sql.acquireSlots, [
+      claims.map((claim) => claim.key),
+      claims.map((claim) => claim.limit),
+      lease.id,
+      lease.leaseMilliseconds,
+    ]);
+    const refused = Number(rows[0]?.refused);
+    return refused < 0 ? { granted: true } : { granted: false, refused };
+  }
+
+  async releaseSlot(slot: SlotLease): Promise<void> {
+    await this.#pool.query(this.#sql.releaseSlot, [slot.id]);
   }
 
   async addUsed(account: string, amount: number): Promise<void> {
@@ -237,6 +285,9 @@ export class PostgresStoreBackend implements StoreBackend {
         if (rows.length < copyBatchSize) break;
         after = (rows[rows.length - 1] as { account: string }).account;
       }
+      for (const row of (await client.query<{ id: string; account: string; units: string; owner: string; expires_at: number | null }>(sql.holds)).rows) {
+        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at };
+      }
       await client.query('COMMIT');
       committed = true;
     } catch (error) {
@@ -257,7 +308,7 @@ export class PostgresStoreBackend implements StoreBackend {
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
     const sql = this.#sql.importing;
     await inTransaction(this.#pool, async (client) => {
-      const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][] };
+      const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][] };
       let size = 0;
       const flush = async () => {
         for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
@@ -272,7 +323,8 @@ export class PostgresStoreBackend implements StoreBackend {
         else if (entry.kind === 'set') for (const member of entry.members) push(batch.sets, entry.key, member);
         else if (entry.kind === 'counter') push(batch.counters, entry.key, entry.value);
         else if (entry.kind === 'window') push(batch.windows, entry.key, entry.count, entry.resetAt);
-        else push(batch.balances, entry.account, entry.remain, entry.used);
+        else if (entry.kind === 'balance') push(batch.balances, entry.account, entry.remain, entry.used);
+        else push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
         size += 1;
         if (size >= copyBatchSize) await flush();
       }
@@ -358,6 +410,7 @@ function statements(schema: string) {
       counters: `SELECT key, value FROM ${schema}.counters`,
       windows: `SELECT key, count, reset_at FROM ${schema}.windows WHERE reset_at > ${databaseNow}`,
       balances: `SELECT account, remain, used FROM ${schema}.balances WHERE account > $1 ORDER BY account LIMIT $2`,
+      holds: `SELECT id, account, units, owner, expires_at FROM ${schema}.holds`,
     },
     // One row per key in each batch: an importer gives each key once.
     importing: {
@@ -374,6 +427,10 @@ function statements(schema: string) {
       balances: `
         INSERT INTO ${schema}.balances (account, remain, used) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
         ON CONFLICT (account) DO UPDATE SET remain = excluded.remain, used = excluded.used`,
+      holds: `
+        INSERT INTO ${schema}.holds (id, account, units, owner, expires_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::double precision[])
+        ON CONFLICT (id) DO UPDATE SET account = excluded.account, units = excluded.units, owner = excluded.owner, expires_at = excluded.expires_at`,
     },
     writeTogether: `
       WITH written_records AS (
@@ -413,21 +470,54 @@ function statements(schema: string) {
     reserve: `
       WITH taken AS (
         UPDATE ${schema}.balances SET remain = remain - $2::bigint WHERE account = $1 AND remain >= $2::bigint RETURNING remain
+      ), held AS (
+        INSERT INTO ${schema}.holds (id, account, units, owner, expires_at)
+        SELECT $3::text, $1, $2::bigint, $4::text, ${databaseNow} + $5::double precision FROM taken WHERE $3::text <> ''
       )
       SELECT true AS granted, remain FROM taken
       UNION ALL
       SELECT false AS granted, remain FROM ${schema}.balances WHERE account = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
     // FOR UPDATE locks the row and reads its newest version; the charge is decided on that
-    // version and written in the same statement, so no other settlement comes between.
+    // version and written in the same statement, so no other settlement comes between. The
+    // hold ($4, '' for none) is removed in the same statement: a hold another transaction
+    // removed first (a sweep) is gone here, and then nothing is given back.
     settle: `
-      WITH locked AS (
-        SELECT remain, used, greatest(0, least($3::bigint, remain + $2::bigint)) AS charged
+      WITH gone AS (
+        DELETE FROM ${schema}.holds WHERE $4::text <> '' AND id = $4::text RETURNING 1
+      ), locked AS (
+        SELECT remain, used, ($4::text = '' OR EXISTS (SELECT 1 FROM gone)) AS held
         FROM ${schema}.balances WHERE account = $1 FOR UPDATE
+      ), decided AS (
+        SELECT remain, used, held, CASE WHEN held THEN $2::bigint ELSE 0 END AS given FROM locked
+      ), charging AS (
+        SELECT remain, used, held, given, greatest(0, least($3::bigint, remain + given)) AS charged FROM decided
       )
       UPDATE ${schema}.balances AS balance
-      SET remain = locked.remain + $2::bigint - locked.charged, used = locked.used + locked.charged
-      FROM locked WHERE balance.account = $1
-      RETURNING balance.remain, balance.used, locked.charged`,
+      SET remain = charging.remain + charging.given - charging.charged, used = charging.used + charging.charged
+      FROM charging WHERE balance.account = $1
+      RETURNING balance.remain, balance.used, charging.charged, charging.held`,
+    detachHold: `UPDATE ${schema}.holds SET expires_at = NULL WHERE id = $1`,
+    // SKIP LOCKED: a hold or slot being settled or swept right now is passed over rather than
+    // waited for, so a renewal never waits on (or deadlocks with) a request's own statements.
+    renewLeases: `
+      WITH renewed_holds AS (
+        UPDATE ${schema}.holds SET expires_at = ${databaseNow} + $3::double precision
+        WHERE id IN (SELECT id FROM ${schema}.holds WHERE id = ANY ($1::text[]) AND expires_at IS NOT NULL FOR UPDATE SKIP LOCKED)
+      ), renewed_slots AS (
+        UPDATE ${schema}.slots SET expires_at = ${databaseNow} + $3::double precision
+        WHERE (key, id) IN (SELECT key, id FROM ${schema}.slots WHERE id = ANY ($2::text[]) FOR UPDATE SKIP LOCKED)
+      )
+      SELECT 1`,
+    expiredHolds: `SELECT id, account FROM ${schema}.holds WHERE expires_at <= ${databaseNow} ORDER BY expires_at LIMIT $1`,
+    sweepHold: `
+      WITH gone AS (
+        DELETE FROM ${schema}.holds WHERE id = $2 AND expires_at <= ${databaseNow} RETURNING units
+      ), given AS (
+        UPDATE ${schema}.balances SET remain = remain + (SELECT units FROM gone) WHERE account = $1 AND EXISTS (SELECT 1 FROM gone) RETURNING 1
+      )
+      SELECT units FROM gone`,
+    acquireSlots: `SELECT ${schema}.acquire_slots($1::text[], $2::bigint[], $3, $4::double precision) AS refused`,
+    releaseSlot: `DELETE FROM ${schema}.slots WHERE id = $1`,
     addUsed: `UPDATE ${schema}.balances SET used = used + $2::bigint WHERE account = $1`,
     deleteBalance: `DELETE FROM ${schema}.balances WHERE account = $1`,
     removeExpiredRecords: `DELETE FROM ${schema}.records WHERE expires_at < ${databaseNow} - $1::double precision`,

@@ -3,7 +3,7 @@ import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import { missedMessages, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
+import { missedMessages, type HoldLease, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
@@ -76,20 +76,87 @@ return 1`;
 // Amounts computed in Lua are formatted with %d before HINCRBY: Lua 5.1's own number-to-
 // string conversion prints large numbers in exponent form, which HINCRBY rejects. Redis
 // truncates returned Lua numbers to integers, which the amounts already are.
-const reserveScript = `
+// A hold is the hash `hold:<id>` (account, units, owner) and, while it has a lease, its
+// expiry (on Redis's clock) in the sorted set `holds`; a detached hold has no entry there, so
+// no sweep finds it. KEYS: the balance, the hold, `holds`; ARGV[2] empty for no hold.
+const leaseClock = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
+
+const reserveScript = `${leaseClock}
 local remain = redis.call('HGET', KEYS[1], 'remain')
 if not remain then return {0, 0} end
 if tonumber(remain) < tonumber(ARGV[1]) then return {0, tonumber(remain)} end
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[2], 'account', ARGV[2], 'units', ARGV[1], 'owner', ARGV[3])
+  redis.call('ZADD', KEYS[3], string.format('%d', now + tonumber(ARGV[4])), ARGV[5])
+end
 return {1, redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', -tonumber(ARGV[1])))}`;
 
 const settleScript = `
+local held = 1
+if ARGV[3] ~= '' then
+  held = redis.call('DEL', KEYS[2])
+  redis.call('ZREM', KEYS[3], ARGV[3])
+end
 local balance = redis.call('HMGET', KEYS[1], 'remain', 'used')
-if not balance[1] then return {0, 0, 0} end
-local reserved = tonumber(ARGV[1])
+if not balance[1] then return {0, 0, 0, held} end
+local reserved = held == 1 and tonumber(ARGV[1]) or 0
 local charged = math.max(0, math.min(tonumber(ARGV[2]), tonumber(balance[1]) + reserved))
 local remain = redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', reserved - charged))
 local used = redis.call('HINCRBY', KEYS[1], 'used', string.format('%d', charged))
-return {remain, used, charged}`;
+return {remain, used, charged, held}`;
+
+// KEYS: the hold, `holds`; ARGV: the id.
+const detachHoldScript = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
+
+// KEYS: sorted sets, `holds` (ARGV[2] times), then `slot:<key>`; ARGV[1] the lease, then one
+// member per key. XX: only members still there are renewed, so a settled, swept or detached
+// one stays gone. A slot's set expires with its newest lease.
+const renewLeasesScript = `${leaseClock}
+local expiry = string.format('%d', now + tonumber(ARGV[1]))
+local holds = tonumber(ARGV[2])
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], 'XX', expiry, ARGV[i + 2])
+  if i > holds and redis.call('EXISTS', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+end
+return 1`;
+
+// KEYS[1]: `holds`; ARGV: the key prefix, the batch size. Each expired hold is removed and
+// its units given back in this one script, so no other sweeper or settlement comes between.
+const sweepHoldsScript = `${leaseClock}
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local returned = {}
+for _, id in ipairs(ids) do
+  local hold = ARGV[1] .. 'hold:' .. id
+  local fields = redis.call('HMGET', hold, 'account', 'units')
+  redis.call('DEL', hold)
+  redis.call('ZREM', KEYS[1], id)
+  if fields[1] then
+    local balance = ARGV[1] .. 'balance:' .. fields[1]
+    if redis.call('EXISTS', balance) == 1 then redis.call('HINCRBY', balance, 'remain', fields[2]) end
+    returned[#returned + 1] = id
+    returned[#returned + 1] = fields[1]
+    returned[#returned + 1] = fields[2]
+  end
+end
+return returned`;
+
+// KEYS: `slot:<key>` per claim; ARGV: the lease, the slot id, then the limits. A slot is a
+// member scored by its lease expiry; expired members are removed before counting.
+const acquireSlotsScript = `${leaseClock}
+for i = 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i + 2]) then return i - 1 end
+end
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], string.format('%d', now + tonumber(ARGV[1])), ARGV[2])
+  redis.call('PEXPIRE', KEYS[i], ARGV[1])
+end
+return -1`;
 
 const addUsedScript = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -263,23 +330,69 @@ export class RedisStoreBackend implements StoreBackend {
     await this.#client.eval(writeRemainingScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(remain)] });
   }
 
-  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
     const [granted, remain] = (await this.#client.eval(reserveScript, {
-      keys: [this.#key(`balance:${account}`)],
-      arguments: [String(amount)],
+      keys: [this.#key(`balance:${account}`), this.#key(`hold:${lease?.id ?? ''}`), this.#key('holds')],
+      arguments: lease === undefined ? [String(amount), ''] : [String(amount), account, lease.owner, String(lease.leaseMilliseconds), lease.id],
     })) as [number, number];
     return { granted: Number(granted) === 1, remain: Number(remain) };
   }
 
-  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
-    const [remain, used, charged] = (await this.#client.eval(settleScript, {
-      keys: [this.#key(`balance:${account}`)],
-      arguments: [String(reserved), String(actual)],
-    })) as [number, number, number];
-    return { remain: Number(remain), used: Number(used), charged: Number(charged) };
+    const [remain, used, charged, held] = (await this.#client.eval(settleScript, {
+      keys: [this.#key(`balance:${account}`), this.#key(`hold:${holdId ?? ''}`), this.#key('holds')],
+      arguments: [String(reserved), String(actual), holdId ?? ''],
+    })) as [number, number, number, number];
+    return { remain: Number(remain), used: Number(used), charged: Number(charged), held: Number(held) === 1 };
+  }
+
+  async detachHold(holdId: string): Promise<boolean> {
+    return Number(await this.#client.eval(detachHoldScript, { keys: [this.#key(`hold:${holdId}`), this.#key('holds')], arguments: [holdId] })) === 1;
+  }
+
+  async renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void> {
+    const keys: string[] = [];
+    const members: string[] = [];
+    for (const id of leases.holds) {
+      keys.push(this.#key('holds'));
+      members.push(id);
+    }
+    for (const slot of leases.slots) {
+      for (const key of slot.keys) {
+        keys.push(this.#key(`slot:${key}`));
+        members.push(slot.id);
+      }
+    }
+    if (keys.length === 0) return;
+    await this.#client.eval(renewLeasesScript, { keys, arguments: [String(leaseMilliseconds), String(leases.holds.length), ...members] });
+  }
+
+  async sweepHolds(limit: number): Promise<ReturnedHold[]> {
+    const reply = (await this.#client.eval(sweepHoldsScript, { keys: [this.#key('holds')], arguments: [this.#prefix, String(limit)] })) as string[];
+    const returned: ReturnedHold[] = [];
+    for (let index = 0; index + 2 < reply.length; index += 3) returned.push({ id: String(reply[index]), account: String(reply[index + 1]), units: Number(reply[index + 2]) });
+    return returned;
+  }
+
+  async acquireSlots(claims: readonly SlotClaim[], lease: HoldLease): Promise<SlotAcquisition> {
+    if (claims.length === 0) return { granted: true };
+    const refused = Number(
+      await this.#client.eval(acquireSlotsScript, {
+        keys: claims.map((claim) => this.#key(`slot:${claim.key}`)),
+        arguments: [String(lease.leaseMilliseconds), lease.id, ...claims.map((claim) => String(claim.limit))],
+      }),
+    );
+    return refused < 0 ? { granted: true } : { granted: false, refused };
+  }
+
+  async releaseSlot(slot: SlotLease): Promise<void> {
+    if (slot.keys.length === 0) return;
+    const multi = this.#client.multi();
+    for (const key of slot.keys) multi.zRem(this.#key(`slot:${key}`), slot.id);
+    await multi.exec();
   }
 
   async addUsed(account: string, amount: number): Promise<void> {
@@ -327,7 +440,8 @@ export class RedisStoreBackend implements StoreBackend {
       keys.forEach((fullKey, index) => {
         const key = fullKey.slice(prefix.length);
         const type = types[index];
-        if (type === 'none' || key.startsWith('rate:')) return;
+        // Rate buckets and slots are transient; `holds` is read with each hold.
+        if (type === 'none' || key.startsWith('rate:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
         if (type === 'set' && key.startsWith('set:')) {
           reading.sMembers(fullKey);
           readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });
@@ -338,6 +452,18 @@ export class RedisStoreBackend implements StoreBackend {
             read: ([reply]) => {
               const [remain, used] = reply as Array<string | null>;
               return remain === null || remain === undefined ? undefined : { kind: 'balance', account: key.slice('balance:'.length), remain: Number(remain), used: Number(used ?? 0) };
+            },
+          });
+        } else if (type === 'hash' && key.startsWith('hold:')) {
+          const id = key.slice('hold:'.length);
+          reading.hmGet(fullKey, ['account', 'units', 'owner']);
+          reading.zScore(this.#key('holds'), id);
+          readers.push({
+            replies: 2,
+            read: ([fields, expiry]) => {
+              const [account, units, owner] = fields as Array<string | null>;
+              if (account === null || account === undefined) return undefined;
+              return { kind: 'hold', id, account, units: Number(units ?? 0), owner: owner ?? '', expiresAt: expiry === null || expiry === undefined ? null : Number(expiry) };
             },
           });
         } else if (type === 'string' && key.startsWith('counter:')) {
@@ -392,8 +518,11 @@ export class RedisStoreBackend implements StoreBackend {
         batch.set(this.#key(`counter:${entry.key}`), String(entry.value));
       } else if (entry.kind === 'window') {
         if (entry.resetAt > now) batch.set(this.#key(`window:${entry.key}`), String(entry.count), { PX: Math.ceil(entry.resetAt - now) });
-      } else {
+      } else if (entry.kind === 'balance') {
         batch.hSet(this.#key(`balance:${entry.account}`), { remain: String(entry.remain), used: String(entry.used) });
+      } else {
+        batch.hSet(this.#key(`hold:${entry.id}`), { account: entry.account, units: String(entry.units), owner: entry.owner });
+        if (entry.expiresAt !== null) batch.zAdd(this.#key('holds'), { score: entry.expiresAt, value: entry.id });
       }
       size += 1;
       if (size === copyBatchSize) {

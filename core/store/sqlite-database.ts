@@ -26,6 +26,9 @@ const schema = `
   CREATE TABLE IF NOT EXISTS set_members (set_key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (set_key, member)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS balances (account TEXT PRIMARY KEY, remain INTEGER NOT NULL, used INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, full_at REAL NOT NULL, returned REAL NOT NULL);
+  CREATE TABLE IF NOT EXISTS holds (id TEXT PRIMARY KEY, account TEXT NOT NULL, units INTEGER NOT NULL, owner TEXT NOT NULL, expires_at INTEGER);
+  CREATE INDEX IF NOT EXISTS holds_expiry ON holds (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS slots (key TEXT NOT NULL, id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
 `;
 
 /** An open database, and what its opening did with a two-file layout it found. */

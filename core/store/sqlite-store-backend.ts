@@ -7,7 +7,7 @@ import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
-import type { QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
 const exportPageSize = 500;
@@ -159,29 +159,76 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#statements.writeRemaining.run(account, remain);
   }
 
-  async reserve(account: string, amount: number): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
     return this.#groupCommit.run(() => {
       const row = this.#statements.reserve.get({ account, amount }) as Row | undefined;
-      if (row !== undefined) return { granted: true, remain: Number(row.remain) };
+      if (row !== undefined) {
+        // The hold in the same transaction as the units it holds.
+        if (lease !== undefined) this.#statements.insertHold.run(lease.id, account, amount, lease.owner, Date.now() + lease.leaseMilliseconds);
+        return { granted: true, remain: Number(row.remain) };
+      }
       // Refused: the balance is read again only to tell the caller what is left.
       const balance = this.#statements.balance.get(account) as Row | undefined;
       return { granted: false, remain: balance === undefined ? 0 : Number(balance.remain) };
     });
   }
 
-  async settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement> {
+  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
     // Read, decide and write inside the group's IMMEDIATE transaction: no other writer, in any
     // process, comes between the read and the write.
     return this.#groupCommit.run(() => {
+      const held = holdId === undefined || this.#statements.deleteHold.run(holdId).changes > 0;
+      const given = held ? reserved : 0;
       const balance = this.#statements.balance.get(account) as Row | undefined;
-      if (balance === undefined) return { remain: 0, used: 0, charged: 0 };
-      const charged = Math.max(0, Math.min(actual, Number(balance.remain) + reserved));
-      const row = this.#statements.applySettlement.get(reserved - charged, charged, account) as Row;
-      return { remain: Number(row.remain), used: Number(row.used), charged };
+      if (balance === undefined) return { remain: 0, used: 0, charged: 0, held };
+      const charged = Math.max(0, Math.min(actual, Number(balance.remain) + given));
+      const row = this.#statements.applySettlement.get(given - charged, charged, account) as Row;
+      return { remain: Number(row.remain), used: Number(row.used), charged, held };
     });
+  }
+
+  async detachHold(holdId: string): Promise<boolean> {
+    return this.#groupCommit.run(() => this.#statements.detachHold.run(holdId).changes > 0);
+  }
+
+  async renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void> {
+    const expiresAt = Date.now() + leaseMilliseconds;
+    await this.#groupCommit.run(() => {
+      if (leases.holds.length > 0) this.#statements.renewHolds.run(expiresAt, JSON.stringify(leases.holds));
+      if (leases.slots.length > 0) this.#statements.renewSlots.run(expiresAt, JSON.stringify(leases.slots.map((slot) => slot.id)));
+    });
+  }
+
+  async sweepHolds(limit: number): Promise<ReturnedHold[]> {
+    // Every worker on the file may sweep: the IMMEDIATE transaction lets one at a time decide,
+    // and a hold another removed first is gone from the next one's read.
+    return this.#groupCommit.run(() => {
+      const expired = this.#statements.expiredHolds.all(Date.now(), limit) as Row[];
+      for (const row of expired) {
+        this.#statements.deleteHold.run(row.id);
+        this.#statements.applySettlement.run(Number(row.units), 0, row.account);
+      }
+      return expired.map((row) => ({ id: String(row.id), account: String(row.account), units: Number(row.units) }));
+    });
+  }
+
+  async acquireSlots(claims: readonly SlotClaim[], lease: HoldLease): Promise<SlotAcquisition> {
+    return this.#groupCommit.run((): SlotAcquisition => {
+      const now = Date.now();
+      for (const [index, claim] of claims.entries()) {
+        this.#statements.removeExpiredSlots.run(claim.key, now);
+        if (Number((this.#statements.countSlots.get(claim.key) as Row).count) >= claim.limit) return { granted: false, refused: index };
+      }
+      for (const claim of claims) this.#statements.insertSlot.run(claim.key, lease.id, now + lease.leaseMilliseconds);
+      return { granted: true };
+    });
+  }
+
+  async releaseSlot(slot: SlotLease): Promise<void> {
+    await this.#groupCommit.run(() => this.#statements.releaseSlot.run(slot.id));
   }
 
   async addUsed(account: string, amount: number): Promise<void> {
@@ -230,6 +277,9 @@ export class SqliteStoreBackend implements StoreBackend {
         if (rows.length < exportPageSize) break;
         after = (rows[rows.length - 1] as { account: string }).account;
       }
+      for (const row of exporting.holds.all()) {
+        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
+      }
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
     }
@@ -257,6 +307,9 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'balance':
             importing.balance.run(entry.account, entry.remain, entry.used);
+            break;
+          case 'hold':
+            importing.hold.run(entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
             break;
         }
       }
@@ -311,6 +364,16 @@ function prepareStatements(database: Database.Database) {
     applySettlement: database.prepare('UPDATE balances SET remain = remain + ?, used = used + ? WHERE account = ? RETURNING remain, used'),
     addUsed: database.prepare('UPDATE balances SET used = used + ? WHERE account = ?'),
     deleteBalance: database.prepare('DELETE FROM balances WHERE account = ?'),
+    insertHold: database.prepare('INSERT INTO holds (id, account, units, owner, expires_at) VALUES (?, ?, ?, ?, ?)'),
+    deleteHold: database.prepare('DELETE FROM holds WHERE id = ?'),
+    detachHold: database.prepare('UPDATE holds SET expires_at = NULL WHERE id = ?'),
+    renewHolds: database.prepare('UPDATE holds SET expires_at = ? WHERE expires_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))'),
+    expiredHolds: database.prepare('SELECT id, account, units FROM holds WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?'),
+    removeExpiredSlots: database.prepare('DELETE FROM slots WHERE key = ? AND expires_at <= ?'),
+    countSlots: database.prepare('SELECT count(*) AS count FROM slots WHERE key = ?'),
+    insertSlot: database.prepare('INSERT OR REPLACE INTO slots (key, id, expires_at) VALUES (?, ?, ?)'),
+    releaseSlot: database.prepare('DELETE FROM slots WHERE id = ?'),
+    renewSlots: database.prepare('UPDATE slots SET expires_at = ? WHERE id IN (SELECT value FROM json_each(?))'),
     ping: database.prepare('SELECT 1'),
   };
 }
@@ -328,6 +391,7 @@ function prepareExportStatements(database: Database.Database) {
     balances: database.prepare<[string, number], { account: string; remain: number; used: number }>(
       'SELECT account, remain, used FROM balances WHERE account > ? ORDER BY account LIMIT ?',
     ),
+    holds: database.prepare<[], { id: string; account: string; units: number; owner: string; expires_at: number | null }>('SELECT id, account, units, owner, expires_at FROM holds'),
   };
 }
 
@@ -341,5 +405,6 @@ function prepareImportStatements(database: Database.Database) {
     balance: database.prepare<[string, number, number]>(
       'INSERT INTO balances (account, remain, used) VALUES (?, ?, ?) ON CONFLICT (account) DO UPDATE SET remain = excluded.remain, used = excluded.used',
     ),
+    hold: database.prepare<[string, string, number, string, number | null]>('INSERT OR REPLACE INTO holds (id, account, units, owner, expires_at) VALUES (?, ?, ?, ?, ?)'),
   };
 }

@@ -20,7 +20,49 @@ export interface QuotaReservation {
 export interface QuotaSettlement extends QuotaBalance {
   /** Units charged: the actual cost, or less when the account could not pay it all. */
   charged: number;
+  /**
+   * False when the settlement named a hold that was no longer there (the sweeper had returned
+   * it): nothing was given back, and `charged` was taken from what the account had left.
+   */
+  held: boolean;
 }
+
+/**
+ * The lease a reservation's hold is recorded under (see {@link StoreBackend.reserve}): the
+ * hold lives until it is settled, or until its lease runs out without a renewal
+ * ({@link StoreBackend.renewLeases}), when {@link StoreBackend.sweepHolds} gives it back.
+ */
+export interface HoldLease {
+  /** The hold's id, unique among every instance's holds and slots. */
+  id: string;
+  /** The instance that holds it: the one that renews and settles it. */
+  owner: string;
+  /** How long it lives without a renewal: a whole number of milliseconds, at least 1. */
+  leaseMilliseconds: number;
+}
+
+/** A hold {@link StoreBackend.sweepHolds} gave back. */
+export interface ReturnedHold {
+  id: string;
+  account: string;
+  units: number;
+}
+
+/** A concurrency slot taken by {@link StoreBackend.acquireSlots}: one id, counted under each of `keys`. */
+export interface SlotLease {
+  id: string;
+  keys: readonly string[];
+}
+
+/** One limit a slot must fit in: at most `limit` live slots under `key`. */
+export interface SlotClaim {
+  key: string;
+  /** A whole number of at least 1. */
+  limit: number;
+}
+
+/** The answer to {@link StoreBackend.acquireSlots}. */
+export type SlotAcquisition = { granted: true } | { granted: false; refused: number };
 
 /** The result of counting one hit in a fixed time window. */
 export interface WindowHit {
@@ -111,7 +153,13 @@ export type StoreEntry =
    */
   | { kind: 'window'; key: string; count: number; resetAt: number }
   /** A quota balance. */
-  | { kind: 'balance'; account: string; remain: number; used: number };
+  | { kind: 'balance'; account: string; remain: number; used: number }
+  /**
+   * A reservation's hold. `expiresAt` is when its lease runs out (milliseconds since the
+   * epoch), null for a hold a video task owns, which no sweeper returns. Concurrency slots have
+   * no entry: like rate buckets they are transient, and expire within a lease.
+   */
+  | { kind: 'hold'; id: string; account: string; units: number; owner: string; expiresAt: number | null };
 
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
@@ -172,16 +220,46 @@ export interface StoreBackend {
   /**
    * Atomically takes `amount` units from the account's remaining units, but only when it
    * has at least that many; refuses (and changes nothing) otherwise or when the account
-   * has no balance. `amount` is a non-negative integer.
+   * has no balance. `amount` is a non-negative integer. With `lease`, a granted reservation
+   * also records its hold (id, account, units, owner, lease expiry) in the same atomic step,
+   * so a hold whose owner dies is given back by {@link sweepHolds}.
    */
-  reserve(account: string, amount: number): Promise<QuotaReservation>;
+  reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation>;
   /**
    * Atomically gives back a reservation of `reserved` units and charges `actual` units:
    * `charged = min(actual, remain + reserved)`, `remain += reserved - charged`,
    * `used += charged`. The remaining units never go below 0. An account without a balance
    * is left absent and reported as all zeros. Both amounts are non-negative integers.
+   *
+   * With `holdId`, the hold is removed in the same atomic step, exactly once: when it is no
+   * longer there (the sweeper returned it), nothing is given back (`reserved` counts as 0),
+   * `actual` is still charged from what is left, and the answer says `held: false`.
    */
-  settle(account: string, reserved: number, actual: number): Promise<QuotaSettlement>;
+  settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement>;
+  /**
+   * Hands a hold over to a record that outlives its owner (a video task): it loses its lease,
+   * so no sweeper returns it; it stays until a settlement names it. False when it was gone.
+   */
+  detachHold(holdId: string): Promise<boolean>;
+  /**
+   * Pushes the lease of every hold and slot in `leases` (ids of holds, and slots) to
+   * `leaseMilliseconds` from now, in one write; ids that are gone or detached are passed over.
+   */
+  renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void>;
+  /**
+   * Gives back at most `limit` holds whose lease ran out, each exactly once: removing the hold
+   * and returning its units to the account is one atomic step, so two sweepers (or a sweeper
+   * and a late settlement) never return one twice. Returns what it gave back.
+   */
+  sweepHolds(limit: number): Promise<ReturnedHold[]>;
+  /**
+   * Atomically takes one slot under every key of `claims`, all or nothing: granted when each
+   * key has fewer than its `limit` live slots (slots whose lease ran out do not count, and are
+   * removed). The slot lives until {@link releaseSlot} or until its lease runs out.
+   */
+  acquireSlots(claims: readonly SlotClaim[], lease: HoldLease): Promise<SlotAcquisition>;
+  /** Removes a slot under every key it was taken under; a slot already gone is passed over. */
+  releaseSlot(slot: SlotLease): Promise<void>;
   /**
    * Atomically adds `amount` units to what the account used, leaving its remaining units
    * alone (unlimited tokens). An account without a balance is left absent.
@@ -199,8 +277,8 @@ export interface StoreBackend {
    */
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   /**
-   * Everything durable the store holds (records, sets, counters, windows, balances; no rate
-   * buckets), as driver-neutral entries in no particular order. Meant for a store no gateway is
+   * Everything durable the store holds (records, sets, counters, windows, balances, holds; no
+   * rate buckets nor slots), as driver-neutral entries in no particular order. Meant for a store no gateway is
    * writing to: SQLite reads one snapshot, the other drivers read as they go.
    */
   exportEntries(): AsyncIterable<StoreEntry>;

@@ -222,28 +222,28 @@ for (const driver of storageDrivers) {
     t.test('settles a reservation: gives it back, charges the actual cost and counts it as used', async (t) => {
       await backend.writeRemaining('settle:1', 1000);
       await backend.reserve('settle:1', 300);
-      t.same(await backend.settle('settle:1', 300, 120), { remain: 880, used: 120, charged: 120 });
+      t.same(await backend.settle('settle:1', 300, 120), { remain: 880, used: 120, charged: 120, held: true });
       t.same((await backend.readBalances(['settle:1'])).get('settle:1'), { remain: 880, used: 120 });
     });
 
     t.test('settles a cost above the reservation from the rest of the balance', async (t) => {
       await backend.writeRemaining('settle:above', 1000);
       await backend.reserve('settle:above', 100);
-      t.same(await backend.settle('settle:above', 100, 250), { remain: 750, used: 250, charged: 250 });
+      t.same(await backend.settle('settle:above', 100, 250), { remain: 750, used: 250, charged: 250, held: true });
     });
 
     t.test('settling more than the balance can pay charges what remains and never goes below zero', async (t) => {
       await backend.writeRemaining('settle:below-zero', 100);
       await backend.reserve('settle:below-zero', 80);
-      t.same(await backend.settle('settle:below-zero', 80, 500), { remain: 0, used: 100, charged: 100 });
-      t.same(await backend.settle('settle:below-zero', 0, 50), { remain: 0, used: 100, charged: 0 });
+      t.same(await backend.settle('settle:below-zero', 80, 500), { remain: 0, used: 100, charged: 100, held: true });
+      t.same(await backend.settle('settle:below-zero', 0, 50), { remain: 0, used: 100, charged: 0, held: true });
       t.same((await backend.readBalances(['settle:below-zero'])).get('settle:below-zero'), { remain: 0, used: 100 });
     });
 
     t.test('a settlement of zero returns the whole reservation', async (t) => {
       await backend.writeRemaining('settle:refund', 50);
       await backend.reserve('settle:refund', 50);
-      t.same(await backend.settle('settle:refund', 50, 0), { remain: 50, used: 0, charged: 0 });
+      t.same(await backend.settle('settle:refund', 50, 0), { remain: 50, used: 0, charged: 0, held: true });
     });
 
     t.test('parallel settlements that overdraw the balance charge exactly what was there', async (t) => {
@@ -257,7 +257,7 @@ for (const driver of storageDrivers) {
     });
 
     t.test('leaves an account without a balance absent when settling or adding usage', async (t) => {
-      t.same(await backend.settle('settle:missing', 10, 5), { remain: 0, used: 0, charged: 0 });
+      t.same(await backend.settle('settle:missing', 10, 5), { remain: 0, used: 0, charged: 0, held: true });
       await backend.addUsed('settle:missing', 5);
       t.equal((await backend.readBalances(['settle:missing'])).size, 0);
     });
@@ -274,7 +274,7 @@ for (const driver of storageDrivers) {
       const large = 2 ** 45 + 3;
       await backend.writeRemaining('large:1', large);
       t.same(await backend.reserve('large:1', 2 ** 40), { granted: true, remain: large - 2 ** 40 });
-      t.same(await backend.settle('large:1', 2 ** 40, 2 ** 41 + 1), { remain: large - 2 ** 41 - 1, used: 2 ** 41 + 1, charged: 2 ** 41 + 1 });
+      t.same(await backend.settle('large:1', 2 ** 40, 2 ** 41 + 1), { remain: large - 2 ** 41 - 1, used: 2 ** 41 + 1, charged: 2 ** 41 + 1, held: true });
       await backend.addUsed('large:1', 2 ** 42);
       t.same((await backend.readBalances(['large:1'])).get('large:1'), { remain: large - 2 ** 41 - 1, used: 2 ** 42 + 2 ** 41 + 1 });
     });
@@ -286,6 +286,76 @@ for (const driver of storageDrivers) {
       await t.rejects(backend.settle('invalid:1', 0, -1), RangeError);
       await t.rejects(backend.addUsed('invalid:1', Number.NaN), RangeError);
       t.same((await backend.readBalances(['invalid:1'])).get('invalid:1'), { remain: 10, used: 0 });
+    });
+
+    const lease = (id: string, leaseMilliseconds = 60_000) => ({ id: `${driver}-${id}`, owner: 'instance-a', leaseMilliseconds });
+    const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+    t.test('a hold recorded with its reservation is given back by the sweeper once its lease runs out, and only once', async (t) => {
+      await backend.writeRemaining('hold:swept', 100);
+      t.same(await backend.reserve('hold:swept', 30, lease('swept', 400)), { granted: true, remain: 70 });
+      t.same(await backend.reserve('hold:swept', 20, lease('kept')), { granted: true, remain: 50 });
+      t.same(await backend.sweepHolds(100).then((holds) => holds.filter((hold) => hold.account === 'hold:swept')), [], 'a hold within its lease stays');
+      await pause(500);
+      const sweeps = await Promise.all([backend.sweepHolds(100), backend.sweepHolds(100)]);
+      t.same(
+        sweeps.flat().filter((hold) => hold.account === 'hold:swept'),
+        [{ id: `${driver}-swept`, account: 'hold:swept', units: 30 }],
+        'two sweepers at once return the expired hold once',
+      );
+      t.same((await backend.readBalances(['hold:swept'])).get('hold:swept'), { remain: 80, used: 0 });
+      t.same(await backend.settle('hold:swept', 20, 5, `${driver}-kept`), { remain: 95, used: 5, charged: 5, held: true });
+    });
+
+    t.test('a settlement of a hold the sweeper returned gives nothing back again and charges what was delivered from what is left', async (t) => {
+      await backend.writeRemaining('hold:late', 100);
+      await backend.reserve('hold:late', 40, lease('late', 30));
+      await pause(80);
+      await backend.sweepHolds(100);
+      t.same((await backend.readBalances(['hold:late'])).get('hold:late'), { remain: 100, used: 0 });
+      t.same(await backend.settle('hold:late', 40, 10, `${driver}-late`), { remain: 90, used: 10, charged: 10, held: false });
+      t.same(await backend.settle('hold:late', 40, 0, `${driver}-late`), { remain: 90, used: 10, charged: 0, held: false }, 'a second settlement is a no-op');
+    });
+
+    t.test('a renewed lease keeps its hold past the first expiry', async (t) => {
+      await backend.writeRemaining('hold:renewed', 100);
+      // Renewed well within each lease, so a loaded machine's late timer still renews in time.
+      await backend.reserve('hold:renewed', 25, lease('renewed', 1000));
+      for (let round = 0; round < 4; round += 1) {
+        await pause(400);
+        await backend.renewLeases({ holds: [`${driver}-renewed`], slots: [] }, 1000);
+      }
+      t.same((await backend.sweepHolds(100)).filter((hold) => hold.account === 'hold:renewed'), []);
+      t.same(await backend.settle('hold:renewed', 25, 25, `${driver}-renewed`), { remain: 75, used: 25, charged: 25, held: true });
+    });
+
+    t.test('a detached hold is never swept and is settled once by its task', async (t) => {
+      await backend.writeRemaining('hold:task', 100);
+      await backend.reserve('hold:task', 60, lease('task', 30));
+      t.equal(await backend.detachHold(`${driver}-task`), true);
+      await pause(80);
+      await backend.renewLeases({ holds: [`${driver}-task`], slots: [] }, 30);
+      t.same((await backend.sweepHolds(100)).filter((hold) => hold.account === 'hold:task'), []);
+      t.same(await backend.settle('hold:task', 60, 50, `${driver}-task`), { remain: 50, used: 50, charged: 50, held: true });
+      t.equal(await backend.detachHold(`${driver}-task`), false, 'a settled hold is gone');
+    });
+
+    t.test('takes exactly 3 of 20 parallel slots under a limit of 3, counts a slot under every key, and frees released and expired ones', async (t) => {
+      const claims = [{ key: `${driver}:token:1`, limit: 3 }, { key: `${driver}:group:a`, limit: 10 }];
+      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => backend.acquireSlots(claims, lease(`slot-${index}`, 1000))));
+      const granted = results.flatMap((result, index) => (result.granted ? [index] : []));
+      t.equal(granted.length, 3);
+      t.ok(results.every((result) => result.granted || result.refused === 0), 'the full key is named');
+      t.same(await backend.acquireSlots([{ key: `${driver}:group:a`, limit: 3 }], lease('slot-group', 1000)), { granted: false, refused: 0 }, 'the group key counts them too');
+      await backend.releaseSlot({ id: `${driver}-slot-${granted[0]}`, keys: claims.map((claim) => claim.key) });
+      t.same(await backend.acquireSlots(claims, lease('slot-after-release', 1000)), { granted: true });
+      t.same(await backend.acquireSlots(claims, lease('slot-over', 1000)), { granted: false, refused: 0 });
+      await pause(500);
+      await backend.renewLeases({ holds: [], slots: [{ id: `${driver}-slot-after-release`, keys: claims.map((claim) => claim.key) }] }, 2000);
+      await pause(700);
+      t.same(await backend.acquireSlots(claims, lease('slot-after-expiry', 1000)), { granted: true }, 'the two slots not renewed expired');
+      t.same(await backend.acquireSlots(claims, lease('slot-third', 1000)), { granted: true });
+      t.same(await backend.acquireSlots(claims, lease('slot-fourth', 1000)), { granted: false, refused: 0 }, 'the renewed slot still counts');
     });
 
     if (driver !== 'memory') {
@@ -308,6 +378,17 @@ for (const driver of storageDrivers) {
         t.equal(settlements.reduce((sum, settlement) => sum + settlement.charged, 0), 100, 'each settlement charged once: 14 of 7 and one of 2');
         t.equal(settlements.filter((settlement) => settlement.charged === 7).length, 14);
         t.same((await other.readBalances(['settle:shared'])).get('settle:shared'), { remain: 0, used: 100 });
+      });
+    }
+
+    if (driver !== 'memory') {
+      t.test('two connections to one store together take exactly 5 of 40 parallel slots under a limit of 5', async (t) => {
+        const other = await createStoreBackend(storage);
+        t.teardown(() => other.close());
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? backend : other).acquireSlots([{ key: `${driver}:shared-slots`, limit: 5 }], lease(`shared-${index}`))),
+        );
+        t.equal(results.filter((result) => result.granted).length, 5);
       });
     }
 

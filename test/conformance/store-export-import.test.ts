@@ -41,6 +41,9 @@ for (const driver of storageDrivers) {
         { kind: 'counter', key: 'token-id', value: 41 },
         { kind: 'window', key: 'task-settled:video_1', count: 1, resetAt: inAnHour },
         { kind: 'balance', account: 'token:1', remain: 500, used: 20 },
+        { kind: 'balance', account: 'token:2', remain: 100, used: 0 },
+        { kind: 'hold', id: 'hold-a', account: 'token:2', units: 40, owner: 'instance-a', expiresAt: Date.now() - 1000 },
+        { kind: 'hold', id: 'hold-task', account: 'token:2', units: 25, owner: 'instance-a', expiresAt: null },
       ];
       await backend.importEntries(entriesOf(entries));
       t.same(await exported(backend), await sorted(entriesOf(entries)));
@@ -51,7 +54,9 @@ for (const driver of storageDrivers) {
       t.equal(await backend.increment('token-id'), 42, 'the id sequence continues');
       t.equal((await backend.hitWindow('task-settled:video_1', 1000)).count, 2, 'the claim is still taken');
       t.same(await backend.reserve('token:1', 100), { granted: true, remain: 400 });
-      t.same(await backend.settle('token:1', 100, 30), { remain: 470, used: 50, charged: 30 });
+      t.same(await backend.settle('token:1', 100, 30), { remain: 470, used: 50, charged: 30, held: true });
+      t.same(await backend.sweepHolds(10), [{ id: 'hold-a', account: 'token:2', units: 40 }], "an imported hold whose lease ran out is swept; a task's is not");
+      t.same(await backend.settle('token:2', 25, 25, 'hold-task'), { remain: 140, used: 25, charged: 25, held: true }, "the task's hold is still there to settle");
     });
 
     t.test('a store larger than one page exports every entry once', async (t) => {
@@ -66,10 +71,11 @@ for (const driver of storageDrivers) {
       t.same(await exported(backend), await sorted(entriesOf(entries)));
     });
 
-    t.test('rate buckets are transient and not exported', async (t) => {
+    t.test('rate buckets and concurrency slots are transient and not exported', async (t) => {
       const backend = await createStoreBackend(storageFor(t, driver));
       t.teardown(() => backend.close());
       await backend.drawRates([{ key: 'key:1', amount: 1, capacity: 10, windowMilliseconds: 60_000 }]);
+      await backend.acquireSlots([{ key: 'token:1', limit: 2 }], { id: 'slot-1', owner: 'instance-a', leaseMilliseconds: 60_000 });
       t.same(await exported(backend), []);
     });
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { gatewayConfigSchema } from '../../core/config/config-schema.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
-import { chatBody, gxChannel, issueToken, postChat, scenarioPricing, startGx } from '../helpers/gateway-scenario.js';
+import { chatBody, gxChannel, issueToken, postChat, scenarioPricing, startGx, storedToken, waitForToken } from '../helpers/gateway-scenario.js';
 import { startPersistentRedisServer } from '../helpers/persistent-redis-server.js';
 import { storageFor, testConfig } from '../helpers/test-config.js';
 import { disable, storeRestartUnderLoad } from './store-restart-scene.js';
@@ -40,4 +40,32 @@ t.test('a token change made while an instance is still reconnecting to Redis is 
   }
   t.notOk(seen.has(200), `the disabled token is never served (${[...seen].join(', ')})`);
   t.ok(seen.has(401), 'it is refused with 401');
+});
+
+t.test('a stream that ends while Redis is down is settled once Redis is back: charged what it delivered, its hold not kept', async (t) => {
+  const redis = await startPersistentRedisServer(t);
+  const fake = await startGx(t);
+  const storage = gatewayConfigSchema.shape.storage.parse({ ...storageFor(t, 'memory'), driver: 'redis', url: redis.url });
+  const gateway = await buildTestApp(t, 'redis', {}, { config: testConfig(storage, { pricing: scenarioPricing, providers: [gxChannel('gx-main', fake.url)] }) });
+  const base = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const token = await issueToken(t, gateway);
+  const before = await storedToken(gateway, token);
+
+  // The upstream sends its first text, pauses, then ends the stream: by then Redis is down.
+  fake.next({ stallAfterChunks: 2, stallMs: 800 });
+  const answer = await fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { ...token.bearer, 'content-type': 'application/json' },
+    body: JSON.stringify(chatBody('settled later', { stream: true })),
+  });
+  t.equal(answer.status, 200);
+  await redis.kill();
+  t.match(await answer.text(), /\[DONE\]/, 'the client got the whole stream');
+  await sleep(300);
+  await redis.start();
+
+  // Until the gateway has its connection back, the management API answers 503.
+  const after = await waitForToken(gateway, token, (stored) => (stored?.used_quota ?? 0) > 0, 15_000);
+  t.ok(after.used_quota > 0, 'the stream is charged once the store takes writes again');
+  t.equal(after.remain_quota + after.used_quota, before.remain_quota + before.used_quota, 'and nothing else stays held');
 });

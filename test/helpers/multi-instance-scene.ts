@@ -49,9 +49,10 @@ export interface MultiInstanceScene {
 
 /**
  * Starts one gateway process per entry of `workers` (its `server.workers`) on `storage`, and
- * waits until every worker of each listens. They are killed when the test ends.
+ * waits until every worker of each listens. `sections` add top-level config sections (say
+ * `rate_limits`). They are killed when the test ends.
  */
-export async function startMultiInstanceScene(t: Test, storage: GatewayConfig['storage'], workers: number[]): Promise<MultiInstanceScene> {
+export async function startMultiInstanceScene(t: Test, storage: GatewayConfig['storage'], workers: number[], sections: Record<string, unknown> = {}): Promise<MultiInstanceScene> {
   const upstreamA = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
   const upstreamB = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
   t.teardown(() => Promise.all([upstreamA.close(), upstreamB.close()]));
@@ -80,6 +81,7 @@ export async function startMultiInstanceScene(t: Test, storage: GatewayConfig['s
           // Nobody asks the upstream about a task here: the scripted provider keeps its tasks in the
           // memory of the process that accepted them, so only the shared record can be seen elsewhere.
           tasks: { min_poll_interval_ms: 600_000, background_poll_ms: 3_600_000 },
+          ...sections,
         }),
       );
       const gateway = startCliGateway(t, file);

@@ -157,6 +157,7 @@ for (const targetDriver of targets) {
     t.match(result.out, /records: +15 \(1 expired records left behind\)/);
     t.match(result.out, /balances: 3\n/);
     t.match(result.out, /counters: 2\n/);
+    t.match(result.out, /holds: +1\n/, "the open video task's hold");
 
     const target = await createStoreBackend(targetStorage);
     t.teardown(() => target.close());

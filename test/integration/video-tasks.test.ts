@@ -274,3 +274,17 @@ for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
     t.equal(before.remain_quota - after.remain_quota, unitsForSeconds(4));
   });
 }
+
+t.test('with max_concurrent 1, a submitted task frees its slot when it is accepted: its life is not a request in flight', async (t) => {
+  const gateway = await scenarioGateway(t, {
+    pricing,
+    providers: [{ name: 'video-main', plugin: scriptedVideoPlugin, base_url: 'http://127.0.0.1:9', models: ['vx-test'] }],
+    tasks: { min_poll_interval_ms: 0, background_poll_ms: 3_600_000 },
+    rate_limits: { tokens: { max_concurrent: 1 } },
+  });
+  const token = await issueToken(t, gateway);
+  const first = await submit(gateway, token, { prompt: 'a fox, seconds: 4, script: queued in_progress in_progress in_progress succeeded' });
+  const second = await submit(gateway, token, { prompt: 'a hare, seconds: 4, script: queued in_progress in_progress in_progress succeeded' });
+  t.same([first.statusCode, second.statusCode], [200, 200], 'both open tasks were accepted, one after the other');
+  t.match((await poll(gateway, token, first.json().task_id)).json(), { status: 'queued' }, 'the first is still running');
+});

@@ -9,12 +9,14 @@ import { writeLogLine } from './write-log-line.js';
 /**
  * Detach, in place of settle for a long-running task (a video): the task settles when it
  * finishes, maybe in another process, so the reservation's hold goes with the task record the
- * caller stores, with what the task costs if it succeeds.
+ * caller stores, with what the task costs if it succeeds. The submission's concurrency slot
+ * is freed: a task's life is not a request in flight.
  */
 export function detachHold(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt, accepted: TaskAccepted): InvocationOutcome {
   const { reservation } = context;
   if (reservation === undefined) throw new Error('a task is accepted only after its quota is reserved');
   writeLogLine(context, 'accepted');
+  void context.slot.release();
   return {
     kind: 'task',
     accepted,

@@ -12,7 +12,7 @@ import { settle } from './settle.js';
 export async function settleFailure(context: RequestContext, services: PipelineServices): Promise<void> {
   const abandoned = context.invocation.clientSignal.aborted ? context.attempts.find((attempt) => attempt.outcome === 'aborted') : undefined;
   if (abandoned === undefined) {
-    await Promise.all([context.reservation?.refund(), context.admission.settle(emptyUsage('estimated'))]);
+    await Promise.all([context.reservation?.refund(), context.admission.settle(emptyUsage('estimated')), context.slot.release()]);
     return;
   }
   context.usage = promptOf(context.invocation.estimate);

@@ -5,14 +5,15 @@ import { unitsOf } from './price-request.js';
 
 /**
  * Settle: charges the request's usage (`context.usage`) at its price in `group`, giving back
- * the rest of the reservation, and counts its real tokens against the rate limits. The
- * reservation takes only the first settle or refund, so a request is settled exactly once.
+ * the rest of the reservation, counts its real tokens against the rate limits, and frees its
+ * concurrency slot. The reservation takes only the first settle or refund, so a request is
+ * settled exactly once.
  */
 export async function settle(context: RequestContext, services: PipelineServices, group: string): Promise<void> {
   const { usage, reservation } = context;
   if (usage === undefined || reservation === undefined) throw new Error('settle needs the usage and the reservation');
   const units = unitsOf(services.config, context.price, usage, group);
-  await Promise.all([reservation.settle(units), context.admission.settle(usage)]);
+  await Promise.all([reservation.settle(units), context.admission.settle(usage), context.slot.release()]);
   services.observer?.settled({ model: modelLabel(services.channels, context.model, context.attempts.at(-1)?.channel), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, units });
 }
 

@@ -2,17 +2,17 @@ import t from 'tap';
 import { gatewayConfigSchema } from '../../../core/config/config-schema.js';
 
 t.test('rate limits default to none', async (t) => {
-  t.same(gatewayConfigSchema.parse({}).rate_limits, { tokens: { requests_per_minute: 0, tokens_per_minute: 0 }, groups: {} });
+  t.same(gatewayConfigSchema.parse({}).rate_limits, { tokens: { requests_per_minute: 0, tokens_per_minute: 0, max_concurrent: 0 }, groups: {} });
 });
 
 t.test('rate limits take per-token and per-group limits, numbers given as strings too', async (t) => {
   const config = gatewayConfigSchema.parse({
     groups: { default: {}, vip: {} },
-    rate_limits: { tokens: { requests_per_minute: '60' }, groups: { vip: { tokens_per_minute: 100000 } } },
+    rate_limits: { tokens: { requests_per_minute: '60', max_concurrent: '8' }, groups: { vip: { tokens_per_minute: 100000, max_concurrent: 50 } } },
   });
   t.same(config.rate_limits, {
-    tokens: { requests_per_minute: 60, tokens_per_minute: 0 },
-    groups: { vip: { requests_per_minute: 0, tokens_per_minute: 100000 } },
+    tokens: { requests_per_minute: 60, tokens_per_minute: 0, max_concurrent: 8 },
+    groups: { vip: { requests_per_minute: 0, tokens_per_minute: 100000, max_concurrent: 50 } },
   });
 });
 
