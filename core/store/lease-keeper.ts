@@ -8,6 +8,9 @@ import type { HoldLease, ReturnedHold, SlotLease, StoreBackend } from './store-b
 /** How many expired holds one sweep gives back at most, and how many sweeps one round runs at most. */
 const sweepBatchSize = 100;
 const sweepsPerRound = 10;
+/** How many reset windows one statement removes at most, and how many statements one round runs at most. */
+const windowSweepBatchSize = 500;
+const windowSweepsPerRound = 4;
 
 /**
  * This instance's leases on the store: the holds of its open reservations and its concurrency
@@ -15,7 +18,10 @@ const sweepsPerRound = 10;
  * write per request), so a long stream keeps its hold, and then sweeps: it gives back, in
  * small batches, the holds of any instance whose leases ran out (the instance died, or could
  * not reach the store for a whole lease). Every instance sweeps; the store makes each return
- * happen once. Slots need no sweep: an expired slot simply stops counting.
+ * happen once. Slots need no sweep: an expired slot simply stops counting. Last, it removes
+ * fixed windows that have reset ({@link StoreBackend.sweepWindows}), a few small batches a
+ * round so no request waits behind a long statement: their keys are chosen by clients (each
+ * address that failed to authenticate), and would otherwise stay in the store forever.
  */
 export class LeaseKeeper {
   /** This instance's name on its holds and slots. */
@@ -71,7 +77,7 @@ export class LeaseKeeper {
     this.#returnedListeners.push(listener);
   }
 
-  /** One round: renew every lease of this instance in one write, then sweep expired holds. Rounds never overlap. */
+  /** One round: renew every lease of this instance in one write, then sweep expired holds and reset windows. Rounds never overlap. */
   renewAndSweep(): Promise<void> {
     this.#round ??= this.#renewAndSweep().finally(() => (this.#round = undefined));
     return this.#round;
@@ -97,6 +103,13 @@ export class LeaseKeeper {
       }
     } catch (error) {
       this.#logger.warn({ err: error }, 'could not sweep expired quota holds; will retry');
+    }
+    try {
+      for (let sweep = 0; sweep < windowSweepsPerRound; sweep += 1) {
+        if ((await this.#backend.sweepWindows(windowSweepBatchSize)) < windowSweepBatchSize) break;
+      }
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'could not remove reset rate windows; will retry');
     }
   }
 

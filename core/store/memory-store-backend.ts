@@ -69,6 +69,19 @@ export class MemoryStoreBackend implements StoreBackend {
     return { count: window.count, resetInMilliseconds: window.resetAt - now };
   }
 
+  async sweepWindows(limit: number): Promise<number> {
+    this.#assertOpen();
+    const now = Date.now();
+    let removed = 0;
+    for (const [key, window] of this.#windows) {
+      if (removed >= limit) break;
+      if (window.resetAt > now) continue;
+      this.#windows.delete(key);
+      removed += 1;
+    }
+    return removed;
+  }
+
   #sweepWindows(now: number): void {
     for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
     this.#windowSweepSize = Math.max(1024, this.#windows.size * 2);

@@ -130,6 +130,10 @@ export class PostgresStoreBackend implements StoreBackend {
     return { count: Number(row.count), resetInMilliseconds: Math.max(0, row.reset_in) };
   }
 
+  async sweepWindows(limit: number): Promise<number> {
+    return (await this.#pool.query(this.#sql.sweepWindows, [limit])).rowCount ?? 0;
+  }
+
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
     assertRateDraws(draws);
     if (draws.length === 0) return { granted: true, marks: [] };
@@ -455,6 +459,13 @@ function statements(schema: string) {
         count = CASE WHEN hit.reset_at <= excluded.reset_at - $2::double precision THEN 1 ELSE hit.count + 1 END,
         reset_at = CASE WHEN hit.reset_at <= excluded.reset_at - $2::double precision THEN excluded.reset_at ELSE hit.reset_at END
       RETURNING count, reset_at - ${databaseNow} AS reset_in`,
+    // SKIP LOCKED: a window another sweeper or a hit holds right now is left to the next
+    // round. The outer condition is checked again on the row's newest version, so a window a
+    // hit started anew meanwhile is kept.
+    sweepWindows: `
+      DELETE FROM ${schema}.windows
+      WHERE key IN (SELECT key FROM ${schema}.windows WHERE reset_at <= ${databaseNow} LIMIT $1 FOR UPDATE SKIP LOCKED)
+        AND reset_at <= ${databaseNow}`,
     drawRates: `SELECT ${schema}.draw_rates($1::text[], $2::double precision[], $3::double precision[], $4::double precision[], $5::double precision) AS reply`,
     correctRate: `SELECT ${schema}.correct_rate($1, $2, $3, $4, $5, $6, $7)`,
     addToSet: `INSERT INTO ${schema}.set_members (set_key, member) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,

@@ -282,6 +282,12 @@ export class RedisStoreBackend implements StoreBackend {
     return { count: Number(count), resetInMilliseconds: Number(ttl) };
   }
 
+  async sweepWindows(): Promise<number> {
+    // A window's key expires when the window resets (PEXPIRE in hitWindowScript): Redis
+    // removes it itself, and no reset window is left here to sweep.
+    return 0;
+  }
+
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
     assertRateDraws(draws);
     if (draws.length === 0) return { granted: true, marks: [] };

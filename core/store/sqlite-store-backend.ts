@@ -113,6 +113,12 @@ export class SqliteStoreBackend implements StoreBackend {
     return { count: Number(row.count), resetInMilliseconds: Number(row.reset_at) - now };
   }
 
+  async sweepWindows(limit: number): Promise<number> {
+    // One statement in the IMMEDIATE transaction of the group commit: a worker's hit and
+    // another worker's sweep of the same window never interleave.
+    return this.#groupCommit.run(() => this.#statements.sweepWindows.run({ now: Date.now(), limit }).changes);
+  }
+
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
     assertRateDraws(draws);
     // Read, decide and write inside the group's IMMEDIATE transaction, like a settlement: no
@@ -348,6 +354,7 @@ function prepareStatements(database: Database.Database) {
          reset_at = CASE WHEN reset_at <= @now THEN @now + @window ELSE reset_at END
        RETURNING count, reset_at`,
     ),
+    sweepWindows: database.prepare('DELETE FROM windows WHERE key IN (SELECT key FROM windows WHERE reset_at <= @now LIMIT @limit)'),
     rateBucket: database.prepare('SELECT full_at, returned FROM rate_buckets WHERE key = ?'),
     writeRateBucket: database.prepare(
       'INSERT INTO rate_buckets (key, full_at, returned) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET full_at = excluded.full_at, returned = excluded.returned',

@@ -191,6 +191,16 @@ export interface StoreBackend {
   /** Atomically counts a hit in a fixed window of `windowMilliseconds` that starts with the first hit. */
   hitWindow(key: string, windowMilliseconds: number): Promise<WindowHit>;
   /**
+   * Removes at most `limit` windows of {@link hitWindow} whose reset time has passed, and
+   * returns how many it removed. A reset window already counts as new at its next hit and is
+   * never exported, so removing it changes nothing anyone reads; without this the store would
+   * keep a row for every key ever hit (each address that failed to authenticate, each task
+   * polled). Safe to run from several processes at once: each window is removed once, and one
+   * hit meanwhile (so started anew) is kept. Redis expires its windows with their keys, so
+   * there it finds none and returns 0.
+   */
+  sweepWindows(limit: number): Promise<number>;
+  /**
    * Atomically draws on several rate buckets, all or nothing (the generic cell rate
    * algorithm). Each bucket holds `capacity` units when full and refills continuously at
    * `capacity` per `windowMilliseconds`; a draw fits when the bucket holds at least `amount`.

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
+import type { StoreBackend } from '../../core/store/store-backend.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
 
 for (const driver of storageDrivers) {
@@ -92,6 +93,46 @@ for (const driver of storageDrivers) {
       t.ok(second.resetInMilliseconds > 0 && second.resetInMilliseconds <= 200);
       await new Promise((resolve) => setTimeout(resolve, 250));
       t.equal((await backend.hitWindow('window', 200)).count, 1);
+    });
+
+    // Windows are swept in a store of their own: every window of the shared one resets
+    // sometime, and a sweep there would count them too. Redis expires a window's key when the
+    // window resets, so its sweeps find none to remove.
+    const keepsResetWindows = driver !== 'redis';
+    const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+    const windowsOf = async (store: StoreBackend) => {
+      const windows: Array<{ key: string; count: number }> = [];
+      for await (const entry of store.exportEntries()) if (entry.kind === 'window') windows.push({ key: entry.key, count: entry.count });
+      return windows;
+    };
+
+    t.test('a sweep removes at most its limit of reset windows until none is left, and keeps live windows with their counts', async (t) => {
+      const swept = await createStoreBackend(storageFor(t, driver));
+      t.teardown(() => swept.close());
+      for (let index = 0; index < 5; index += 1) await swept.hitWindow(`reset:${index}`, 50);
+      await swept.hitWindow('live', 60_000);
+      await swept.hitWindow('live', 60_000);
+      await pause(120);
+      t.equal(await swept.sweepWindows(2), keepsResetWindows ? 2 : 0, 'the first sweep removes its limit of 2');
+      t.equal(await swept.sweepWindows(100), keepsResetWindows ? 3 : 0, 'the next removes the other 3');
+      t.equal(await swept.sweepWindows(100), 0, 'none is left to remove');
+      t.same(await windowsOf(swept), [{ key: 'live', count: 2 }], 'the live window is kept with its count');
+      t.equal((await swept.hitWindow('live', 60_000)).count, 3, 'and goes on counting');
+      t.equal((await swept.hitWindow('reset:0', 50)).count, 1, 'a swept window starts anew at its next hit, as a reset one does');
+    });
+
+    t.test('two sweeps at once remove each reset window once', async (t) => {
+      const storage = storageFor(t, driver);
+      const one = await createStoreBackend(storage);
+      t.teardown(() => one.close());
+      // Memory is one process: its "other connection" is the same store.
+      const other = driver === 'memory' ? one : await createStoreBackend(storage);
+      if (other !== one) t.teardown(() => other.close());
+      await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? one : other).hitWindow(`reset:${index}`, 50)));
+      await pause(120);
+      const removed = await Promise.all([one.sweepWindows(100), other.sweepWindows(100), one.sweepWindows(100), other.sweepWindows(100)]);
+      t.equal(removed.reduce((sum, count) => sum + count, 0), keepsResetWindows ? 40 : 0, `removed ${removed.join(' + ')}`);
+      t.equal(await one.sweepWindows(100), 0, 'none is left to remove');
     });
 
     // A bucket of capacity 2 over an hour refills one unit every 30 minutes: nothing refills
@@ -289,7 +330,6 @@ for (const driver of storageDrivers) {
     });
 
     const lease = (id: string, leaseMilliseconds = 60_000) => ({ id: `${driver}-${id}`, owner: 'instance-a', leaseMilliseconds });
-    const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
     t.test('a hold recorded with its reservation is given back by the sweeper once its lease runs out, and only once', async (t) => {
       await backend.writeRemaining('hold:swept', 100);
