@@ -62,6 +62,8 @@ export class AuthFailureLimiter {
   readonly #clock: Clock;
   /** Locked addresses and when their lock ends (milliseconds since the epoch), oldest first. */
   readonly #lockedUntil = new Map<string, number>();
+  /** When the last of those locks ends: from then on none holds, and the map is emptied. */
+  #lastLockEnds = 0;
 
   constructor(settings: AuthFailureSettings, backend: StoreBackend, clock: Clock) {
     this.#settings = settings;
@@ -69,14 +71,26 @@ export class AuthFailureLimiter {
     this.#clock = clock;
   }
 
+  /** How many networks this process holds a lock for. */
+  get lockedNetworks(): number {
+    return this.#lockedUntil.size;
+  }
+
   /** Throws 429 `too_many_auth_failures` when `address` is locked on this process; no store call. */
   refuseLockedAddress(address: string): void {
     // The usual case, nothing locked, costs no parse of the address.
     if (this.#lockedUntil.size === 0) return;
+    const now = this.#clock.now();
+    // Locks are read only when their own address comes back, so those of an attack that
+    // stopped would stay, and keep every client on the parsing path, until all have ended.
+    if (now >= this.#lastLockEnds) {
+      this.#lockedUntil.clear();
+      return;
+    }
     const network = countedNetworkOf(address);
     const until = this.#lockedUntil.get(network);
     if (until === undefined) return;
-    const left = until - this.#clock.now();
+    const left = until - now;
     if (left > 0) throw tooManyAuthFailures(left, 'from this address');
     this.#lockedUntil.delete(network);
   }
@@ -113,5 +127,6 @@ export class AuthFailureLimiter {
       if (oldest !== undefined) this.#lockedUntil.delete(oldest);
     }
     this.#lockedUntil.set(network, until);
+    this.#lastLockEnds = Math.max(this.#lastLockEnds, until);
   }
 }

@@ -30,6 +30,7 @@ const schema = `
   CREATE TABLE IF NOT EXISTS holds (id TEXT PRIMARY KEY, account TEXT NOT NULL, units INTEGER NOT NULL, owner TEXT NOT NULL, expires_at INTEGER);
   CREATE INDEX IF NOT EXISTS holds_expiry ON holds (expires_at) WHERE expires_at IS NOT NULL;
   CREATE TABLE IF NOT EXISTS slots (key TEXT NOT NULL, id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS slots_id ON slots (id);
 `;
 
 /** An open database, and what its opening did with a two-file layout it found. */
