@@ -3,7 +3,7 @@ import type { UpstreamBody } from '../../../core/contracts/provider-plugin.js';
 import type { StreamDecoder } from '../../../core/contracts/stream-decoder.js';
 import { SseSplitter } from '../../../core/streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../../../core/streaming/stream-pump.js';
-import type { StreamEncoder } from '../../../core/streaming/stream-encoder.js';
+import { plainSseEncoder } from '../../helpers/plain-sse-encoder.js';
 
 // Where a stream commits: at its first event with content. What follows that event is "after
 // content" even when it came in the same read, so the outcome is the same however the
@@ -12,14 +12,7 @@ import type { StreamEncoder } from '../../../core/streaming/stream-encoder.js';
 
 const maxEventBytes = 1024;
 
-const encoder: StreamEncoder = {
-  contentType: 'text/event-stream',
-  keepalive: undefined,
-  start: () => '',
-  event: (output) => `data: ${output.data}\n\n`,
-  error: (error) => `data: {"error":"${error.code}"}\n\n`,
-  end: () => 'data: [DONE]\n\n',
-};
+const encoder = plainSseEncoder;
 
 // `meta` carries no model output; any other data does.
 const decoder = (): StreamDecoder => ({

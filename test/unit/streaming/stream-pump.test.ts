@@ -4,20 +4,13 @@ import type { StreamDecoder } from '../../../core/contracts/stream-decoder.js';
 import { GatewayError } from '../../../core/errors/gateway-error.js';
 import { SseSplitter } from '../../../core/streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../../../core/streaming/stream-pump.js';
-import type { StreamEncoder } from '../../../core/streaming/stream-encoder.js';
+import { plainSseEncoder } from '../../helpers/plain-sse-encoder.js';
 
 // The stream pump against an upstream that never stops sending: what happens to the
 // stream's settlement when the client stops reading and goes away, or when the gateway
 // interrupts it, however the upstream body reacts to the abort.
 
-const encoder: StreamEncoder = {
-  contentType: 'text/event-stream',
-  keepalive: undefined,
-  start: () => '',
-  event: (output) => `data: ${output.data}\n\n`,
-  error: (error) => `data: {"error":"${error.code}"}\n\n`,
-  end: () => 'data: [DONE]\n\n',
-};
+const encoder = plainSseEncoder;
 
 const decoder: StreamDecoder = {
   push: (frame) => [{ type: 'event', data: frame.data, content: true, outputCharacters: frame.data.length }],
