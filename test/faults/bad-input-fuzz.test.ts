@@ -70,6 +70,10 @@ const describe = (request: FuzzRequest) => {
   return `${request.method} ${request.url.slice(0, 200)} ${JSON.stringify(request.headers).slice(0, 300)} ${payload.slice(0, 300)}${payload.length > 300 ? `… (${payload.length} characters)` : ''}`;
 };
 
+// The run is bound by CPU: 30–75 s alone, but 120 s (the `.taprc` timeout of a file) when the
+// machine runs three test suites at once. Its own timeout scales with the cases it sends.
+t.setTimeout(Math.max(120_000, total * 30));
+
 t.test('malformed requests on every route: no 5xx, errors in the dialect, no crash, a stable heap', async (t) => {
   const gateway = await startFuzzGateway(t);
   const { app, environment } = gateway;
