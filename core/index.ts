@@ -43,39 +43,14 @@ export { emptyTaskResult, failedTask, taskProgress } from './contracts/task-prog
 export type { SseFrame, StreamDecoder, StreamOutput } from './contracts/stream-decoder.js';
 export { stopAfterFirstError, streamFailure } from './streaming/stop-after-first-error.js';
 export { readJsonFrame, type JsonFrame } from './streaming/read-json-frame.js';
-export {
-  defineProvider,
-  type ChannelContext,
-  type ChannelTimeouts,
-  type FetchedMedia,
-  type JsonResult,
-  type KeyValueStore,
-  type MediaFetcher,
-  type MediaFetchOptions,
-  type OperationCall,
-  type OperationHandler,
-  type OperationName,
-  type OperationResult,
-  type Provider,
-  type ProviderHost,
-  type ProviderLogger,
-  type ProviderPlugin,
-  type ProviderPluginVersion1,
-  type ProviderPluginVersion2,
-  type PreparedRequests,
-  type RequestOf,
-  type StreamResult,
-  type BytesResult,
-  type TaskAccepted,
-  type TaskProgress,
-  type TaskStatus,
-  type UpstreamBody,
-  type UpstreamHttp,
-  type UpstreamRequest,
-  type UpstreamResponse,
-  type UpstreamUrlStreamOptions,
-  type VendorFetchedUrl,
-} from './contracts/provider-plugin.js';
+export { defineProvider, type ProviderPlugin, type ProviderPluginVersion1, type ProviderPluginVersion2 } from './contracts/provider/provider-plugin.js';
+export { type ChannelContext, type ChannelTimeouts, type OperationCall, type OperationName } from './contracts/provider/operation-call.js';
+export { type FetchedMedia, type MediaFetcher, type MediaFetchOptions, type UpstreamUrlStreamOptions, type VendorFetchedUrl } from './contracts/provider/media-fetcher.js';
+export { type JsonResult, type OperationHandler, type OperationResult, type StreamResult, type BytesResult, type TaskAccepted, type TaskProgress, type TaskStatus } from './contracts/provider/operation-results.js';
+export { type KeyValueStore, type ProviderHost, type ProviderLogger } from './contracts/provider/provider-host.js';
+export { type Provider, type PreparedRequests, type RequestOf } from './contracts/provider/provider.js';
+export { type UpstreamBody, type UpstreamHttp, type UpstreamRequest, type UpstreamResponse } from './contracts/provider/upstream-http.js';
+export { defineTranslator, type StreamTranslation, type TranslatedRequest, type TranslationContext, type Translator } from './contracts/translator.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type {

@@ -1,4 +1,4 @@
-import type { TaskProgress, TaskStatus } from './provider-plugin.js';
+import type { TaskProgress, TaskStatus } from './provider/operation-results.js';
 
 /** A task's progress as a provider reports it from one poll: its `status`, and any of the other fields. */
 export const taskProgress = (status: TaskStatus, fields: Omit<TaskProgress, 'kind' | 'status'> = {}): TaskProgress => ({ kind: 'task-progress', status, ...fields });

@@ -1,4 +1,6 @@
-import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { OperationCall } from '../contracts/provider/operation-call.js';
+import type { ProviderHost } from '../contracts/provider/provider-host.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { bearerAuthorization, callUpstream, prefixedUpstreamUrl } from './call-upstream.js';
 import { upstreamModelUnknown } from '../errors/error-codes.js';

@@ -1,4 +1,4 @@
-import type { FetchedMedia } from '../contracts/provider-plugin.js';
+import type { FetchedMedia } from '../contracts/provider/media-fetcher.js';
 import { invalidMediaUrl, mediaTooLarge } from './media-errors.js';
 import { mimeTypeFromContentType, sniffMimeType } from './media-type.js';
 

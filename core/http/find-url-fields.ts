@@ -1,4 +1,4 @@
-import type { VendorFetchedUrl } from '../contracts/provider-plugin.js';
+import type { VendorFetchedUrl } from '../contracts/provider/media-fetcher.js';
 
 const httpUrlText = /^\s*https?:/i;
 

@@ -1,4 +1,4 @@
-import type { ChannelTimeouts } from '../contracts/provider-plugin.js';
+import type { ChannelTimeouts } from '../contracts/provider/operation-call.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientClosedRequest } from './client-closed-request.js';
 import type { Deadline } from './deadline.js';

@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamResponse, UpstreamUrlStreamOptions, VendorFetchedUrl } from '../contracts/provider-plugin.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions, UpstreamUrlStreamOptions, VendorFetchedUrl } from '../contracts/provider/media-fetcher.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientClosedRequest } from './client-closed-request.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { OperationCall, ProviderHost, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { OperationCall } from '../contracts/provider/operation-call.js';
+import type { ProviderHost } from '../contracts/provider/provider-host.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
 import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';

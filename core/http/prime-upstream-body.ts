@@ -1,4 +1,4 @@
-import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import type { UpstreamBody } from '../contracts/provider/upstream-http.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { defaultMaxResponseBytes, readWholeBody } from './read-whole-body.js';
 import { UpstreamResponseBody } from './upstream-response-body.js';

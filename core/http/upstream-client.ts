@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import { Deadline } from './deadline.js';
 import { defaultMaxResponseBytes } from './read-whole-body.js';
 import { upstreamResponseOf } from './upstream-response-of.js';

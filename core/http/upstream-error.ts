@@ -1,4 +1,4 @@
-import type { UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import { upstreamAuthFailed, upstreamFailed, upstreamModelUnknown } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { upstreamErrorCode } from '../errors/error-code-registry.js';

@@ -1,4 +1,4 @@
-import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import type { UpstreamBody } from '../contracts/provider/upstream-http.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { malformedUpstreamAnswer } from '../errors/error-codes.js';
 import { exceedsJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';

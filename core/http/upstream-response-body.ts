@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import type { UpstreamBody } from '../contracts/provider/upstream-http.js';
 import { upstreamResponseTooLarge } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { readWholeBody } from './read-whole-body.js';

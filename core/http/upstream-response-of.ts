@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import type { Deadline } from './deadline.js';
 import { mapUndiciError, type UpstreamFailureContext } from './map-undici-error.js';
 import { UpstreamResponseBody } from './upstream-response-body.js';

@@ -1,4 +1,5 @@
-import type { BytesResult, UpstreamResponse } from '../contracts/provider-plugin.js';
+import type { BytesResult } from '../contracts/provider/operation-results.js';
+import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
 import { emptyUsage } from '../contracts/usage.js';
 import { headerValue } from './call-upstream.js';
 

@@ -1,5 +1,6 @@
 import type { RateLimitsConfig } from '../config/config-schema.js';
-import type { OperationName, ProviderLogger } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import { tooManyConcurrentRequests } from '../errors/error-codes.js';
 import type { LeaseKeeper } from '../store/lease-keeper.js';
 import type { SlotClaim, SlotLease, StoreBackend } from '../store/store-backend.js';

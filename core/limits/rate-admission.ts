@@ -1,4 +1,4 @@
-import type { ProviderLogger } from '../contracts/provider-plugin.js';
+import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import type { Usage } from '../contracts/usage.js';
 import type { RateDraw, RateMark, StoreBackend } from '../store/store-backend.js';
 import type { RateLimitBucket } from './rate-limit-buckets.js';

@@ -1,4 +1,4 @@
-import type { OperationName } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
 
 /**
  * Whether an operation run through the pipeline counts against the rate limits. The asset

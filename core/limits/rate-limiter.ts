@@ -1,5 +1,6 @@
 import type { RateLimitsConfig } from '../config/config-schema.js';
-import type { OperationName, ProviderLogger } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import type { Usage } from '../contracts/usage.js';
 import { rateLimited } from '../errors/error-codes.js';
 import type { GatewayError } from '../errors/gateway-error.js';

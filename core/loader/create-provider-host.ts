@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderConfig } from '../config/config-schema.js';
-import type { KeyValueStore, MediaFetcher, ProviderHost, ProviderPlugin, UpstreamHttp } from '../contracts/provider-plugin.js';
+import type { KeyValueStore, ProviderHost } from '../contracts/provider/provider-host.js';
+import type { MediaFetcher } from '../contracts/provider/media-fetcher.js';
+import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
+import type { UpstreamHttp } from '../contracts/provider/upstream-http.js';
 import { defaultMaxResponseBytes } from '../http/read-whole-body.js';
 import type { StoreBackend } from '../store/store-backend.js';
 

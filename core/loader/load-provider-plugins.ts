@@ -1,6 +1,8 @@
 import type { ProviderConfig } from '../config/config-schema.js';
 import { ConfigError, formatYamlPath, type ConfigProblem } from '../config/config-error.js';
-import type { Provider, ProviderHost, ProviderPlugin } from '../contracts/provider-plugin.js';
+import type { Provider } from '../contracts/provider/provider.js';
+import type { ProviderHost } from '../contracts/provider/provider-host.js';
+import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
 import { pluginExportSchema } from './plugin-export-schema.js';
 import { loadBuiltInNames, resolvePluginSpecifier } from './resolve-plugin-specifier.js';
 

@@ -1,4 +1,4 @@
-import type { FetchedMedia, MediaFetcher, MediaFetchOptions } from '../contracts/provider-plugin.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions } from '../contracts/provider/media-fetcher.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { invalidRequest } from '../errors/error-codes.js';
 import { mediaErrorAboutField } from '../http/media-errors.js';

@@ -1,4 +1,5 @@
-import type { OperationName, OperationHandler, OperationResult } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { OperationHandler, OperationResult } from '../contracts/provider/operation-results.js';
 import type { Channel } from '../routing/channel.js';
 import { PreparedRequests } from './prepared-requests.js';
 

@@ -1,4 +1,4 @@
-import type { OperationResult } from '../contracts/provider-plugin.js';
+import type { OperationResult } from '../contracts/provider/operation-results.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { StreamOutcome } from '../streaming/stream-pump.js';
 import { ChannelAttempt } from './channel-attempt.js';

@@ -1,7 +1,8 @@
 import type { QuotaHold } from '../billing/quota-ledger.js';
-import type { OperationName, TaskAccepted } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { TaskAccepted } from '../contracts/provider/operation-results.js';
 import type { Usage } from '../contracts/usage.js';
-import type { ProviderLogger } from '../contracts/provider-plugin.js';
+import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import type { RequestLine } from '../logging/request-line.js';
 import type { StreamEncoder } from '../streaming/stream-encoder.js';
 import type { TokenView } from '../tokens/token-record.js';

@@ -1,4 +1,5 @@
-import type { OperationName, ProviderPlugin } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
 import type { Channel } from '../routing/channel.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Reservation } from '../billing/quota-ledger.js';
 import type { PriceConfig } from '../config/config-schema.js';
-import type { OperationName } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
 import type { Usage } from '../contracts/usage.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { unlimitedSlot, type ConcurrencySlot } from '../limits/concurrency-limiter.js';

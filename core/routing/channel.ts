@@ -1,5 +1,7 @@
 import type { ProviderConfig } from '../config/config-schema.js';
-import type { ChannelContext, ChannelTimeouts, OperationName, Provider, ProviderPlugin } from '../contracts/provider-plugin.js';
+import type { ChannelContext, ChannelTimeouts, OperationName } from '../contracts/provider/operation-call.js';
+import type { Provider } from '../contracts/provider/provider.js';
+import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
 import type { LoadedChannel } from '../loader/load-provider-plugins.js';
 import { matchesModelPattern } from './model-pattern.js';
 

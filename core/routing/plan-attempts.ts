@@ -1,4 +1,4 @@
-import type { OperationName } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Channel } from './channel.js';
 import type { CircuitBreaker } from './circuit-breaker.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { UpstreamBody } from '../contracts/provider-plugin.js';
+import type { UpstreamBody } from '../contracts/provider/upstream-http.js';
 import type { SseFrame, StreamDecoder, StreamOutput } from '../contracts/stream-decoder.js';
 import type { Usage } from '../contracts/usage.js';
 import { internalError } from '../errors/error-codes.js';

@@ -1,5 +1,5 @@
 import type { QuotaHold } from '../billing/quota-ledger.js';
-import type { TaskStatus } from '../contracts/provider-plugin.js';
+import type { TaskStatus } from '../contracts/provider/operation-results.js';
 import { scrubSecrets } from '../security/secret-values.js';
 
 /** A video task as the store keeps it. */

@@ -1,6 +1,8 @@
 import type { QuotaLedger } from '../billing/quota-ledger.js';
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { OperationName, OperationResult, ProviderLogger, TaskProgress } from '../contracts/provider-plugin.js';
+import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { OperationResult, TaskProgress } from '../contracts/provider/operation-results.js';
+import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import type { VideoTaskQuery } from '../contracts/video-requests.js';
 import { notFound } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';

@@ -8,7 +8,7 @@ import {
   validationSessionRequestSchema,
   type AssetRecord,
 } from '../../core/contracts/asset-requests.js';
-import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import type { OperationName } from '../../core/contracts/provider/operation-call.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
 import { invalidRequest, notFound, untrustedHost } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';

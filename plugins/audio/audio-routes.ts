@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { speechRequestSchema } from '../../core/contracts/audio-requests.js';
-import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import type { OperationName } from '../../core/contracts/provider/operation-call.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';

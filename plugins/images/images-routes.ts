@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { estimateImageUsage } from '../../core/billing/estimate-image-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { imageRequestSchema, type ImageRequest } from '../../core/contracts/image-requests.js';
-import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import type { OperationName } from '../../core/contracts/provider/operation-call.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { readJsonOrMultipart } from '../http/read-multipart-form.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { estimateChatUsage } from '../../core/billing/estimate-chat-usage.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../core/contracts/native-requests.js';
-import type { OperationName } from '../../core/contracts/provider-plugin.js';
+import type { OperationName } from '../../core/contracts/provider/operation-call.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';

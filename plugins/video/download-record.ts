@@ -1,4 +1,4 @@
-import type { OperationResult } from '../../core/contracts/provider-plugin.js';
+import type { OperationResult } from '../../core/contracts/provider/operation-results.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskRecord } from '../../core/tasks/task-record.js';
 

@@ -1,4 +1,4 @@
-import type { OperationHandler, OperationResult } from '../../contracts/provider-plugin.js';
+import type { OperationHandler, OperationResult } from '../../contracts/provider/operation-results.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { RequestContext } from '../request-context.js';
 import type { ChannelRequest } from './translate-request.js';

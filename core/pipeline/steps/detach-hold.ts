@@ -1,4 +1,4 @@
-import type { TaskAccepted } from '../../contracts/provider-plugin.js';
+import type { TaskAccepted } from '../../contracts/provider/operation-results.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { InvocationOutcome } from '../operation-invocation.js';
 import type { PipelineServices } from '../pipeline-services.js';

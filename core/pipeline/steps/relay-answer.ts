@@ -1,5 +1,5 @@
 import { Readable, finished } from 'node:stream';
-import type { BytesResult, StreamResult } from '../../contracts/provider-plugin.js';
+import type { BytesResult, StreamResult } from '../../contracts/provider/operation-results.js';
 import { SseSplitter } from '../../streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../../streaming/stream-pump.js';
 import type { ChannelAttempt } from '../channel-attempt.js';

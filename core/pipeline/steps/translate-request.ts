@@ -1,4 +1,4 @@
-import type { OperationName } from '../../contracts/provider-plugin.js';
+import type { OperationName } from '../../contracts/provider/operation-call.js';
 import type { Channel } from '../../routing/channel.js';
 import type { RequestContext } from '../request-context.js';
 

@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChannelContext, OperationCall, OperationHandler, OperationName, OperationResult, Provider, ProviderPlugin, StreamResult } from '../../contracts/provider-plugin.js';
+import type { ChannelContext, OperationCall, OperationName } from '../../contracts/provider/operation-call.js';
+import type { OperationHandler, OperationResult, StreamResult } from '../../contracts/provider/operation-results.js';
+import type { Provider } from '../../contracts/provider/provider.js';
+import type { ProviderPlugin } from '../../contracts/provider/provider-plugin.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ScriptedBehaviour, ScriptedFake } from '../scripted-behaviour.js';
 import { usageProblem } from './check-usage.js';

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Provider, ProviderHost, ProviderPlugin } from '../../contracts/provider-plugin.js';
+import type { Provider } from '../../contracts/provider/provider.js';
+import type { ProviderHost } from '../../contracts/provider/provider-host.js';
+import type { ProviderPlugin } from '../../contracts/provider/provider-plugin.js';
 import { pluginExportSchema } from '../../loader/plugin-export-schema.js';
 import { describeThrown, type CheckList } from './conformance-report.js';
 import { operationNames } from './operation-kinds.js';

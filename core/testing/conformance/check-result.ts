@@ -1,4 +1,4 @@
-import type { OperationResult } from '../../contracts/provider-plugin.js';
+import type { OperationResult } from '../../contracts/provider/operation-results.js';
 import { usageProblem } from './check-usage.js';
 
 const taskStatuses = ['queued', 'in_progress', 'succeeded', 'failed'];

@@ -1,6 +1,7 @@
 import { GuardedMediaFetcher } from '../../http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../../http/upstream-client.js';
-import type { ChannelContext, KeyValueStore, ProviderHost, ProviderLogger } from '../../contracts/provider-plugin.js';
+import type { ChannelContext } from '../../contracts/provider/operation-call.js';
+import type { KeyValueStore, ProviderHost, ProviderLogger } from '../../contracts/provider/provider-host.js';
 
 /** One line a plugin logged through its host during the suite. */
 export interface LoggedLine {

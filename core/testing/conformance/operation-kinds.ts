@@ -1,4 +1,5 @@
-import type { OperationName, OperationResult } from '../../contracts/provider-plugin.js';
+import type { OperationName } from '../../contracts/provider/operation-call.js';
+import type { OperationResult } from '../../contracts/provider/operation-results.js';
 import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';

@@ -1,4 +1,4 @@
-import type { StreamResult } from '../../contracts/provider-plugin.js';
+import type { StreamResult } from '../../contracts/provider/operation-results.js';
 import type { SseFrame, StreamOutput } from '../../contracts/stream-decoder.js';
 import { SseSplitter } from '../../streaming/sse-splitter.js';
 import { describeThrown } from './conformance-report.js';

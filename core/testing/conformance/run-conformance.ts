@@ -1,4 +1,4 @@
-import type { OperationName } from '../../contracts/provider-plugin.js';
+import type { OperationName } from '../../contracts/provider/operation-call.js';
 import type { ScriptedBehaviour, ScriptedFake } from '../scripted-behaviour.js';
 import { checkCase, type ConformanceCase } from './check-operation.js';
 import { checkPluginExport, type PluginSource } from './check-plugin-export.js';

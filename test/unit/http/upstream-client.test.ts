@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { errors as undiciErrors } from 'undici';
-import type { ChannelTimeouts, UpstreamRequest } from '../../../core/contracts/provider-plugin.js';
+import type { ChannelTimeouts } from '../../../core/contracts/provider/operation-call.js';
+import type { UpstreamRequest } from '../../../core/contracts/provider/upstream-http.js';
 import { GatewayError } from '../../../core/errors/gateway-error.js';
 import { Deadline } from '../../../core/http/deadline.js';
 import { mapUndiciError } from '../../../core/http/map-undici-error.js';

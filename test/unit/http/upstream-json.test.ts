@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { UpstreamBody } from '../../../core/contracts/provider-plugin.js';
+import type { UpstreamBody } from '../../../core/contracts/provider/upstream-http.js';
 import { upstreamResponseTooLarge } from '../../../core/errors/error-codes.js';
 import { parseUpstreamJson, readUpstreamAnswer } from '../../../core/http/upstream-json.js';
 import { maxJsonDepthCeiling } from '../../../core/validation/json-depth.js';

@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { gatewayConfigSchema } from '../../../core/config/config-schema.js';
-import type { ProviderLogger } from '../../../core/contracts/provider-plugin.js';
+import type { ProviderLogger } from '../../../core/contracts/provider/provider-host.js';
 import type { Usage } from '../../../core/contracts/usage.js';
 import { unavailable } from '../../../core/errors/error-codes.js';
 import { GatewayError } from '../../../core/errors/gateway-error.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { gatewayConfigSchema, type ProviderConfig } from '../../../core/config/config-schema.js';
-import type { Provider } from '../../../core/contracts/provider-plugin.js';
+import type { Provider } from '../../../core/contracts/provider/provider.js';
 import { Channel } from '../../../core/routing/channel.js';
 import { CircuitBreaker } from '../../../core/routing/circuit-breaker.js';
 import { planAttempts, type AttemptRequest } from '../../../core/routing/plan-attempts.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { UpstreamBody } from '../../../core/contracts/provider-plugin.js';
+import type { UpstreamBody } from '../../../core/contracts/provider/upstream-http.js';
 import type { StreamDecoder } from '../../../core/contracts/stream-decoder.js';
 import { GatewayError } from '../../../core/errors/gateway-error.js';
 import { SseSplitter } from '../../../core/streaming/sse-splitter.js';
