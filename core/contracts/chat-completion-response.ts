@@ -40,6 +40,8 @@ export interface ChatCompletionLogprobs {
 export interface ChatCompletionMessage {
   role: 'assistant';
   content: string;
+  /** The model's refusal text; `null` when it answered (OpenAI's description requires the field, null included). */
+  refusal: string | null;
   /** Thinking text; only present when the upstream returned thoughts. */
   reasoning_content?: string;
   tool_calls?: ChatCompletionToolCall[];

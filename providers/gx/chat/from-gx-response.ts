@@ -143,7 +143,8 @@ export function readGxCandidateParts(candidate: GxCandidate, precedingText = '')
 
 function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
   const { content, reasoning, toolCalls } = readGxCandidateParts(candidate);
-  const message: ChatCompletionMessage = { role: 'assistant', content };
+  // gx reports a refusal as a finish reason (SAFETY...), never as text: `refusal` is always null.
+  const message: ChatCompletionMessage = { role: 'assistant', content, refusal: null };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return {

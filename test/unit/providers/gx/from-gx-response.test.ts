@@ -23,7 +23,7 @@ t.test('a recorded text answer becomes a chat completion with the upstream id, s
     object: 'chat.completion',
     created: 1_760_000_000,
     model: 'gx-2.5-flash',
-    choices: [{ index: 0, message: { role: 'assistant', content: '1, 2, 3' }, logprobs: null, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: '1, 2, 3', refusal: null }, logprobs: null, finish_reason: 'stop' }],
     usage: {
       prompt_tokens: 8,
       completion_tokens: 30,
