@@ -69,6 +69,7 @@ export type {
 } from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
+export { toImagesUsage, type ImagesUsage } from './contracts/images-usage.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
 export {
   assetTypes,

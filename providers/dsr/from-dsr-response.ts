@@ -11,6 +11,7 @@ import {
   promptBlocked,
   readArkErrorBody,
   tokenCount,
+  toImagesUsage,
   upstreamStatusError,
   type ArkErrorDetail,
   type GatewayError,
@@ -66,8 +67,9 @@ const hasImage = (item: z.output<typeof dsrImageItemSchema>): boolean =>
  * into the client's answer, `{model, created, data, usage}` with `model` as the client named it
  * and `now` (Unix seconds) for a missing `created`. `data[]` items go out as the upstream sent
  * them, in order, including the `{error}` item of an image of a group that failed, so the client
- * sees which one is missing. Billing counts the items that carry a `url` or `b64_json`: the
- * images the client actually got; Ark reports output tokens only. No such item: every failure
+ * sees which one is missing; `usage`, when Ark reports one, in the images usage shape
+ * (`toImagesUsage`). Billing counts the items that carry a `url` or `b64_json`: the images the
+ * client actually got; Ark reports output tokens only. No such item: every failure
  * a safety-filter code is `prompt_blocked`, anything else (an empty `data`) is `empty_response`.
  */
 export function fromDsrResponse(json: unknown, context: { model: string; now: number }): { body: Record<string, unknown>; usage: Usage } {
@@ -85,10 +87,13 @@ export function fromDsrResponse(json: unknown, context: { model: string; now: nu
     const detail = describeArkError(failures[0]);
     throw emptyUpstreamAnswer(`the upstream returned no image${detail === undefined ? '' : `: ${detail}`}; retry once or twice`);
   }
-  // The raw items and usage, not zod's output: their keys stay in the upstream's order.
-  const raw = json as { data: unknown[]; usage?: unknown };
-  const body: Record<string, unknown> = { model: context.model, created: answer.created ?? context.now, data: raw.data };
-  if (answer.usage !== undefined && answer.usage !== null) body.usage = raw.usage;
+  // The raw items, not zod's output: their keys stay in the upstream's order.
+  const raw = json as { data: unknown[] };
   const outputTokens = tokenCount(answer.usage?.output_tokens);
-  return { body, usage: { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images: delivered } };
+  const usage: Usage = { ...emptyUsage('upstream'), outputTokens, outputModalities: { image: outputTokens }, images: delivered };
+  const body: Record<string, unknown> = { model: context.model, created: answer.created ?? context.now, data: raw.data };
+  // Ark's own usage ({generated_images, output_tokens, total_tokens}) becomes the images usage
+  // every family answers with: its tokens are the images' output; it reports no input.
+  if (answer.usage !== undefined && answer.usage !== null) body.usage = toImagesUsage(usage);
+  return { body, usage };
 }

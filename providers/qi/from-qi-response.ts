@@ -12,6 +12,7 @@ import {
   promptBlocked,
   readDashScopeErrorBody,
   tokenCount,
+  toImagesUsage,
   type DashScopeErrorBody,
   type Usage,
 } from '../../core/index.js';
@@ -69,14 +70,9 @@ export function qiStatusError(status: number, bodyText: string, retryAfterSecond
 
 const reported = (value: number | null | undefined): boolean => typeof value === 'number' && Number.isFinite(value);
 
-/** The token counts the client sees as `usage`, when the upstream reported any. */
-function clientUsageOf(usage: z.output<typeof qiUsageSchema> | null | undefined) {
-  if (usage === null || usage === undefined) return undefined;
-  if (!reported(usage.input_tokens) && !reported(usage.output_tokens) && !reported(usage.total_tokens)) return undefined;
-  const input = tokenCount(usage.input_tokens);
-  const output = tokenCount(usage.output_tokens);
-  return { input_tokens: input, output_tokens: output, total_tokens: reported(usage.total_tokens) ? tokenCount(usage.total_tokens) : input + output };
-}
+/** Whether the upstream reported token counts (the newer answer variant), which the client then sees as `usage`. */
+const reportsTokens = (usage: z.output<typeof qiUsageSchema> | null | undefined): boolean =>
+  usage !== null && usage !== undefined && (reported(usage.input_tokens) || reported(usage.output_tokens) || reported(usage.total_tokens));
 
 /**
  * Reads a 200 answer of the sync image path (upstreams.md §4.3, both variants): the image
@@ -95,12 +91,12 @@ export function fromQiResponse(json: unknown) {
     .flatMap((choice) => choice.message?.content ?? [])
     .flatMap((item) => (typeof item.image === 'string' && item.image !== '' ? [item.image] : []));
   if (urls.length === 0) throw emptyUpstreamAnswer('the upstream returned no image; retry once or twice');
-  const clientUsage = clientUsageOf(answer.usage);
   const usage: Usage = {
     ...emptyUsage('upstream'),
-    inputTokens: clientUsage?.input_tokens ?? 0,
-    outputTokens: clientUsage?.output_tokens ?? 0,
+    inputTokens: tokenCount(answer.usage?.input_tokens),
+    outputTokens: tokenCount(answer.usage?.output_tokens),
     images: urls.length,
   };
-  return clientUsage === undefined ? { urls, usage } : { urls, usage, clientUsage };
+  // The images usage every family answers with; DashScope splits its tokens by no modality.
+  return reportsTokens(answer.usage) ? { urls, usage, clientUsage: toImagesUsage(usage) } : { urls, usage };
 }

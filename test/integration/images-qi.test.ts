@@ -114,10 +114,16 @@ t.test('qi-plus makes an image from text on /v1/images/generations', async (t) =
     });
   });
 
-  t.test('a newer model’s token counts are passed on as usage', async (t) => {
+  t.test('a newer model’s token counts are passed on as the images usage', async (t) => {
     fake.next({ usage: { image_count: 1, input_tokens: 11, output_tokens: 1024, size: '1328*1328', total_tokens: 1035 }, variant: 'current' });
     const response = await post(gateway, token, 'generations', { model: 'qi-plus', prompt: 'a kite' });
-    t.strictSame(response.json().usage, { input_tokens: 11, output_tokens: 1024, total_tokens: 1035 });
+    t.strictSame(response.json().usage, {
+      total_tokens: 1035,
+      input_tokens: 11,
+      output_tokens: 1024,
+      input_tokens_details: { text_tokens: 11, image_tokens: 0 },
+      output_tokens_details: { image_tokens: 0, text_tokens: 1024 },
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { emptyUpstreamAnswer, noOutputForPrompt, promptBlocked, type GatewayError, type Usage } from '../../../core/index.js';
+import { emptyUpstreamAnswer, noOutputForPrompt, promptBlocked, toImagesUsage, type GatewayError, type ImagesUsage, type Usage } from '../../../core/index.js';
 import { convertGxUsage, isGxImagePart } from '../convert-gx-usage.js';
 import { gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
 import { gxGenerateContentResponseSchema, type GxCandidate } from '../gx-schemas.js';
@@ -14,21 +14,13 @@ interface GxImagesDatum {
   revised_prompt?: string;
 }
 
-/** `usage`: token counts from the upstream's `usageMetadata`. */
-interface GxImagesUsage {
-  total_tokens: number;
-  input_tokens: number;
-  output_tokens: number;
-  input_tokens_details: { text_tokens: number; image_tokens: number };
-  output_tokens_details: { image_tokens: number; text_tokens: number };
-}
-
 /** The whole answer; `metadata.text` is a copy of `data[0].revised_prompt`, present with it. */
 interface GxImagesResponse {
   created: number;
   data: GxImagesDatum[];
   metadata?: { text: string };
-  usage: GxImagesUsage;
+  /** Token counts from the upstream's `usageMetadata`. */
+  usage: ImagesUsage;
 }
 
 /** What the answer needs besides the upstream body. */
@@ -92,21 +84,6 @@ function noImageError(candidates: readonly GxCandidate[], text: string): Gateway
   return candidates.length === 0 ? emptyUpstreamAnswer(message) : noOutputForPrompt(message);
 }
 
-/** The client `usage` for a core usage: text is whatever is not image, so the details add up. */
-export function toGxImagesUsage(usage: Usage): GxImagesUsage {
-  const input = usage.inputTokens;
-  const output = usage.outputTokens;
-  const inputImages = Math.min(usage.inputModalities?.image ?? 0, input);
-  const outputImages = Math.min(usage.outputModalities?.image ?? 0, output);
-  return {
-    total_tokens: input + output,
-    input_tokens: input,
-    output_tokens: output,
-    input_tokens_details: { text_tokens: input - inputImages, image_tokens: inputImages },
-    output_tokens_details: { image_tokens: outputImages, text_tokens: output - outputImages },
-  };
-}
-
 /**
  * Translates a `generateContent` answer of an image model into the image endpoints' answer
  * (spec part 2): one `data` entry per output image (`url` always `""`), the model's text as
@@ -140,7 +117,7 @@ export function fromGxImageResponse(json: unknown, context: GxImageResponseConte
   // Keys in the order of the spec's table: created, data, metadata, usage.
   const body: GxImagesResponse =
     revised === undefined
-      ? { created: context.created, data, usage: toGxImagesUsage(usage) }
-      : { created: context.created, data, metadata: { text: revised }, usage: toGxImagesUsage(usage) };
+      ? { created: context.created, data, usage: toImagesUsage(usage) }
+      : { created: context.created, data, metadata: { text: revised }, usage: toImagesUsage(usage) };
   return { body, usage };
 }

@@ -16,9 +16,14 @@ const caught = (run: () => unknown): GatewayError => {
   throw new Error('expected a gateway error');
 };
 
-t.test('a recorded text-to-image answer passes created, data and usage through under the client model', async (t) => {
+t.test('a recorded text-to-image answer passes created and data through under the client model, with Ark’s tokens as the images usage', async (t) => {
   const answer = fromDsrResponse(recorded.t2i, context);
-  t.strictSame(answer.body, { model: 'dsr-4-5-251128', created: recorded.t2i.created, data: recorded.t2i.data, usage: recorded.t2i.usage });
+  t.strictSame(answer.body, {
+    model: 'dsr-4-5-251128',
+    created: recorded.t2i.created,
+    data: recorded.t2i.data,
+    usage: { total_tokens: 16280, input_tokens: 0, output_tokens: 16280, input_tokens_details: { text_tokens: 0, image_tokens: 0 }, output_tokens_details: { image_tokens: 16280, text_tokens: 0 } },
+  });
   t.strictSame(answer.usage, {
     inputTokens: 0,
     cachedInputTokens: 0,

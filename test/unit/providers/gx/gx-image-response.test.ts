@@ -1,6 +1,6 @@
 import t from 'tap';
 import { emptyUsage, type Usage } from '../../../../core/index.js';
-import { fromGxImageResponse, toGxImagesUsage } from '../../../../providers/gx/images/from-gx-image-response.js';
+import { fromGxImageResponse } from '../../../../providers/gx/images/from-gx-image-response.js';
 import { assembleResponse, fixtureJson, recordedChunks } from './fixtures/read-gx-fixtures.js';
 
 type JsonObject = Record<string, any>;
@@ -140,15 +140,4 @@ t.test('an error body and a body of another shape keep the gx error mapping', as
     headers: { 'retry-after': '35' },
   });
   t.throws(() => fromGxImageResponse({ candidates: 'nope' }, imageOnly), { name: 'GatewayError', statusCode: 502, code: 'upstream_invalid_response' });
-});
-
-t.test('usage details add up: text is whatever is not image', async (t) => {
-  const usage: Usage = { ...emptyUsage(), inputTokens: 40, outputTokens: 1300, inputModalities: { text: 10, image: 30 }, outputModalities: { image: 1290, text: 4 } };
-  t.strictSame(toGxImagesUsage(usage), {
-    total_tokens: 1340,
-    input_tokens: 40,
-    output_tokens: 1300,
-    input_tokens_details: { text_tokens: 10, image_tokens: 30 },
-    output_tokens_details: { image_tokens: 1290, text_tokens: 10 },
-  });
 });

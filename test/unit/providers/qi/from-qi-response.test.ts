@@ -10,10 +10,10 @@ t.test('the recorded legacy answer gives its one image URL, billed as one image 
   t.equal(result.clientUsage, undefined, 'width and height are not token counts');
 });
 
-t.test('the recorded newer answer gives its image URL and its token counts', async (t) => {
+t.test('the recorded newer answer gives its image URL and its token counts in the images usage shape', async (t) => {
   const result = fromQiResponse(qiFixture('qwen_image_2_style'));
   t.strictSame(result.urls, ['https://dashscope-result-bj.oss-cn-beijing.aliyuncs.com/xxx.png?Expires=xxx']);
-  t.strictSame(result.clientUsage, { input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+  t.strictSame(result.clientUsage, { total_tokens: 0, input_tokens: 0, output_tokens: 0, input_tokens_details: { text_tokens: 0, image_tokens: 0 }, output_tokens_details: { image_tokens: 0, text_tokens: 0 } });
   t.equal(result.usage.images, 1);
 });
 
@@ -26,7 +26,13 @@ t.test('every choice’s images count, in order, and only image items are read',
   const result = fromQiResponse(recorded);
   t.strictSame(result.urls, ['https://r/1.png', 'https://r/2.png', 'https://r/3.png']);
   t.match(result.usage, { images: 3, inputTokens: 12, outputTokens: 30, source: 'upstream' });
-  t.strictSame(result.clientUsage, { input_tokens: 12, output_tokens: 30, total_tokens: 42 });
+  t.strictSame(result.clientUsage, {
+    total_tokens: 42,
+    input_tokens: 12,
+    output_tokens: 30,
+    input_tokens_details: { text_tokens: 12, image_tokens: 0 },
+    output_tokens_details: { image_tokens: 0, text_tokens: 30 },
+  });
 });
 
 t.test('an answer without any image is a retryable 502 empty_response', async (t) => {
