@@ -21,7 +21,7 @@ export interface DemoConfigOptions {
  * model ids and the vendor ids in `model_map` as config/gateway.yaml shows them. Prices come
  * from the shipped catalog, which prices every one of these ids.
  */
-function demoChannels({ gx, openai, ark, dashscope, veo }: DemoUpstreams): Array<Record<string, unknown>> {
+export function demoChannels({ gx, openai, ark, dashscope, veo }: DemoUpstreams): Array<Record<string, unknown>> {
   const on = (upstream: { fake: { url: string }; key: string }) => ({ base_url: upstream.fake.url, api_key: upstream.key });
   return [
     { name: 'gx-fake', plugin: 'gx', ...on(gx), models: ['gx-2.5-pro', 'gx-2.5-flash', 'gx-2.5-flash-image', 'text-embedding-004'] },
