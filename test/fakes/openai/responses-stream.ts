@@ -70,7 +70,8 @@ export function itemEvents(plan: ResponsesAnswerPlan, includeObfuscation: boolea
     const at = { item_id: call.id, output_index: outputIndex };
     events.push({ type: 'response.output_item.added', output_index: outputIndex, item: functionCallItem(call, 'in_progress') });
     for (const delta of argumentDeltas(call.arguments)) events.push({ type: 'response.function_call_arguments.delta', ...at, delta, ...pad(delta) });
-    events.push({ type: 'response.function_call_arguments.done', ...at, arguments: call.arguments });
+    // upstreams.md §2.3 has `name` after `arguments`, where OpenAI sends it; OpenAI's description requires it.
+    events.push({ type: 'response.function_call_arguments.done', ...at, arguments: call.arguments, name: call.name });
     events.push({ type: 'response.output_item.done', output_index: outputIndex, item: functionCallItem(call, 'completed') });
     outputIndex += 1;
   }
