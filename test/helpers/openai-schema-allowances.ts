@@ -43,7 +43,7 @@ export const openAiSchemaAllowances = {
   },
   /**
    * `VideoSize` lists the four sizes Sora makes. The other families make others (docs/video-tasks.md:
-   * vo's 1080p, wn's `1920*1080`, Seedance's tiers and ratios), and the video object says the
+   * vo's 1080p, wn's `W*H` sizes, Seedance's tiers and ratios), and the video object says the
    * pixel size when the family works in pixels, else the resolution tier (`720p`) it was
    * asked for, since the upstream picks the pixels from the tier and an aspect.
    */
