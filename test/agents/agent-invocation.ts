@@ -23,6 +23,12 @@ export interface AgentInvocation {
   env: Record<string, string>;
 }
 
+/** A call of one of the agent's tools, as the model asks for it. */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** One coding agent: its package, its binary, and how it is set up for a run. */
 export interface CodingAgent {
   /** The name used in test titles, fixture folders and docs (`claude-code`). */
@@ -31,6 +37,11 @@ export interface CodingAgent {
   packageName: string;
   /** The binary's name in test/agents/node_modules/.bin. */
   binary: string;
+  /**
+   * The call of the agent's own shell tool that runs `command`: the tool's name and arguments
+   * as its schema declares them (test/fixtures/agents/<agent>/plain.json).
+   */
+  shellCall(command: string): ToolCall;
   /** Writes the agent's config into `directories.home` and returns how to start it with `prompt`. */
   prepare(target: AgentTarget, directories: AgentDirectories, prompt: string): AgentInvocation;
 }

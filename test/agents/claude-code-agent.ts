@@ -14,6 +14,7 @@ export const claudeCodeAgent: CodingAgent = {
   name: 'claude-code',
   packageName: '@anthropic-ai/claude-code',
   binary: 'claude',
+  shellCall: (command) => ({ name: 'Bash', arguments: { command, description: 'Run the command the test asked for' } }),
   prepare(target, directories, prompt) {
     return {
       args: ['-p', prompt, '--model', target.model, '--allowedTools', 'Bash', '--output-format', 'text'],

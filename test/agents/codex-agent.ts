@@ -18,6 +18,7 @@ export const codexAgent: CodingAgent = {
   name: 'codex',
   packageName: '@openai/codex',
   binary: 'codex',
+  shellCall: (command) => ({ name: 'exec_command', arguments: { cmd: command } }),
   prepare(target, directories, prompt) {
     const codexHome = join(directories.home, '.codex');
     mkdirSync(codexHome, { recursive: true });

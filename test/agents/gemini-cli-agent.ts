@@ -14,6 +14,7 @@ export const geminiCliAgent: CodingAgent = {
   name: 'gemini-cli',
   packageName: '@google/gemini-cli',
   binary: 'gemini',
+  shellCall: (command) => ({ name: 'run_shell_command', arguments: { command, description: 'Run the command the test asked for' } }),
   prepare(target, directories, prompt) {
     const settingsFolder = join(directories.home, '.gemini');
     mkdirSync(settingsFolder, { recursive: true });

@@ -12,11 +12,15 @@ const keyVariable = 'MODEL_GATEWAY_API_KEY';
  * listed under it; it speaks chat completions. The `OPENCODE_DISABLE_*` switches stop the
  * models catalogue download, update checks, LSP downloads and default plugins, which would
  * reach the network; `permission.bash: allow` runs the shell tool without a prompt.
+ * `--title` names the session, so opencode sends no title request of its own before the turn
+ * (fixture opencode/untitled-plain.json shows that request): each run then sends exactly the
+ * turn's requests, which the tests script one by one.
  */
 export const opencodeAgent: CodingAgent = {
   name: 'opencode',
   packageName: 'opencode-ai',
   binary: 'opencode',
+  shellCall: (command) => ({ name: 'bash', arguments: { command, description: 'Run the command the test asked for' } }),
   prepare(target, directories, prompt) {
     const configFolder = join(directories.home, '.config', 'opencode');
     mkdirSync(configFolder, { recursive: true });
@@ -38,7 +42,7 @@ export const opencodeAgent: CodingAgent = {
     };
     writeFileSync(join(configFolder, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
     return {
-      args: ['run', '--model', `model-gateway/${target.model}`, prompt],
+      args: ['run', '--title', 'Model Gateway agent test', '--model', `model-gateway/${target.model}`, prompt],
       env: {
         [keyVariable]: target.apiKey,
         OPENCODE_DISABLE_MODELS_FETCH: '1',

@@ -25,12 +25,16 @@ const droppedHeaders = new Set(['host', 'content-length']);
 interface Scenario {
   name: string;
   prompt: string;
-  script: RecorderScript;
+  script(agent: CodingAgent): RecorderScript;
 }
 
 const scenarios: Scenario[] = [
-  { name: 'plain', prompt: 'Say hello.', script: { text: 'Hello from the recorder.' } },
-  { name: 'tool', prompt: 'Write the word recorded into marker.txt with the shell.', script: { text: 'Done.', command: 'echo recorded > marker.txt' } },
+  { name: 'plain', prompt: 'Say hello.', script: () => ({ text: 'Hello from the recorder.' }) },
+  {
+    name: 'tool',
+    prompt: 'Write the word recorded into marker.txt with the shell.',
+    script: (agent) => ({ text: 'Done.', call: agent.shellCall('echo recorded > marker.txt') }),
+  },
 ];
 
 const cutStrings = (value: unknown): unknown => {
@@ -53,7 +57,8 @@ const versionOf = (agent: CodingAgent): string =>
   (JSON.parse(readFileSync(join(agentsPackageFolder, 'node_modules', agent.packageName, 'package.json'), 'utf8')) as { version: string }).version;
 
 async function record(agent: CodingAgent, scenario: Scenario): Promise<void> {
-  const recorder = await startRecordingServer(scenario.script);
+  const script = scenario.script(agent);
+  const recorder = await startRecordingServer(script);
   try {
     const run = await runAgent(agent, { baseUrl: recorder.url, apiKey: 'sk-recorder0000000000000000000000', model: 'gx-2.5-pro', prompt: scenario.prompt, timeoutMs: 120_000 });
     removeRunFolders(run);
@@ -66,7 +71,7 @@ async function record(agent: CodingAgent, scenario: Scenario): Promise<void> {
       recordedAt: new Date().toISOString().slice(0, 10),
       scenario: scenario.name,
       prompt: scenario.prompt,
-      recorderScript: scenario.script,
+      recorderScript: script,
       requests: recorder.requests.map(trimmed),
     };
     writeFileSync(join(folder, `${scenario.name}.json`), `${JSON.stringify(recording, null, 2)}\n`);
