@@ -25,7 +25,6 @@ export const opencodeAgent: CodingAgent = {
     const configFolder = join(directories.home, '.config', 'opencode');
     mkdirSync(configFolder, { recursive: true });
     const config = {
-      $schema: 'https://opencode.ai/config.json',
       provider: {
         'model-gateway': {
           npm: '@ai-sdk/openai-compatible',

@@ -1,6 +1,6 @@
 // Records what each coding agent really sends, into test/fixtures/agents/<agent>/, for the
 // translator tests: `node_modules/.bin/tsx test/agents/record-agent-requests.ts [agent...]`
-// (after `npm ci --prefix test/agents`). Each agent runs headless against the recorder
+// (after `npm install --prefix test/agents --no-save`). Each agent runs headless against the recorder
 // (recorder/recording-server.ts), as the agent tests run it against the gateway, in two
 // scenarios: a plain prompt, and a prompt the recorder answers with one call of the agent's
 // shell tool, so the next request carries the tool's result. Not part of `npm test`.

@@ -38,7 +38,7 @@ export interface RunAgentOptions extends AgentTarget {
 export function agentBinary(agent: CodingAgent): string {
   const binary = join(agentsPackageFolder, 'node_modules', '.bin', agent.binary);
   if (!existsSync(binary)) {
-    throw new Error(`${agent.packageName} is not installed in test/agents: run \`npm ci --prefix test/agents --no-audit --no-fund\` (npm test does it before tap)`);
+    throw new Error(`${agent.packageName} is not installed in test/agents: run \`npm install --prefix test/agents --no-save\` (npm test does it before tap)`);
   }
   return binary;
 }
