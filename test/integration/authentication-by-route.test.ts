@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
 import { apiTokenOf, routeAuthPlugin } from '../../plugins/auth/route-auth.js';
@@ -80,6 +80,20 @@ function variants(pattern: string, port: number): Array<[string, string]> {
     ['mixed case', staticSegments(pattern, mixedCase)],
     ['all of these at once', `http://127.0.0.1:${port}/${staticSegments(pattern, (segment) => percentEncoded(mixedCase(segment)))}`],
   ];
+}
+
+/** An app with route-auth on `gateway`'s services and the routes `register` adds, not yet started; closed when `t` ends. */
+function routeAuthApp(t: Test, gateway: TestApp, register: (app: FastifyInstance) => void): FastifyInstance {
+  const app = Fastify();
+  t.teardown(() => app.close());
+  void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
+  void app.register(routeAuthPlugin, {
+    authenticator: gateway.app.gateway.resolve(TokenAuthenticator),
+    users: gateway.app.gateway.resolve(UserService),
+    failures: new AuthFailureLimiter(gateway.config.security.auth_failures, gateway.app.gateway.resolve(InjectionTokens.storeBackend), systemClock),
+  });
+  void app.register(async (scope) => register(scope));
+  return app;
 }
 
 t.test('a request without a key is refused with 401 however the path of a model route is spelled', async (t) => {
@@ -184,19 +198,7 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
 
 t.test('an app does not start with a route that declares no authentication, or a model route that takes a login token', async (t) => {
   const gateway = await buildTestApp(t, 'memory');
-  /** An app with route-auth and the routes `register` adds, not yet started. */
-  const appWith = (register: (app: FastifyInstance) => void): FastifyInstance => {
-    const app = Fastify();
-    t.teardown(() => app.close());
-    void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
-    void app.register(routeAuthPlugin, {
-      authenticator: gateway.app.gateway.resolve(TokenAuthenticator),
-      users: gateway.app.gateway.resolve(UserService),
-      failures: new AuthFailureLimiter(gateway.config.security.auth_failures, gateway.app.gateway.resolve(InjectionTokens.storeBackend), systemClock),
-    });
-    void app.register(async (scope) => register(scope));
-    return app;
-  };
+  const appWith = (register: (app: FastifyInstance) => void) => routeAuthApp(t, gateway, register);
   await t.rejects(
     async () => {
       await appWith((app) => app.get('/internal/stats', async () => ({}))).ready();
@@ -222,15 +224,7 @@ t.test('a route that declares messages-api-key takes the key as x-api-key or Bea
   const token = await issueToken(t, gateway);
   const other = await issueToken(t, gateway);
   const key = `sk-${token.key}`;
-  const app = Fastify();
-  t.teardown(() => app.close());
-  void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
-  void app.register(routeAuthPlugin, {
-    authenticator: gateway.app.gateway.resolve(TokenAuthenticator),
-    users: gateway.app.gateway.resolve(UserService),
-    failures: new AuthFailureLimiter(gateway.config.security.auth_failures, gateway.app.gateway.resolve(InjectionTokens.storeBackend), systemClock),
-  });
-  void app.register(async (scope) => {
+  const app = routeAuthApp(t, gateway, (scope) => {
     scope.post('/v1/messages', { config: { auth: 'messages-api-key' } }, async (request) => ({ token: apiTokenOf(request).token.id }));
   });
   await app.ready();
