@@ -101,7 +101,6 @@ export { sniffImageType } from './media/sniff-image-type.js';
 export { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, sniffBase64ImageType, type ImageFormats, type ImageSourceText } from './media/image-source.js';
 export { readDataUriBase64, type DataUriPayload } from './http/data-uri.js';
 export { OncePerRequest } from './media/once-per-request.js';
-export { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from './media/openai-image-inputs.js';
 export { appendUploadFile, imageUploadFile, type UploadFile } from './media/upload-file.js';
 export type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './contracts/native-requests.js';
 export {
@@ -127,55 +126,6 @@ export {
   type UpstreamStatusMapper,
 } from './http/call-upstream.js';
 export { pathPrefixOption, pathPrefixOptions, type PathPrefixOptions } from './validation/path-prefix-option.js';
-export {
-  describeOpenAiError,
-  describeOpenAiErrorText,
-  callOpenAiCompatible,
-  openAiCompatibleOptionsSchema,
-  openAiErrorBodySchema,
-  openAiErrorDetailSchema,
-  openAiErrorToGatewayError,
-  openAiInBandError,
-  openAiStatusError,
-  readOpenAiError,
-  readOpenAiErrorText,
-  rejectOpenAiError,
-  type OpenAiErrorDetail,
-} from './http/openai-compatible.js';
-export { googleApiKeyHeader, googleApiOptionsSchema, googleApiUrl, type GoogleApiOptions } from './http/google-api.js';
-export {
-  describeGoogleErrorText,
-  describeGoogleRpcCode,
-  googleErrorBodySchema,
-  googleErrorDetails,
-  googleKeyRefused,
-  googleNamedResourceDenial,
-  googleRetryAfterSeconds,
-  googleRpcStatusSchema,
-  googleStatusError,
-  readGoogleErrorText,
-  type GoogleRpcStatus,
-} from './http/google-api-errors.js';
-export {
-  fromOpenAiChatUsage,
-  fromOpenAiTokenUsage,
-  openAiChatUsageSchema,
-  openAiTokenUsageSchema,
-  type OpenAiChatUsage,
-  type OpenAiTokenUsage,
-} from './http/openai-usage.js';
-export { arkErrorBodySchema, arkErrorDetailSchema, arkErrorStatus, describeArkError, isArkSensitiveContent, readArkErrorBody, type ArkErrorDetail } from './http/ark-api-errors.js';
-export {
-  dashScopeCodeStatus,
-  dashScopeErrorBodySchema,
-  describeDashScopeError,
-  describeDashScopeErrorText,
-  isDashScopeModelCode,
-  isDashScopeModerationCode,
-  readDashScopeErrorBody,
-  type DashScopeErrorBody,
-} from './http/dashscope-api-errors.js';
-export { callDashScope, dashScopeError, dashScopeStatusError, type DashScopeRefusal } from './http/dashscope-api.js';
 export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { videoContentResult } from './http/video-content-result.js';
 export { findUrlFields } from './http/find-url-fields.js';

@@ -4,15 +4,21 @@
 // what is its own: the options, what it refuses, and how it reads the upstream's answer.
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
+  bearerAuthorization,
+  callUpstream,
   defineProvider,
+  describeUpstreamError,
+  errorForUpstreamStatus,
   invalidRequest,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
-  rejectOpenAiError,
+  prefixedUpstreamUrl,
+  readUpstreamJsonAs,
+  upstreamStatusError,
   type ChatCompletion,
   type ChatCompletionRequest,
+  type UpstreamResponse,
   type Usage,
 } from 'model-gateway';
 
@@ -36,6 +42,14 @@ const completionSchema = z.looseObject({
     })
     .nullish(),
 });
+
+// The upstream's error body, `{"error": {"message", "type", "code"}}`, read as leniently.
+const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
+const describe = (text: string) => {
+  const body = readUpstreamJsonAs(text, errorSchema);
+  return body === undefined ? undefined : describeUpstreamError(body.error.message, String(body.error.code ?? ''));
+};
+const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
 
 /** The upstream's counts (fixtures/chat-completion.json): prompt and completion include their cached and reasoning parts, as the gateway's do. */
 function usageOf(usage: z.output<typeof completionSchema>['usage']): Usage {
@@ -65,14 +79,16 @@ export default defineProvider<Options, { chat: ChatCompletionRequest }>({
       async chat(call) {
         const body = JSON.stringify({ ...call.request, model: call.upstreamModel, temperature: call.request.temperature ?? options.default_temperature });
         // A non-2xx answer is thrown as the gateway error for its status, with the upstream's message.
-        const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+        const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, '/chat/completions'), headers: bearerAuthorization(call), body }, statusError);
         let json: unknown;
         try {
           json = parseUpstreamJson(await response.body.text());
         } catch (cause) {
           throw invalidUpstreamAnswer('a chat completion', { cause });
         }
-        rejectOpenAiError(json); // some upstreams answer an error with HTTP 200
+        // Some upstreams answer an error with HTTP 200: it carries no status, so it is judged as the upstream's failure.
+        const failure = errorSchema.safeParse(json);
+        if (failure.success) throw errorForUpstreamStatus(500, describeUpstreamError(failure.data.error.message, String(failure.data.error.code ?? '')) ?? 'the upstream reported an error');
         const parsed = completionSchema.safeParse(json);
         if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
         // The client sees its own model name, not the upstream's.

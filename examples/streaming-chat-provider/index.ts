@@ -5,24 +5,37 @@
 // events and calls the decoder once per event, synchronously.
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
+  bearerAuthorization,
+  callUpstream,
   defineProvider,
+  describeUpstreamError,
+  errorForUpstreamStatus,
   invalidRequest,
   invalidUpstreamAnswer,
-  openAiErrorToGatewayError,
   parseUpstreamJson,
   pathPrefixOption,
-  readOpenAiError,
+  prefixedUpstreamUrl,
+  readUpstreamJsonAs,
   stopAfterFirstError,
   streamFailure,
+  upstreamStatusError,
   upstreamStreamTruncated,
   type ChatCompletionRequest,
   type StreamDecoder,
   type StreamOutput,
+  type UpstreamResponse,
 } from 'model-gateway';
 
 const optionsSchema = z.strictObject({ path_prefix: pathPrefixOption('/v1') });
 type Options = z.output<typeof optionsSchema>;
+
+// The upstream's error body, `{"error": {"message", "type", "code"}}`, also sent as an event mid-stream.
+const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
+const describe = (text: string) => {
+  const body = readUpstreamJsonAs(text, errorSchema);
+  return body === undefined ? undefined : describeUpstreamError(body.error.message, String(body.error.code ?? ''));
+};
+const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
 
 const count = z.number().int().min(0).nullish();
 // Lenient: only what the decoder reads is checked; the chunk goes to the client as received.
@@ -57,8 +70,8 @@ export function createChunkDecoder(): StreamDecoder {
       } catch (cause) {
         return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause }));
       }
-      const upstreamError = readOpenAiError(json); // an error event in the middle of the stream
-      if (upstreamError !== undefined) return streamFailure(openAiErrorToGatewayError(upstreamError));
+      const failure = errorSchema.safeParse(json); // an error event in the middle of the stream
+      if (failure.success) return streamFailure(errorForUpstreamStatus(500, describe(frame.data) ?? 'the upstream reported an error'));
       const chunk = chunkSchema.safeParse(json);
       if (!chunk.success) return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause: chunk.error }));
       const text = chunk.data.choices.map((choice) => choice.delta?.content ?? '').join('');
@@ -99,7 +112,7 @@ export default defineProvider<Options, { chat: ChatCompletionRequest }>({
       async chat(call) {
         // Usage is always asked for, so the stream is billed on the upstream's counts.
         const body = JSON.stringify({ ...call.request, model: call.upstreamModel, stream: true, stream_options: { include_usage: true } });
-        const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+        const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, '/chat/completions'), headers: bearerAuthorization(call), body }, statusError);
         return { kind: 'stream', body: response.body, decoder: createChunkDecoder(), framing: 'sse' };
       },
     },

@@ -1,4 +1,5 @@
-import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider, type PathPrefixOptions } from '../../core/index.js';
+import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { createOpenAiAudioSpeechOperation, createOpenAiAudioTranscriptionOperation } from './openai-audio-operations.js';
 
 /** The audio family (tts-, stt- models): speech, transcription and translation on an OpenAI-format upstream. */

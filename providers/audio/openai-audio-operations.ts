@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
   emptyUsage,
   GatewayError,
   headerValue,
@@ -10,7 +9,6 @@ import {
   parseUpstreamJson,
   primeUpstreamBody,
   readUpstreamJsonAs,
-  rejectOpenAiError,
   speechContentTypes,
   tokenCount,
   type OperationCall,
@@ -23,6 +21,7 @@ import {
   type UpstreamRequestBody,
   type Usage,
 } from '../../core/index.js';
+import { callOpenAiCompatible, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 
 // Lenient on purpose: transcripts are passed through byte for byte, so only the fields the
 // gateway bills by are read, and anything else is tolerated.

@@ -1,5 +1,4 @@
 import {
-  callOpenAiCompatible,
   mediaErrorAboutField,
   readUpstreamJsonBody,
   type ImageRequest,
@@ -9,6 +8,7 @@ import {
   type PathPrefixOptions,
   type ProviderHost,
 } from '../../core/index.js';
+import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { checkDsrModelRules, defaultDsrMaxImages, dsrModelProfile, type DsrModelProfile } from './dsr-model-profiles.js';
 import { dsrStatusError, fromDsrResponse } from './from-dsr-response.js';
 import { collectDsrInputs, normalizeDsrForm, readDsrRequest, type DsrReference, type DsrRequest } from './read-dsr-request.js';

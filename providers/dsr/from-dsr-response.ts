@@ -1,22 +1,24 @@
 import { z } from 'zod';
 import {
-  arkErrorDetailSchema,
-  arkErrorStatus,
-  describeArkError,
   emptyUpstreamAnswer,
   emptyUsage,
   errorForUpstreamStatus,
-  isArkSensitiveContent,
   parseUpstreamAnswer,
   promptBlocked,
-  readArkErrorBody,
   tokenCount,
   upstreamStatusError,
-  type ArkErrorDetail,
   type GatewayError,
-  type Usage,
   type UpstreamResponse,
+  type Usage,
 } from '../../core/index.js';
+import {
+  arkErrorDetailSchema,
+  arkErrorStatus,
+  describeArkError,
+  isArkSensitiveContent,
+  readArkErrorBody,
+  type ArkErrorDetail,
+} from '../shared/ark/ark-api-errors.js';
 
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
 export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {

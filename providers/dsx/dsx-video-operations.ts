@@ -2,28 +2,27 @@ import { z } from 'zod';
 import {
   bearerAuthorization,
   callUpstream,
-  describeArkError,
   emptyUsage,
   errorForUpstreamStatus,
   GatewayError,
   isChannelTrouble,
   isSuccessStatus,
-  type OperationCall,
-  type OperationHandler,
   prefixedUpstreamUrl,
-  type ProviderHost,
-  readArkErrorBody,
   readBodyExcerpt,
   readUpstreamAnswer,
   retryAfterHeader,
-  type UpstreamCall,
   upstreamFailed,
   upstreamRefusal,
-  type UpstreamResponse,
   upstreamStatusError,
   videoNotReady,
+  type OperationCall,
+  type OperationHandler,
+  type ProviderHost,
+  type UpstreamCall,
+  type UpstreamResponse,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { describeArkError, readArkErrorBody } from '../shared/ark/ark-api-errors.js';
 import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import type { DsxOptions } from './dsx-options.js';
 import { estimateDsxUsage, readDsxSubmission, toDsxTaskRequest, type PreparedDsxSubmission } from './dsx-submission.js';

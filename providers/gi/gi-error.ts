@@ -1,15 +1,13 @@
 import {
-  describeOpenAiError,
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
   promptBlocked,
   readBodyExcerpt,
-  readOpenAiError,
   retryAfterHeader,
-  type OpenAiErrorDetail,
   type UpstreamResponse,
 } from '../../core/index.js';
+import { describeOpenAiError, readOpenAiError, type OpenAiErrorDetail } from '../shared/openai-compatible/openai-compatible.js';
 
 // gpt-image refuses a prompt or image with 400 `moderation_blocked` (type
 // `image_generation_user_error`); dall-e and the Responses image tool say

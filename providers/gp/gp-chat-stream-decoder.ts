@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import {
   absent,
-  fromOpenAiChatUsage,
   invalidUpstreamAnswer,
   isRecord,
   numberOrAbsent,
-  openAiChatUsageSchema,
-  openAiInBandError,
   readJsonFrame,
   readWithHandCheck,
   stopAfterFirstError,
@@ -17,6 +14,8 @@ import {
   type StreamDecoder,
   type StreamOutput,
 } from '../../core/index.js';
+import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
+import { openAiInBandError } from '../shared/openai-compatible/openai-compatible.js';
 
 // Loose on purpose: the chat format is passed through, so only the fields the gateway reads
 // are checked, and everything else travels untouched.

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
   emptyUsage,
   findUrlFields,
-  fromOpenAiChatUsage,
-  fromOpenAiTokenUsage,
-  openAiChatUsageSchema,
-  openAiErrorToGatewayError,
   parseUpstreamAnswer,
   readUpstreamJsonBody,
-  rejectOpenAiError,
   type ChatCompletionRequest,
   type OperationCall,
   type OperationResult,
@@ -17,6 +11,8 @@ import {
   type ProviderHost,
   type ResponsesRequest,
 } from '../../core/index.js';
+import { callOpenAiCompatible, openAiErrorToGatewayError, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
+import { fromOpenAiChatUsage, fromOpenAiTokenUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
 import { createGpResponsesStreamDecoder, gpResponseObjectSchema } from './gp-responses-stream-decoder.js';
 

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import {
-  fromOpenAiTokenUsage,
   invalidUpstreamAnswer,
-  openAiErrorDetailSchema,
-  openAiErrorToGatewayError,
-  openAiTokenUsageSchema,
   readJsonFrame,
   stopAfterFirstError,
   streamFailure as fail,
@@ -13,6 +9,8 @@ import {
   type StreamDecoder,
   type StreamOutput,
 } from '../../core/index.js';
+import { fromOpenAiTokenUsage, openAiTokenUsageSchema } from '../shared/openai-compatible/openai-usage.js';
+import { openAiErrorDetailSchema, openAiErrorToGatewayError } from '../shared/openai-compatible/openai-compatible.js';
 
 /** What the gateway reads of a Responses object, streamed or not: its id, status, error and usage. */
 export const gpResponseObjectSchema = z.looseObject({

@@ -1,4 +1,5 @@
-import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider, type PathPrefixOptions } from '../../core/index.js';
+import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { createGpChatOperation, createGpResponsesOperation } from './gp-operations.js';
 
 /** The gp family: chat completions and Responses passed through to an OpenAI-format upstream. */

@@ -1,5 +1,12 @@
-import { describeGoogleRpcCode, emptyUpstreamAnswer, errorForUpstreamStatus, googleErrorBodySchema, googleKeyRefused, googleNamedResourceDenial } from '../../core/index.js';
-import { googleRetryAfterSeconds, invalidUpstreamAnswer, promptBlocked, type GatewayError, type GoogleRpcStatus } from '../../core/index.js';
+import { emptyUpstreamAnswer, errorForUpstreamStatus, invalidUpstreamAnswer, promptBlocked, type GatewayError } from '../../core/index.js';
+import {
+  describeGoogleRpcCode,
+  googleErrorBodySchema,
+  googleKeyRefused,
+  googleNamedResourceDenial,
+  googleRetryAfterSeconds,
+  type GoogleRpcStatus,
+} from '../shared/google-api/google-api-errors.js';
 import type { GxGenerateContentResponse } from './gx-schemas.js';
 
 /**

@@ -1,20 +1,13 @@
 import { z } from 'zod';
+import { emptyUpstreamAnswer, emptyUsage, GatewayError, parseUpstreamAnswer, promptBlocked, tokenCount, type Usage } from '../../core/index.js';
 import {
   dashScopeCodeStatus,
-  dashScopeError,
-  dashScopeStatusError,
   describeDashScopeError,
-  emptyUpstreamAnswer,
-  emptyUsage,
-  GatewayError,
   isDashScopeModerationCode,
-  parseUpstreamAnswer,
-  promptBlocked,
   readDashScopeErrorBody,
-  tokenCount,
   type DashScopeErrorBody,
-  type Usage,
-} from '../../core/index.js';
+} from '../shared/dashscope/dashscope-api-errors.js';
+import { dashScopeError, dashScopeStatusError } from '../shared/dashscope/dashscope-api.js';
 
 // Lenient on purpose: only what the gateway reads is checked. Two response variants exist
 // (fixture dashscope-qwen-image-responses.json): the older one reports `usage.width/height`

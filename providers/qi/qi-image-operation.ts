@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import {
-  callDashScope,
   GatewayError,
   imageConversionFailed,
-  type ImageRequest,
   matchesModelPattern,
+  pathPrefixOption,
+  readUpstreamAnswer,
+  type ImageRequest,
   type OperationCall,
   type OperationResult,
-  pathPrefixOption,
   type ProviderHost,
-  readUpstreamAnswer,
 } from '../../core/index.js';
+import { callDashScope } from '../shared/dashscope/dashscope-api.js';
 import { fromQiResponse, qiResponseExpected, qiStatusError } from './from-qi-response.js';
 import type { QiParameters } from './qi-client-schemas.js';
 import { qiImageMimeTypes, resolveQiImages } from './qi-image-reference.js';

@@ -1,4 +1,5 @@
-import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider, type PathPrefixOptions } from '../../core/index.js';
+import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { prepareSrRequest, type PreparedSrRequest } from './read-sr-request.js';
 import { createSrVideoOperations } from './sr-video-operations.js';
 import { estimateSrUsage } from './sr-usage.js';

@@ -1,17 +1,16 @@
 import {
-  describeOpenAiError,
   errorForUpstreamStatus,
   GatewayError,
   invalidUpstreamAnswer,
   isChannelTrouble,
   readBodyExcerpt,
-  readOpenAiErrorText,
   redactSecrets,
   retryAfterHeader,
   upstreamRefusal,
   videoNotFound,
   type UpstreamResponse,
 } from '../../core/index.js';
+import { describeOpenAiError, readOpenAiErrorText } from '../shared/openai-compatible/openai-compatible.js';
 
 /**
  * The gateway error for the upstream's non-2xx answer to a submission: a refusal of the

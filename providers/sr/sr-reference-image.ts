@@ -3,14 +3,12 @@ import {
   invalidRequest,
   isBase64Text,
   mediaErrorAboutField,
-  openAiFetchedImageTypes,
-  openAiImageTypes,
   sniffBase64ImageType,
-  sniffOpenAiImageType,
   type ProviderHost,
   type UploadFile,
   type VideoSubmitRequest,
 } from '../../core/index.js';
+import { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from '../shared/openai-compatible/openai-image-inputs.js';
 
 /** A file of a multipart submission. */
 export type SrUpload = NonNullable<VideoSubmitRequest['uploads']>[number];

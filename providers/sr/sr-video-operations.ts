@@ -1,6 +1,5 @@
 import {
   appendUploadFile,
-  callOpenAiCompatible,
   jsonBody,
   multipartBody,
   videoContentResult,
@@ -11,6 +10,7 @@ import {
   type UploadFile,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { readSrVideo, srSecondsOf, toSrTaskProgress } from './from-sr-video.js';
 import type { PreparedSrRequest, SrRequestPlan } from './read-sr-request.js';
 import { resolveSrReference } from './sr-reference-image.js';

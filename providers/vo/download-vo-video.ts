@@ -1,4 +1,16 @@
-import { describeGoogleErrorText, googleApiKeyHeader, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type GoogleApiOptions, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import {
+  headerValue,
+  isSuccessStatus,
+  malformedUpstreamAnswer,
+  sendUpstream,
+  upstreamStatusError,
+  videoNotFound,
+  type OperationCall,
+  type ProviderHost,
+  type UpstreamResponse,
+} from '../../core/index.js';
+import { describeGoogleErrorText } from '../shared/google-api/google-api-errors.js';
+import { googleApiKeyHeader, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 

@@ -1,18 +1,20 @@
 import {
   errorForUpstreamStatus,
   GatewayError,
+  isChannelTrouble,
+  readBodyExcerpt,
+  retryAfterHeader,
+  upstreamRefusal,
+  type UpstreamResponse,
+} from '../../core/index.js';
+import {
   googleErrorDetails,
   googleKeyRefused,
   googleNamedResourceDenial,
   googleRetryAfterSeconds,
-  isChannelTrouble,
-  readBodyExcerpt,
   readGoogleErrorText,
-  retryAfterHeader,
-  upstreamRefusal,
   type GoogleRpcStatus,
-  type UpstreamResponse,
-} from '../../core/index.js';
+} from '../shared/google-api/google-api-errors.js';
 
 // Upstream field names as the client sends them (spec part 2 `vo-` fields).
 const clientFields = new Set(['prompt', 'image', 'lastFrame', 'durationSeconds', 'aspectRatio', 'resolution', 'sampleCount', 'negativePrompt', 'personGeneration']);

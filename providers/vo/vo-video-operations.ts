@@ -1,8 +1,5 @@
 import {
   callUpstream,
-  describeGoogleErrorText,
-  googleApiKeyHeader,
-  googleApiUrl,
   headerValue,
   malformedUpstreamAnswer,
   readUpstreamAnswer,
@@ -10,13 +7,14 @@ import {
   upstreamStatusError,
   videoContentResult,
   videoNotReady,
-  type GoogleApiOptions,
   type OperationCall,
   type ProviderHost,
   type TaskAccepted,
   type TaskProgress,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { describeGoogleErrorText } from '../shared/google-api/google-api-errors.js';
+import { googleApiKeyHeader, googleApiUrl, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation, voOperationExpected } from './from-vo-operation.js';
 import type { VoVideoPlan } from './read-vo-request.js';

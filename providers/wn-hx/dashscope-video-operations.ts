@@ -1,28 +1,26 @@
 import { z } from 'zod';
 import {
-  callDashScope,
-  dashScopeCodeStatus,
-  dashScopeError,
   findUrlFields,
   GatewayError,
   invalidRequest,
   invalidUpstreamAnswer,
   isChannelTrouble,
-  type OperationHandler,
   parseUpstreamJson,
-  type PathPrefixOptions,
-  type ProviderHost,
   quoted,
   readBodyExcerpt,
-  readDashScopeErrorBody,
   readUpstreamAnswer,
+  upstreamRefusal,
+  type OperationHandler,
+  type PathPrefixOptions,
+  type ProviderHost,
   type TaskAccepted,
   type TaskProgress,
-  upstreamRefusal,
   type VendorFetchedUrl,
   type VideoSubmitRequest,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { callDashScope, dashScopeError } from '../shared/dashscope/dashscope-api.js';
+import { dashScopeCodeStatus, readDashScopeErrorBody } from '../shared/dashscope/dashscope-api-errors.js';
 import { videoJobUsage, type DashScopeVideoFamily, type DashScopeVideoJob } from './dashscope-video-family.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
 import { hxFamily } from './hx-family.js';

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import {
-  dashScopeCodeStatus,
-  dashScopeError,
   emptyTaskResult,
   failedTask,
   invalidUpstreamAnswer,
-  isDashScopeModerationCode,
   parseUpstreamAnswer,
   taskProgress,
   taskVanished,
@@ -13,6 +10,8 @@ import {
   type TaskProgress,
   type Usage,
 } from '../../core/index.js';
+import { dashScopeCodeStatus, isDashScopeModerationCode } from '../shared/dashscope/dashscope-api-errors.js';
+import { dashScopeError } from '../shared/dashscope/dashscope-api.js';
 import type { VideoTier } from './dashscope-video-family.js';
 
 // Lenient on purpose: DashScope's task bodies vary by model (upstreams.md §4.1: usage numbers

@@ -1,5 +1,17 @@
-import { emptyUsage, fetchableImageTypes, fetchImage, readImageSourceText, readUpstreamAnswer } from '../../../core/index.js';
-import type { GoogleApiOptions, ImageFormats, MediaFetcher, OperationCall, OperationResult, ProviderHost, Usage } from '../../../core/index.js';
+import {
+  emptyUsage,
+  fetchableImageTypes,
+  fetchImage,
+  readImageSourceText,
+  readUpstreamAnswer,
+  type ImageFormats,
+  type MediaFetcher,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type Usage,
+} from '../../../core/index.js';
+import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { fromGxImageResponse } from './from-gx-image-response.js';

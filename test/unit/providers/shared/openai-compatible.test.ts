@@ -1,14 +1,13 @@
 import t from 'tap';
+import type { ProviderHost, UpstreamRequest } from '../../../../core/index.js';
 import {
   callOpenAiCompatible,
   describeOpenAiErrorText,
   openAiErrorToGatewayError,
   readOpenAiError,
   rejectOpenAiError,
-  type ProviderHost,
-  type UpstreamRequest,
-} from '../../../core/index.js';
-import { upstreamAnswer } from '../../helpers/upstream-answer.js';
+} from '../../../../providers/shared/openai-compatible/openai-compatible.js';
+import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
 t.test("an OpenAI error body is described by its message, type and code", async (t) => {
   const body = JSON.stringify({ error: { message: 'Unsupported parameter: temperature', type: 'invalid_request_error', param: 'temperature', code: 'unsupported_parameter' } });

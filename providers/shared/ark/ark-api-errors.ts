@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { describeUpstreamError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
+import { describeUpstreamError, readUpstreamJsonAs } from '../../../core/index.js';
 
 // The error dialect of Ark-format upstreams (reference upstreams.md §3.1), for the providers
 // whose upstream speaks it: an error body `{"error": {code, message, param, type}}`, the same

@@ -1,4 +1,4 @@
-import { sniffImageType } from './sniff-image-type.js';
+import { sniffImageType } from '../../../core/index.js';
 
 /** The image types OpenAI's endpoints take as input (image edits, a video's `input_reference`): png, jpeg and webp, lower case. */
 export const openAiImageTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];

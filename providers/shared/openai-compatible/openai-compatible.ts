@@ -1,12 +1,21 @@
 import { z } from 'zod';
-import type { OperationCall } from '../contracts/provider/operation-call.js';
-import type { ProviderHost } from '../contracts/provider/provider-host.js';
-import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
-import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
-import { pathPrefixOptions } from '../validation/path-prefix-option.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  describeUpstreamError,
+  errorForUpstreamStatus,
+  pathPrefixOptions,
+  prefixedUpstreamUrl,
+  readUpstreamJsonAs,
+  upstreamStatusError,
+  type GatewayError,
+  type OperationCall,
+  type ProviderHost,
+  type UpstreamCall,
+  type UpstreamRequestBody,
+  type UpstreamResponse,
+  type UpstreamStatusMapper,
+} from '../../../core/index.js';
 
 // The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
 // upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,

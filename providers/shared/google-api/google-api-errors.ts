@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { upstreamDeniedNamedResource } from '../errors/error-codes.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { redactSecrets } from '../logging/create-logger.js';
-import { describeUpstreamError, upstreamStatusError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
-import type { UpstreamStatusMapper } from './call-upstream.js';
+import {
+  describeUpstreamError,
+  readUpstreamJsonAs,
+  redactSecrets,
+  upstreamDeniedNamedResource,
+  upstreamStatusError,
+  type GatewayError,
+  type UpstreamStatusMapper,
+} from '../../../core/index.js';
 
 // The error dialect of Google's APIs (reference upstreams.md §1.10): an error body
 // `{"error": <google.rpc.Status>}` whose `details` carry typed messages (`RetryInfo`,

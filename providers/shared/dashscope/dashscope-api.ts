@@ -1,11 +1,17 @@
-import type { OperationCall } from '../contracts/provider/operation-call.js';
-import type { ProviderHost } from '../contracts/provider/provider-host.js';
-import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { bearerAuthorization, callUpstream, prefixedUpstreamUrl } from './call-upstream.js';
-import { upstreamModelUnknown } from '../errors/error-codes.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  errorForUpstreamStatus,
+  prefixedUpstreamUrl,
+  readBodyExcerpt,
+  retryAfterHeader,
+  upstreamModelUnknown,
+  type GatewayError,
+  type OperationCall,
+  type ProviderHost,
+  type UpstreamResponse,
+} from '../../../core/index.js';
 import { describeDashScopeError, isDashScopeModelCode, readDashScopeErrorBody, type DashScopeErrorBody } from './dashscope-api-errors.js';
-import { errorForUpstreamStatus, readBodyExcerpt, retryAfterHeader } from './upstream-error.js';
 
 /** Makes the error for a DashScope upstream's non-2xx answer from its status, its body's first 64 KiB and its `Retry-After` delay. */
 export type DashScopeRefusal = (status: number, bodyText: string, retryAfterSeconds?: number) => GatewayError;
