@@ -3,24 +3,19 @@
 // `model-gateway` does the HTTP, the error mapping and the error codes; this file only says
 // what is its own: the options, what it refuses, and how it reads the upstream's answer.
 import { z } from 'zod';
+import { defineProvider, invalidRequest, type ChatCompletion, type ChatCompletionRequest, type UpstreamResponse, type Usage } from 'model-gateway';
 import {
   bearerAuthorization,
   callUpstream,
-  defineProvider,
   describeUpstreamError,
   errorForUpstreamStatus,
-  invalidRequest,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
   prefixedUpstreamUrl,
   readUpstreamJsonAs,
   upstreamStatusError,
-  type ChatCompletion,
-  type ChatCompletionRequest,
-  type UpstreamResponse,
-  type Usage,
-} from 'model-gateway';
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({
   /** Between the channel's base_url and /chat/completions. */

@@ -5,12 +5,19 @@
 // events and calls the decoder once per event, synchronously.
 import { z } from 'zod';
 import {
+  defineProvider,
+  invalidRequest,
+  upstreamStreamTruncated,
+  type ChatCompletionRequest,
+  type StreamDecoder,
+  type StreamOutput,
+  type UpstreamResponse,
+} from 'model-gateway';
+import {
   bearerAuthorization,
   callUpstream,
-  defineProvider,
   describeUpstreamError,
   errorForUpstreamStatus,
-  invalidRequest,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
@@ -19,12 +26,7 @@ import {
   stopAfterFirstError,
   streamFailure,
   upstreamStatusError,
-  upstreamStreamTruncated,
-  type ChatCompletionRequest,
-  type StreamDecoder,
-  type StreamOutput,
-  type UpstreamResponse,
-} from 'model-gateway';
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ path_prefix: pathPrefixOption('/v1') });
 type Options = z.output<typeof optionsSchema>;

@@ -4,22 +4,24 @@
 // `video.status` on the same channel until the task succeeds (billed) or fails (refunded).
 import { z } from 'zod';
 import {
-  bearerAuthorization,
-  callUpstream,
   defineProvider,
-  describeUpstreamError,
   invalidRequest,
-  invalidUpstreamAnswer,
-  parseUpstreamJson,
-  readUpstreamJsonAs,
   taskVanished,
-  upstreamStatusError,
   type OperationCall,
   type ProviderHost,
   type TaskStatus,
-  type Usage,
   type UpstreamResponse,
+  type Usage,
 } from 'model-gateway';
+import {
+  bearerAuthorization,
+  callUpstream,
+  describeUpstreamError,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
+  readUpstreamJsonAs,
+  upstreamStatusError,
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ watermark: z.boolean().default(false) });
 type Options = z.output<typeof optionsSchema>;

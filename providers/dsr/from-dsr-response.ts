@@ -1,16 +1,6 @@
 import { z } from 'zod';
-import {
-  emptyUpstreamAnswer,
-  emptyUsage,
-  errorForUpstreamStatus,
-  parseUpstreamAnswer,
-  promptBlocked,
-  tokenCount,
-  upstreamStatusError,
-  type GatewayError,
-  type UpstreamResponse,
-  type Usage,
-} from '../../core/index.js';
+import { emptyUpstreamAnswer, emptyUsage, promptBlocked, tokenCount, type GatewayError, type UpstreamResponse, type Usage } from '../../core/index.js';
+import { errorForUpstreamStatus, parseUpstreamAnswer, upstreamStatusError } from '../../core/kit/index.js';
 import {
   arkErrorDetailSchema,
   arkErrorStatus,

@@ -1,27 +1,29 @@
 import { z } from 'zod';
 import {
+  emptyUsage,
+  GatewayError,
+  upstreamFailed,
+  videoNotReady,
+  type OperationCall,
+  type OperationHandler,
+  type ProviderHost,
+  type UpstreamResponse,
+  type VideoTaskQuery,
+} from '../../core/index.js';
+import {
   bearerAuthorization,
   callUpstream,
-  emptyUsage,
   errorForUpstreamStatus,
-  GatewayError,
   isChannelTrouble,
   isSuccessStatus,
   prefixedUpstreamUrl,
   readBodyExcerpt,
   readUpstreamAnswer,
   retryAfterHeader,
-  upstreamFailed,
   upstreamRefusal,
   upstreamStatusError,
-  videoNotReady,
-  type OperationCall,
-  type OperationHandler,
-  type ProviderHost,
   type UpstreamCall,
-  type UpstreamResponse,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
 import { describeArkError, readArkErrorBody } from '../shared/ark/ark-api-errors.js';
 import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import type { DsxOptions } from './dsx-options.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { emptyUpstreamAnswer, parseUpstreamJson, type JsonResult } from '../../core/index.js';
+import { emptyUpstreamAnswer, type JsonResult } from '../../core/index.js';
+import { parseUpstreamJson } from '../../core/kit/index.js';
 import { openAiTokenUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { readOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 import { giInBandError, invalidGiResponse } from './gi-error.js';

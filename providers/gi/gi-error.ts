@@ -1,12 +1,5 @@
-import {
-  errorForUpstreamStatus,
-  GatewayError,
-  invalidUpstreamAnswer,
-  promptBlocked,
-  readBodyExcerpt,
-  retryAfterHeader,
-  type UpstreamResponse,
-} from '../../core/index.js';
+import { GatewayError, promptBlocked, type UpstreamResponse } from '../../core/index.js';
+import { errorForUpstreamStatus, invalidUpstreamAnswer, readBodyExcerpt, retryAfterHeader } from '../../core/kit/index.js';
 import { describeOpenAiError, readOpenAiError, type OpenAiErrorDetail } from '../shared/openai-compatible/openai-compatible.js';
 
 // gpt-image refuses a prompt or image with 400 `moderation_blocked` (type

@@ -1,4 +1,5 @@
-import { GatewayError, jsonBody, multipartBody, type OperationCall, type PathPrefixOptions, type ProviderHost } from '../../core/index.js';
+import { GatewayError, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { jsonBody, multipartBody, type PathPrefixOptions } from '../../core/kit/index.js';
 import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';

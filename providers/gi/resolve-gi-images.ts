@@ -1,4 +1,5 @@
-import { GatewayError, imageUploadFile, invalidRequest, quoted, type ProviderHost, type UploadFile } from '../../core/index.js';
+import { GatewayError, invalidRequest, type ProviderHost } from '../../core/index.js';
+import { imageUploadFile, quoted, type UploadFile } from '../../core/kit/index.js';
 import { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from '../shared/openai-compatible/openai-image-inputs.js';
 import type { GiImageFiles, GiImageSource, PreparedGiRequest } from './read-gi-request.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import {
   absent,
   invalidUpstreamAnswer,
@@ -9,11 +10,7 @@ import {
   stopAfterFirstError,
   streamFailure as fail,
   stringOrAbsent,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
 import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { openAiInBandError } from '../shared/openai-compatible/openai-compatible.js';
 

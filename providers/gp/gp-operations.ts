@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import {
   emptyUsage,
-  findUrlFields,
-  parseUpstreamAnswer,
-  readUpstreamJsonBody,
   type ChatCompletionRequest,
   type OperationCall,
   type OperationResult,
-  type PathPrefixOptions,
   type ProviderHost,
   type ResponsesRequest,
 } from '../../core/index.js';
+import { findUrlFields, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
 import { callOpenAiCompatible, openAiErrorToGatewayError, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 import { fromOpenAiChatUsage, fromOpenAiTokenUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';

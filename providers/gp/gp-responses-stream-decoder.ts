@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  invalidUpstreamAnswer,
-  readJsonFrame,
-  stopAfterFirstError,
-  streamFailure as fail,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+import { upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, readJsonFrame, stopAfterFirstError, streamFailure as fail } from '../../core/kit/index.js';
 import { fromOpenAiTokenUsage, openAiTokenUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { openAiErrorDetailSchema, openAiErrorToGatewayError } from '../shared/openai-compatible/openai-compatible.js';
 

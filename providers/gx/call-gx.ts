@@ -1,4 +1,5 @@
-import { callUpstream, findUrlFields, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import type { OperationCall, ProviderHost, UpstreamResponse } from '../../core/index.js';
+import { callUpstream, findUrlFields } from '../../core/kit/index.js';
 import { googleApiKeyHeader, googleApiUrl, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { googleStatusError } from '../shared/google-api/google-api-errors.js';
 

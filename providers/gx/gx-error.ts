@@ -1,4 +1,5 @@
-import { emptyUpstreamAnswer, errorForUpstreamStatus, invalidUpstreamAnswer, promptBlocked, type GatewayError } from '../../core/index.js';
+import { emptyUpstreamAnswer, promptBlocked, type GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, invalidUpstreamAnswer } from '../../core/kit/index.js';
 import {
   describeGoogleRpcCode,
   googleErrorBodySchema,

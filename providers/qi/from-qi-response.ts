@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { emptyUpstreamAnswer, emptyUsage, GatewayError, parseUpstreamAnswer, promptBlocked, tokenCount, type Usage } from '../../core/index.js';
+import { emptyUpstreamAnswer, emptyUsage, GatewayError, promptBlocked, tokenCount, type Usage } from '../../core/index.js';
+import { parseUpstreamAnswer } from '../../core/kit/index.js';
 import {
   dashScopeCodeStatus,
   describeDashScopeError,

@@ -1,4 +1,5 @@
-import { defineProvider, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import type { PathPrefixOptions } from '../../core/kit/index.js';
 import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { prepareSrRequest, type PreparedSrRequest } from './read-sr-request.js';
 import { createSrVideoOperations } from './sr-video-operations.js';

@@ -1,15 +1,13 @@
+import { GatewayError, videoNotFound, type UpstreamResponse } from '../../core/index.js';
 import {
   errorForUpstreamStatus,
-  GatewayError,
   invalidUpstreamAnswer,
   isChannelTrouble,
   readBodyExcerpt,
   redactSecrets,
   retryAfterHeader,
   upstreamRefusal,
-  videoNotFound,
-  type UpstreamResponse,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
 import { describeOpenAiError, readOpenAiErrorText } from '../shared/openai-compatible/openai-compatible.js';
 
 /**

@@ -1,14 +1,5 @@
-import {
-  headerValue,
-  isSuccessStatus,
-  malformedUpstreamAnswer,
-  sendUpstream,
-  upstreamStatusError,
-  videoNotFound,
-  type OperationCall,
-  type ProviderHost,
-  type UpstreamResponse,
-} from '../../core/index.js';
+import { malformedUpstreamAnswer, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { headerValue, isSuccessStatus, sendUpstream, upstreamStatusError } from '../../core/kit/index.js';
 import { describeGoogleErrorText } from '../shared/google-api/google-api-errors.js';
 import { googleApiKeyHeader, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 

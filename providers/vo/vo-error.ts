@@ -1,12 +1,5 @@
-import {
-  errorForUpstreamStatus,
-  GatewayError,
-  isChannelTrouble,
-  readBodyExcerpt,
-  retryAfterHeader,
-  upstreamRefusal,
-  type UpstreamResponse,
-} from '../../core/index.js';
+import { GatewayError, type UpstreamResponse } from '../../core/index.js';
+import { errorForUpstreamStatus, isChannelTrouble, readBodyExcerpt, retryAfterHeader, upstreamRefusal } from '../../core/kit/index.js';
 import {
   googleErrorDetails,
   googleKeyRefused,

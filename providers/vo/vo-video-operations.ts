@@ -1,11 +1,6 @@
 import {
-  callUpstream,
-  headerValue,
   malformedUpstreamAnswer,
-  readUpstreamAnswer,
   taskVanished,
-  upstreamStatusError,
-  videoContentResult,
   videoNotReady,
   type OperationCall,
   type ProviderHost,
@@ -13,6 +8,7 @@ import {
   type TaskProgress,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { callUpstream, headerValue, readUpstreamAnswer, upstreamStatusError, videoContentResult } from '../../core/kit/index.js';
 import { describeGoogleErrorText } from '../shared/google-api/google-api-errors.js';
 import { googleApiKeyHeader, googleApiUrl, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { downloadVoVideo } from './download-vo-video.js';

@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import {
-  findUrlFields,
   GatewayError,
   invalidRequest,
-  invalidUpstreamAnswer,
-  isChannelTrouble,
-  parseUpstreamJson,
-  quoted,
-  readBodyExcerpt,
-  readUpstreamAnswer,
-  upstreamRefusal,
   type OperationHandler,
-  type PathPrefixOptions,
   type ProviderHost,
   type TaskAccepted,
   type TaskProgress,
@@ -19,6 +10,17 @@ import {
   type VideoSubmitRequest,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import {
+  findUrlFields,
+  invalidUpstreamAnswer,
+  isChannelTrouble,
+  parseUpstreamJson,
+  quoted,
+  readBodyExcerpt,
+  readUpstreamAnswer,
+  upstreamRefusal,
+  type PathPrefixOptions,
+} from '../../core/kit/index.js';
 import { callDashScope, dashScopeError } from '../shared/dashscope/dashscope-api.js';
 import { dashScopeCodeStatus, readDashScopeErrorBody } from '../shared/dashscope/dashscope-api-errors.js';
 import { videoJobUsage, type DashScopeVideoFamily, type DashScopeVideoJob } from './dashscope-video-family.js';

@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  emptyTaskResult,
-  failedTask,
-  invalidUpstreamAnswer,
-  parseUpstreamAnswer,
-  taskProgress,
-  taskVanished,
-  videoUsage,
-  type TaskProgress,
-  type Usage,
-} from '../../core/index.js';
+import { emptyTaskResult, failedTask, taskProgress, taskVanished, videoUsage, type TaskProgress, type Usage } from '../../core/index.js';
+import { invalidUpstreamAnswer, parseUpstreamAnswer } from '../../core/kit/index.js';
 import { dashScopeCodeStatus, isDashScopeModerationCode } from '../shared/dashscope/dashscope-api-errors.js';
 import { dashScopeError } from '../shared/dashscope/dashscope-api.js';
 import type { VideoTier } from './dashscope-video-family.js';

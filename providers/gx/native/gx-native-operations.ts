@@ -1,6 +1,5 @@
 import {
   emptyUsage,
-  readUpstreamJsonBody,
   type NativeBatchEmbedRequest,
   type NativeEmbedRequest,
   type NativeGenerateRequest,
@@ -10,6 +9,7 @@ import {
   type UpstreamResponse,
   type Usage,
 } from '../../../core/index.js';
+import { readUpstreamJsonBody } from '../../../core/kit/index.js';
 import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris, type GxRequest } from '../call-gx.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeUpstreamError, readUpstreamJsonAs } from '../../../core/index.js';
 
+import { describeUpstreamError, readUpstreamJsonAs } from '../../../core/kit/index.js';
 // The error dialect of Ark-format upstreams (reference upstreams.md §3.1), for the providers
 // whose upstream speaks it: an error body `{"error": {code, message, param, type}}`, the same
 // object on a failed task or image, and safety-filter codes ending in `SensitiveContentDetected`.

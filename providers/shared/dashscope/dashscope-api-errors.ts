@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeUpstreamError, readUpstreamJsonAs } from '../../../core/index.js';
 
+import { describeUpstreamError, readUpstreamJsonAs } from '../../../core/kit/index.js';
 // The error dialect of DashScope-format upstreams (reference upstreams.md §4.1), for the
 // providers whose upstream speaks it: an error body `{request_id, code, message}`, and codes
 // that arrive without a status (in a body sent with HTTP 200, or on a failed task).

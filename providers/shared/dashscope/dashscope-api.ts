@@ -1,16 +1,5 @@
-import {
-  bearerAuthorization,
-  callUpstream,
-  errorForUpstreamStatus,
-  prefixedUpstreamUrl,
-  readBodyExcerpt,
-  retryAfterHeader,
-  upstreamModelUnknown,
-  type GatewayError,
-  type OperationCall,
-  type ProviderHost,
-  type UpstreamResponse,
-} from '../../../core/index.js';
+import { upstreamModelUnknown, type GatewayError, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../../core/index.js';
+import { bearerAuthorization, callUpstream, errorForUpstreamStatus, prefixedUpstreamUrl, readBodyExcerpt, retryAfterHeader } from '../../../core/kit/index.js';
 import { describeDashScopeError, isDashScopeModelCode, readDashScopeErrorBody, type DashScopeErrorBody } from './dashscope-api-errors.js';
 
 /** Makes the error for a DashScope upstream's non-2xx answer from its status, its body's first 64 KiB and its `Retry-After` delay. */

@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import {
-  describeUpstreamError,
-  readUpstreamJsonAs,
-  redactSecrets,
-  upstreamDeniedNamedResource,
-  upstreamStatusError,
-  type GatewayError,
-  type UpstreamStatusMapper,
-} from '../../../core/index.js';
+import { upstreamDeniedNamedResource, type GatewayError } from '../../../core/index.js';
+import { describeUpstreamError, readUpstreamJsonAs, redactSecrets, upstreamStatusError, type UpstreamStatusMapper } from '../../../core/kit/index.js';
 
 // The error dialect of Google's APIs (reference upstreams.md §1.10): an error body
 // `{"error": <google.rpc.Status>}` whose `details` carry typed messages (`RetryInfo`,

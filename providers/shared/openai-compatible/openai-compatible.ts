@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { GatewayError, OperationCall, ProviderHost, UpstreamResponse } from '../../../core/index.js';
 import {
   bearerAuthorization,
   callUpstream,
@@ -8,14 +9,10 @@ import {
   prefixedUpstreamUrl,
   readUpstreamJsonAs,
   upstreamStatusError,
-  type GatewayError,
-  type OperationCall,
-  type ProviderHost,
   type UpstreamCall,
   type UpstreamRequestBody,
-  type UpstreamResponse,
   type UpstreamStatusMapper,
-} from '../../../core/index.js';
+} from '../../../core/kit/index.js';
 
 // The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
 // upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,

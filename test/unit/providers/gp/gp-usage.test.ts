@@ -1,6 +1,6 @@
 import t from 'tap';
-
-import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../../../../providers/shared/openai-compatible/openai-usage.js';import { fixtureText } from './fixtures/read-gp-fixtures.js';
+import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../../../../providers/shared/openai-compatible/openai-usage.js';
+import { fixtureText } from './fixtures/read-gp-fixtures.js';
 
 t.test('the recorded non-stream usage becomes the core usage', async (t) => {
   const completion = JSON.parse(fixtureText('openai-chat-completion-nonstream.json')) as { usage: unknown };

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { invalidApiKeyBody } from '../../../fakes/gx/gx-error-body.js';
-
-import { describeGoogleErrorText, googleKeyRefused, readGoogleErrorText } from '../../../../providers/shared/google-api/google-api-errors.js';import { gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
+import { describeGoogleErrorText, googleKeyRefused, readGoogleErrorText } from '../../../../providers/shared/google-api/google-api-errors.js';
+import { gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
 import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
 
 t.test('the recorded 429 body is described by its message and status', async (t) => {

@@ -1,10 +1,10 @@
 import t from 'tap';
-
 import {
   describeDashScopeError as describeQiError,
   isDashScopeModerationCode as isQiBlockedCode,
   readDashScopeErrorBody as readQiErrorBody,
-} from '../../../../providers/shared/dashscope/dashscope-api-errors.js';import { qiStatusError } from '../../../../providers/qi/from-qi-response.js';
+} from '../../../../providers/shared/dashscope/dashscope-api-errors.js';
+import { qiStatusError } from '../../../../providers/qi/from-qi-response.js';
 import { qiFixture } from './fixtures/read-qi-fixture.js';
 
 const recorded = qiFixture('error');
