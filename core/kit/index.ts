@@ -28,8 +28,14 @@ export {
   readBodyExcerpt,
   retryAfterHeader,
   upstreamRefusal,
-  upstreamStatusError,
 } from '../http/upstream-error.js';
+export {
+  createStatusErrorMapper,
+  errorForUpstreamBody,
+  upstreamStatusError,
+  type UpstreamErrorDialect,
+  type UpstreamStatusMapper,
+} from '../http/upstream-error-dialect.js';
 export {
   bearerAuthorization,
   callUpstream,
@@ -41,7 +47,6 @@ export {
   sendUpstream,
   type UpstreamCall,
   type UpstreamRequestBody,
-  type UpstreamStatusMapper,
 } from '../http/call-upstream.js';
 export { primeUpstreamBody } from '../http/prime-upstream-body.js';
 export { videoContentResult } from '../http/video-content-result.js';

@@ -1,20 +1,21 @@
 // A third-party provider plugin: whole chat completions from an OpenAI-compatible upstream
-// (POST {base_url}{path_prefix}/chat/completions, the key as a Bearer token). The kit in
-// `model-gateway` does the HTTP, the error mapping and the error codes; this file only says
-// what is its own: the options, what it refuses, and how it reads the upstream's answer.
+// (POST {base_url}{path_prefix}/chat/completions, the key as a Bearer token). The contract and
+// the error codes come from `model-gateway`, the HTTP and the error mapping from its kit,
+// `model-gateway/kit`; this file only says what is its own: the options, what it refuses, how
+// it reads the upstream's answer and its errors.
 import { z } from 'zod';
-import { defineProvider, invalidRequest, type ChatCompletion, type ChatCompletionRequest, type UpstreamResponse, type Usage } from 'model-gateway';
+import { defineProvider, invalidRequest, type ChatCompletion, type ChatCompletionRequest, type Usage } from 'model-gateway';
 import {
   bearerAuthorization,
   callUpstream,
+  createStatusErrorMapper,
   describeUpstreamError,
-  errorForUpstreamStatus,
+  errorForUpstreamBody,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
   prefixedUpstreamUrl,
-  readUpstreamJsonAs,
-  upstreamStatusError,
+  type UpstreamErrorDialect,
 } from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({
@@ -38,13 +39,15 @@ const completionSchema = z.looseObject({
     .nullish(),
 });
 
-// The upstream's error body, `{"error": {"message", "type", "code"}}`, read as leniently.
+// The upstream's error body, `{"error": {"message", "type", "code"}}`, read as leniently. The
+// kit judges a refusal by its status (429 and 5xx retried on another channel, other 4xx passed
+// back) and gives the client the upstream's own words: `message (code)`.
 const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
-const describe = (text: string) => {
-  const body = readUpstreamJsonAs(text, errorSchema);
-  return body === undefined ? undefined : describeUpstreamError(body.error.message, String(body.error.code ?? ''));
+const errorDialect: UpstreamErrorDialect<z.output<typeof errorSchema>> = {
+  errorSchema,
+  describe: (body) => describeUpstreamError(body.error.message, body.error.code?.toString()),
 };
-const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
+const statusError = createStatusErrorMapper(errorDialect);
 
 /** The upstream's counts (fixtures/chat-completion.json): prompt and completion include their cached and reasoning parts, as the gateway's do. */
 function usageOf(usage: z.output<typeof completionSchema>['usage']): Usage {
@@ -81,9 +84,9 @@ export default defineProvider<Options, { chat: ChatCompletionRequest }>({
         } catch (cause) {
           throw invalidUpstreamAnswer('a chat completion', { cause });
         }
-        // Some upstreams answer an error with HTTP 200: it carries no status, so it is judged as the upstream's failure.
+        // Some upstreams answer an error with HTTP 200: it carries no status, so it is judged as the upstream's failure (500).
         const failure = errorSchema.safeParse(json);
-        if (failure.success) throw errorForUpstreamStatus(500, describeUpstreamError(failure.data.error.message, String(failure.data.error.code ?? '')) ?? 'the upstream reported an error');
+        if (failure.success) throw errorForUpstreamBody(500, failure.data, errorDialect);
         const parsed = completionSchema.safeParse(json);
         if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
         // The client sees its own model name, not the upstream's.

@@ -11,21 +11,20 @@ import {
   type ChatCompletionRequest,
   type StreamDecoder,
   type StreamOutput,
-  type UpstreamResponse,
 } from 'model-gateway';
 import {
   bearerAuthorization,
   callUpstream,
+  createStatusErrorMapper,
   describeUpstreamError,
-  errorForUpstreamStatus,
+  errorForUpstreamBody,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
   prefixedUpstreamUrl,
-  readUpstreamJsonAs,
   stopAfterFirstError,
   streamFailure,
-  upstreamStatusError,
+  type UpstreamErrorDialect,
 } from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ path_prefix: pathPrefixOption('/v1') });
@@ -33,11 +32,11 @@ type Options = z.output<typeof optionsSchema>;
 
 // The upstream's error body, `{"error": {"message", "type", "code"}}`, also sent as an event mid-stream.
 const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
-const describe = (text: string) => {
-  const body = readUpstreamJsonAs(text, errorSchema);
-  return body === undefined ? undefined : describeUpstreamError(body.error.message, String(body.error.code ?? ''));
+const errorDialect: UpstreamErrorDialect<z.output<typeof errorSchema>> = {
+  errorSchema,
+  describe: (body) => describeUpstreamError(body.error.message, body.error.code?.toString()),
 };
-const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
+const statusError = createStatusErrorMapper(errorDialect);
 
 const count = z.number().int().min(0).nullish();
 // Lenient: only what the decoder reads is checked; the chunk goes to the client as received.
@@ -72,8 +71,9 @@ export function createChunkDecoder(): StreamDecoder {
       } catch (cause) {
         return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause }));
       }
-      const failure = errorSchema.safeParse(json); // an error event in the middle of the stream
-      if (failure.success) return streamFailure(errorForUpstreamStatus(500, describe(frame.data) ?? 'the upstream reported an error'));
+      // An error event in the middle of the stream carries no status: judged as the upstream's failure (500).
+      const failure = errorSchema.safeParse(json);
+      if (failure.success) return streamFailure(errorForUpstreamBody(500, failure.data, errorDialect));
       const chunk = chunkSchema.safeParse(json);
       if (!chunk.success) return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause: chunk.error }));
       const text = chunk.data.choices.map((choice) => choice.delta?.content ?? '').join('');

@@ -16,11 +16,10 @@ import {
 import {
   bearerAuthorization,
   callUpstream,
+  createStatusErrorMapper,
   describeUpstreamError,
   invalidUpstreamAnswer,
   parseUpstreamJson,
-  readUpstreamJsonAs,
-  upstreamStatusError,
 } from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ watermark: z.boolean().default(false) });
@@ -46,14 +45,11 @@ const submissionSchema = z.looseObject({
 const taskSchema = z.looseObject({
   output: z.looseObject({ task_id: z.string(), task_status: z.string(), video_url: z.string().nullish(), code: z.string().nullish(), message: z.string().nullish() }),
 });
-const errorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().nullish() });
-
-/** The upstream's error body `{request_id, code, message}` in words: `No API-key provided. (InvalidApiKey)`. */
-const describe = (text: string) => {
-  const body = readUpstreamJsonAs(text, errorSchema);
-  return body === undefined ? undefined : describeUpstreamError(body.message, body.code ?? '');
-};
-const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
+/** The upstream's error body `{request_id, code, message}`, in words: `No API-key provided. (InvalidApiKey)`. */
+const statusError = createStatusErrorMapper({
+  errorSchema: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }),
+  describe: (body) => describeUpstreamError(body.message, body.code),
+});
 
 const usageOf = (seconds: number, resolution: string): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds, resolution, source: 'estimated' });
 

@@ -21,10 +21,9 @@ import {
   readUpstreamAnswer,
   retryAfterHeader,
   upstreamRefusal,
-  upstreamStatusError,
   type UpstreamCall,
 } from '../../core/kit/index.js';
-import { describeArkError, readArkErrorBody } from '../shared/ark/ark-api-errors.js';
+import { arkStatusError, describeArkError, readArkErrorBody } from '../shared/ark/ark-api-errors.js';
 import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import type { DsxOptions } from './dsx-options.js';
 import { estimateDsxUsage, readDsxSubmission, toDsxTaskRequest, type PreparedDsxSubmission } from './dsx-submission.js';
@@ -59,8 +58,7 @@ async function dsxSubmitError(response: UpstreamResponse): Promise<GatewayError>
  */
 async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuery, DsxOptions>): Promise<DsxTask> {
   const path = `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`;
-  const describe = (text: string) => describeArkError(readArkErrorBody(text));
-  const response = await callUpstream(host, call, dsxCall(call, 'GET', path), (failed) => upstreamStatusError(failed, describe));
+  const response = await callUpstream(host, call, dsxCall(call, 'GET', path), arkStatusError);
   return readUpstreamAnswer(response.body, 'a task object', { retryable: true }, dsxTaskSchema);
 }
 

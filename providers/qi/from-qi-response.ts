@@ -3,12 +3,13 @@ import { emptyUpstreamAnswer, emptyUsage, GatewayError, promptBlocked, tokenCoun
 import { parseUpstreamAnswer } from '../../core/kit/index.js';
 import {
   dashScopeCodeStatus,
+  dashScopeError,
+  dashScopeStatusError,
   describeDashScopeError,
   isDashScopeModerationCode,
   readDashScopeErrorBody,
   type DashScopeErrorBody,
 } from '../shared/dashscope/dashscope-api-errors.js';
-import { dashScopeError, dashScopeStatusError } from '../shared/dashscope/dashscope-api.js';
 
 // Lenient on purpose: only what the gateway reads is checked. Two response variants exist
 // (fixture dashscope-qwen-image-responses.json): the older one reports `usage.width/height`

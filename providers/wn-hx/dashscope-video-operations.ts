@@ -21,8 +21,8 @@ import {
   upstreamRefusal,
   type PathPrefixOptions,
 } from '../../core/kit/index.js';
-import { callDashScope, dashScopeError } from '../shared/dashscope/dashscope-api.js';
-import { dashScopeCodeStatus, readDashScopeErrorBody } from '../shared/dashscope/dashscope-api-errors.js';
+import { callDashScope } from '../shared/dashscope/dashscope-api.js';
+import { dashScopeCodeStatus, dashScopeError, readDashScopeErrorBody } from '../shared/dashscope/dashscope-api-errors.js';
 import { videoJobUsage, type DashScopeVideoFamily, type DashScopeVideoJob } from './dashscope-video-family.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
 import { hxFamily } from './hx-family.js';

@@ -3,12 +3,12 @@ import type { GatewayError, OperationCall, ProviderHost, UpstreamResponse } from
 import {
   bearerAuthorization,
   callUpstream,
+  createStatusErrorMapper,
   describeUpstreamError,
   errorForUpstreamStatus,
   pathPrefixOptions,
   prefixedUpstreamUrl,
   readUpstreamJsonAs,
-  upstreamStatusError,
   type UpstreamCall,
   type UpstreamRequestBody,
   type UpstreamStatusMapper,
@@ -33,7 +33,7 @@ export const openAiErrorDetailSchema = z.looseObject({
 export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
 
 /** An OpenAI-style error body: `{"error": {...}}`. */
-export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
+const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
 
 /** The upstream's message with its type and code: `Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)`. */
 export function describeOpenAiError(error: OpenAiErrorDetail | undefined): string | undefined {
@@ -43,9 +43,6 @@ export function describeOpenAiError(error: OpenAiErrorDetail | undefined): strin
 
 /** The error object of an OpenAI-style error body, if the text is one. */
 export const readOpenAiErrorText = (text: string): OpenAiErrorDetail | undefined => readUpstreamJsonAs(text, openAiErrorBodySchema)?.error;
-
-/** The upstream's own message in an error body, for `upstreamStatusError(response, describeOpenAiErrorText)`. */
-export const describeOpenAiErrorText = (text: string): string | undefined => describeOpenAiError(readOpenAiErrorText(text));
 
 /**
  * The error object in a parsed JSON answer, when the answer is an error (`{"error": ...}`):
@@ -95,7 +92,7 @@ export function rejectOpenAiError(json: unknown): void {
 }
 
 /** The gateway error for an OpenAI-style upstream's non-2xx answer, judged by its status with the upstream's own message. */
-export const openAiStatusError: UpstreamStatusMapper = (response) => upstreamStatusError(response, describeOpenAiErrorText);
+const openAiStatusError = createStatusErrorMapper({ errorSchema: openAiErrorBodySchema, describe: (body) => describeOpenAiError(body.error) });
 
 /**
  * Calls `{base_url}{path_prefix}{path}` of an OpenAI-style upstream with the channel's key as
