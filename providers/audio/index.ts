@@ -5,7 +5,7 @@ import { createOpenAiAudioSpeechOperation, createOpenAiAudioTranscriptionOperati
 
 /** The audio family (tts-, stt- models): speech, transcription and translation on an OpenAI-format upstream. */
 export default defineProvider<PathPrefixOptions>({
-  apiVersion: 1,
+  apiVersion: 2,
   name: 'audio',
   options: openAiCompatibleOptionsSchema,
   create: (_options, host) => ({
