@@ -1,8 +1,7 @@
 import type { OperationCall } from '../contracts/provider/operation-call.js';
 import type { ProviderHost } from '../contracts/provider/provider-host.js';
 import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { upstreamStatusError } from './upstream-error.js';
+import { upstreamStatusError, type UpstreamStatusMapper } from './upstream-error-dialect.js';
 
 /** A request body and the content type it is sent with. */
 export interface UpstreamRequestBody {
@@ -33,9 +32,6 @@ export interface UpstreamCall {
 /** Whether the upstream answered with a 2xx status. */
 export const isSuccessStatus = (response: UpstreamResponse): boolean => response.statusCode >= 200 && response.statusCode < 300;
 
-/** Turns an upstream's non-2xx answer into the gateway error a provider reports for it. */
-export type UpstreamStatusMapper = (response: UpstreamResponse) => Promise<GatewayError>;
-
 /**
  * Sends one request through the gateway's upstream client with the call's abort signal and
  * the channel's timeouts, and answers the response unjudged: for the calls whose every status
@@ -56,15 +52,15 @@ export function sendUpstream(host: ProviderHost, call: Pick<OperationCall<unknow
 /**
  * Sends one request (see {@link sendUpstream}) and answers a 2xx response; any other status
  * is thrown as the error `statusError` makes of it, by default {@link upstreamStatusError}'s
- * judgement of the status with the body's excerpt as the message. A provider passes its own
- * mapping to read its error body (`describe`) or to name its own codes.
+ * judgement of the status alone. A provider passes its dialect's mapper (see
+ * `createStatusErrorMapper`) to read its error body, or one of its own to name its own codes.
  * @throws GatewayError for a non-2xx answer, and as the upstream client does for connect errors and timeouts.
  */
 export async function callUpstream(
   host: ProviderHost,
   call: Pick<OperationCall<unknown, unknown>, 'signal' | 'channel'>,
   request: UpstreamCall,
-  statusError: UpstreamStatusMapper = (response) => upstreamStatusError(response),
+  statusError: UpstreamStatusMapper = upstreamStatusError,
 ): Promise<UpstreamResponse> {
   const response = await sendUpstream(host, call, request);
   if (isSuccessStatus(response)) return response;

@@ -21,7 +21,7 @@ export function parseUpstreamJson(text: string): unknown {
  * `text` read as JSON of `schema`'s shape, or undefined for text that is not JSON or of another
  * shape: for an error body, which may be anything (an HTML page from a proxy).
  */
-export function readUpstreamJsonAs<Output>(text: string, schema: { safeParse(value: unknown): { success: true; data: Output } | { success: false } }): Output | undefined {
+export function readUpstreamJsonAs<Output>(text: string, schema: UpstreamSchema<Output>): Output | undefined {
   try {
     const parsed = schema.safeParse(parseUpstreamJson(text));
     return parsed.success ? parsed.data : undefined;
@@ -80,7 +80,7 @@ export async function readUpstreamAnswer<Output>(body: UpstreamBody, expected: s
 }
 
 /** A lenient zod schema, or anything that reads a value the same way. */
-type UpstreamSchema<Output> = { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } };
+export type UpstreamSchema<Output> = { safeParse(value: unknown): { success: true; data: Output } | { success: false; error: unknown } };
 
 /**
  * `json` read by a lenient `schema`.

@@ -1,20 +1,22 @@
 // A third-party provider plugin: whole chat completions from an OpenAI-compatible upstream
-// (POST {base_url}{path_prefix}/chat/completions, the key as a Bearer token). The kit in
-// `model-gateway` does the HTTP, the error mapping and the error codes; this file only says
-// what is its own: the options, what it refuses, and how it reads the upstream's answer.
+// (POST {base_url}{path_prefix}/chat/completions, the key as a Bearer token). The contract and
+// the error codes come from `model-gateway`, the HTTP and the error mapping from its kit,
+// `model-gateway/kit`; this file only says what is its own: the options, what it refuses, how
+// it reads the upstream's answer and its errors.
 import { z } from 'zod';
+import { defineProvider, invalidRequest, type ChatCompletion, type ChatCompletionRequest, type Usage } from 'model-gateway';
 import {
-  callOpenAiCompatible,
-  defineProvider,
-  invalidRequest,
+  bearerAuthorization,
+  callUpstream,
+  createStatusErrorMapper,
+  describeUpstreamError,
+  errorForUpstreamBody,
   invalidUpstreamAnswer,
   parseUpstreamJson,
   pathPrefixOption,
-  rejectOpenAiError,
-  type ChatCompletion,
-  type ChatCompletionRequest,
-  type Usage,
-} from 'model-gateway';
+  prefixedUpstreamUrl,
+  type UpstreamErrorDialect,
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({
   /** Between the channel's base_url and /chat/completions. */
@@ -36,6 +38,16 @@ const completionSchema = z.looseObject({
     })
     .nullish(),
 });
+
+// The upstream's error body, `{"error": {"message", "type", "code"}}`, read as leniently. The
+// kit judges a refusal by its status (429 and 5xx retried on another channel, other 4xx passed
+// back) and gives the client the upstream's own words: `message (code)`.
+const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
+const errorDialect: UpstreamErrorDialect<z.output<typeof errorSchema>> = {
+  errorSchema,
+  describe: (body) => describeUpstreamError(body.error.message, body.error.code?.toString()),
+};
+const statusError = createStatusErrorMapper(errorDialect);
 
 /** The upstream's counts (fixtures/chat-completion.json): prompt and completion include their cached and reasoning parts, as the gateway's do. */
 function usageOf(usage: z.output<typeof completionSchema>['usage']): Usage {
@@ -65,14 +77,16 @@ export default defineProvider<Options, { chat: ChatCompletionRequest }>({
       async chat(call) {
         const body = JSON.stringify({ ...call.request, model: call.upstreamModel, temperature: call.request.temperature ?? options.default_temperature });
         // A non-2xx answer is thrown as the gateway error for its status, with the upstream's message.
-        const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+        const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, '/chat/completions'), headers: bearerAuthorization(call), body }, statusError);
         let json: unknown;
         try {
           json = parseUpstreamJson(await response.body.text());
         } catch (cause) {
           throw invalidUpstreamAnswer('a chat completion', { cause });
         }
-        rejectOpenAiError(json); // some upstreams answer an error with HTTP 200
+        // Some upstreams answer an error with HTTP 200: it carries no status, so it is judged as the upstream's failure (500).
+        const failure = errorSchema.safeParse(json);
+        if (failure.success) throw errorForUpstreamBody(500, failure.data, errorDialect);
         const parsed = completionSchema.safeParse(json);
         if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
         // The client sees its own model name, not the upstream's.

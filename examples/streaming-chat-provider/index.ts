@@ -5,24 +5,38 @@
 // events and calls the decoder once per event, synchronously.
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
   defineProvider,
   invalidRequest,
-  invalidUpstreamAnswer,
-  openAiErrorToGatewayError,
-  parseUpstreamJson,
-  pathPrefixOption,
-  readOpenAiError,
-  stopAfterFirstError,
-  streamFailure,
   upstreamStreamTruncated,
   type ChatCompletionRequest,
   type StreamDecoder,
   type StreamOutput,
 } from 'model-gateway';
+import {
+  bearerAuthorization,
+  callUpstream,
+  createStatusErrorMapper,
+  describeUpstreamError,
+  errorForUpstreamBody,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
+  pathPrefixOption,
+  prefixedUpstreamUrl,
+  stopAfterFirstError,
+  streamFailure,
+  type UpstreamErrorDialect,
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ path_prefix: pathPrefixOption('/v1') });
 type Options = z.output<typeof optionsSchema>;
+
+// The upstream's error body, `{"error": {"message", "type", "code"}}`, also sent as an event mid-stream.
+const errorSchema = z.looseObject({ error: z.looseObject({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }) });
+const errorDialect: UpstreamErrorDialect<z.output<typeof errorSchema>> = {
+  errorSchema,
+  describe: (body) => describeUpstreamError(body.error.message, body.error.code?.toString()),
+};
+const statusError = createStatusErrorMapper(errorDialect);
 
 const count = z.number().int().min(0).nullish();
 // Lenient: only what the decoder reads is checked; the chunk goes to the client as received.
@@ -57,8 +71,9 @@ export function createChunkDecoder(): StreamDecoder {
       } catch (cause) {
         return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause }));
       }
-      const upstreamError = readOpenAiError(json); // an error event in the middle of the stream
-      if (upstreamError !== undefined) return streamFailure(openAiErrorToGatewayError(upstreamError));
+      // An error event in the middle of the stream carries no status: judged as the upstream's failure (500).
+      const failure = errorSchema.safeParse(json);
+      if (failure.success) return streamFailure(errorForUpstreamBody(500, failure.data, errorDialect));
       const chunk = chunkSchema.safeParse(json);
       if (!chunk.success) return streamFailure(invalidUpstreamAnswer('a chat completion chunk', { cause: chunk.error }));
       const text = chunk.data.choices.map((choice) => choice.delta?.content ?? '').join('');
@@ -99,7 +114,7 @@ export default defineProvider<Options, { chat: ChatCompletionRequest }>({
       async chat(call) {
         // Usage is always asked for, so the stream is billed on the upstream's counts.
         const body = JSON.stringify({ ...call.request, model: call.upstreamModel, stream: true, stream_options: { include_usage: true } });
-        const response = await callOpenAiCompatible(host, call, '/chat/completions', { body });
+        const response = await callUpstream(host, call, { url: prefixedUpstreamUrl(call, '/chat/completions'), headers: bearerAuthorization(call), body }, statusError);
         return { kind: 'stream', body: response.body, decoder: createChunkDecoder(), framing: 'sse' };
       },
     },

@@ -4,22 +4,23 @@
 // `video.status` on the same channel until the task succeeds (billed) or fails (refunded).
 import { z } from 'zod';
 import {
-  bearerAuthorization,
-  callUpstream,
   defineProvider,
-  describeUpstreamError,
   invalidRequest,
-  invalidUpstreamAnswer,
-  parseUpstreamJson,
-  readUpstreamJsonAs,
   taskVanished,
-  upstreamStatusError,
   type OperationCall,
   type ProviderHost,
   type TaskStatus,
-  type Usage,
   type UpstreamResponse,
+  type Usage,
 } from 'model-gateway';
+import {
+  bearerAuthorization,
+  callUpstream,
+  createStatusErrorMapper,
+  describeUpstreamError,
+  invalidUpstreamAnswer,
+  parseUpstreamJson,
+} from 'model-gateway/kit';
 
 const optionsSchema = z.strictObject({ watermark: z.boolean().default(false) });
 type Options = z.output<typeof optionsSchema>;
@@ -44,14 +45,11 @@ const submissionSchema = z.looseObject({
 const taskSchema = z.looseObject({
   output: z.looseObject({ task_id: z.string(), task_status: z.string(), video_url: z.string().nullish(), code: z.string().nullish(), message: z.string().nullish() }),
 });
-const errorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().nullish() });
-
-/** The upstream's error body `{request_id, code, message}` in words: `No API-key provided. (InvalidApiKey)`. */
-const describe = (text: string) => {
-  const body = readUpstreamJsonAs(text, errorSchema);
-  return body === undefined ? undefined : describeUpstreamError(body.message, body.code ?? '');
-};
-const statusError = (response: UpstreamResponse) => upstreamStatusError(response, describe);
+/** The upstream's error body `{request_id, code, message}`, in words: `No API-key provided. (InvalidApiKey)`. */
+const statusError = createStatusErrorMapper({
+  errorSchema: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }),
+  describe: (body) => describeUpstreamError(body.message, body.code),
+});
 
 const usageOf = (seconds: number, resolution: string): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, seconds, resolution, source: 'estimated' });
 

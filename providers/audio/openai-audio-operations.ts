@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
   emptyUsage,
   GatewayError,
+  speechContentTypes,
+  tokenCount,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type SpeechRequest,
+  type TranscriptFormat,
+  type TranscriptionRequest,
+  type Usage,
+} from '../../core/index.js';
+import {
   headerValue,
   invalidUpstreamAnswer,
   multipartBody,
@@ -10,19 +20,10 @@ import {
   parseUpstreamJson,
   primeUpstreamBody,
   readUpstreamJsonAs,
-  rejectOpenAiError,
-  speechContentTypes,
-  tokenCount,
-  type OperationCall,
-  type OperationResult,
   type PathPrefixOptions,
-  type ProviderHost,
-  type SpeechRequest,
-  type TranscriptFormat,
-  type TranscriptionRequest,
   type UpstreamRequestBody,
-  type Usage,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
+import { callOpenAiCompatible, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 
 // Lenient on purpose: transcripts are passed through byte for byte, so only the fields the
 // gateway bills by are read, and anything else is tolerated.

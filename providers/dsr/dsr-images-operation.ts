@@ -1,14 +1,6 @@
-import {
-  callOpenAiCompatible,
-  mediaErrorAboutField,
-  readUpstreamJsonBody,
-  type ImageRequest,
-  type OperationCall,
-  type OperationName,
-  type OperationResult,
-  type PathPrefixOptions,
-  type ProviderHost,
-} from '../../core/index.js';
+import type { ImageRequest, OperationCall, OperationName, OperationResult, ProviderHost } from '../../core/index.js';
+import { mediaErrorAboutField, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
+import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { checkDsrModelRules, defaultDsrMaxImages, dsrModelProfile, type DsrModelProfile } from './dsr-model-profiles.js';
 import { dsrStatusError, fromDsrResponse } from './from-dsr-response.js';
 import { collectDsrInputs, normalizeDsrForm, readDsrRequest, type DsrReference, type DsrRequest } from './read-dsr-request.js';

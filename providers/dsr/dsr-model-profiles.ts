@@ -1,4 +1,5 @@
-import { invalidRequest, quoted, type OperationName } from '../../core/index.js';
+import { invalidRequest, type OperationName } from '../../core/index.js';
+import { quoted } from '../../core/kit/index.js';
 import type { DsrInputs, DsrRequest } from './read-dsr-request.js';
 
 /** The output sizes of the 3.0 models (spec part 2, Seedream-style family, `size`). */

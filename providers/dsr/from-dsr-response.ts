@@ -1,23 +1,14 @@
 import { z } from 'zod';
+import { emptyUpstreamAnswer, emptyUsage, promptBlocked, tokenCount, toImagesUsage, type GatewayError, type Usage } from '../../core/index.js';
+import { createStatusErrorMapper, errorForUpstreamStatus, parseUpstreamAnswer } from '../../core/kit/index.js';
 import {
   arkErrorDetailSchema,
+  arkErrorDialect,
   arkErrorStatus,
   describeArkError,
-  emptyUpstreamAnswer,
-  emptyUsage,
-  errorForUpstreamStatus,
   isArkSensitiveContent,
-  parseUpstreamAnswer,
-  promptBlocked,
-  readArkErrorBody,
-  tokenCount,
-  toImagesUsage,
-  upstreamStatusError,
   type ArkErrorDetail,
-  type GatewayError,
-  type Usage,
-  type UpstreamResponse,
-} from '../../core/index.js';
+} from '../shared/ark/ark-api-errors.js';
 
 /** 400 `prompt_blocked`: the upstream's safety filter refused the prompt, a reference image, or every image it made. Not retried. */
 export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
@@ -29,14 +20,10 @@ export function dsrPromptBlocked(error: ArkErrorDetail): GatewayError {
  * The gateway error for a non-2xx answer: a safety-filter code is `prompt_blocked`; any other
  * becomes the gateway error for its status, with Ark's message.
  */
-export async function dsrStatusError(response: UpstreamResponse): Promise<GatewayError> {
-  const seen: { error?: ArkErrorDetail } = {};
-  const failure = await upstreamStatusError(response, (text) => {
-    seen.error = readArkErrorBody(text);
-    return seen.error === undefined ? undefined : describeArkError(seen.error);
-  });
-  return seen.error !== undefined && isArkSensitiveContent(seen.error.code) ? dsrPromptBlocked(seen.error) : failure;
-}
+export const dsrStatusError = createStatusErrorMapper({
+  ...arkErrorDialect,
+  errorOf: (body) => (isArkSensitiveContent(body.error.code) ? dsrPromptBlocked(body.error) : undefined),
+});
 
 /**
  * One `data[]` item: `url` or `b64_json` plus `size`, or an `error` (Ark's error object) for an

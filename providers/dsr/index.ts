@@ -1,4 +1,5 @@
-import { defineProvider, pathPrefixOptions, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import { pathPrefixOptions, type PathPrefixOptions } from '../../core/kit/index.js';
 import { createDsrImagesOperation } from './dsr-images-operation.js';
 
 /** The dsr family: Seedream-style image generation and editing on an Ark-format upstream. */

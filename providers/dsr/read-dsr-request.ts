@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  booleanField,
-  invalidRequest,
-  parseClientFields,
-  readFormFields,
-  seedField,
-  wholeNumberField,
-  type ImageRequest,
-  type ImageUpload,
-} from '../../core/index.js';
+import { invalidRequest, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { booleanField, parseClientFields, readFormFields, seedField, wholeNumberField } from '../../core/kit/index.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped
 // (spec part 2, Seedream-style family table, plus the route's common fields).

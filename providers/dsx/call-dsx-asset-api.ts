@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import {
   assetsUnavailable,
-  errorForUpstreamStatus,
   GatewayError,
-  isSuccessStatus,
   malformedUpstreamAnswer,
   notFound,
+  upstreamAuthFailed,
   type OperationCall,
   type ProviderHost,
+} from '../../core/index.js';
+import {
+  errorForUpstreamStatus,
+  isSuccessStatus,
   readBodyExcerpt,
   readUpstreamJsonAs,
   redactSecrets,
   sendUpstream,
-  upstreamAuthFailed,
   upstreamRefusal,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
 import type { DsxOptions } from './dsx-options.js';
 import { signVolcRequest } from './sign-volc-request.js';
 

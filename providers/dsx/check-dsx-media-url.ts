@@ -1,4 +1,4 @@
-import { fieldError, sniffImageType } from '../../core/index.js';
+import { fieldError, sniffImageType } from '../../core/kit/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 /** What a media reference is: an image, a video or an audio clip (`image_url`, `video_url`, `audio_url`). */

@@ -1,4 +1,4 @@
-import { fieldError } from '../../core/index.js';
+import { fieldError } from '../../core/kit/index.js';
 import type { DsxImageMode, DsxModelProfile } from './dsx-model-profiles.js';
 
 /** The role of an image item (spec part 2, `dsx-` fields). */

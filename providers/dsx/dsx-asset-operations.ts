@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  emptyUsage,
+  GatewayError,
+  malformedUpstreamAnswer,
   type AssetCreateRequest,
   type AssetGroupCreation,
   type AssetGroupQuery,
@@ -8,19 +11,14 @@ import {
   type AssetRecord,
   type AssetStatus,
   type AssetType,
-  emptyUsage,
-  fieldError,
-  GatewayError,
   type JsonResult,
-  malformedUpstreamAnswer,
   type OperationCall,
   type OperationHandler,
-  ownEntry,
   type ProviderHost,
-  quoted,
   type ValidationResultQuery,
   type ValidationSessionCreation,
 } from '../../core/index.js';
+import { fieldError, ownEntry, quoted } from '../../core/kit/index.js';
 import { callDsxAssetAction } from './call-dsx-asset-api.js';
 import type { DsxMediaKind } from './check-dsx-media-url.js';
 import type { DsxOptions } from './dsx-options.js';

@@ -1,4 +1,5 @@
-import { invalidRequest, quoted } from '../../core/index.js';
+import { invalidRequest } from '../../core/index.js';
+import { quoted } from '../../core/kit/index.js';
 
 /** How a request shows which images it carries (spec part 2, `dsx-` fields; upstreams.md §3.3). */
 export type DsxImageMode = 'text' | 'first_frame' | 'first_last_frame' | 'reference_image';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pathPrefixOption } from '../../core/index.js';
 
+import { pathPrefixOption } from '../../core/kit/index.js';
 /** A dsx channel's `options`. */
 export const dsxOptionsSchema = z.strictObject({
   /**

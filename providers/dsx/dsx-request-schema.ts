@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanField, quoted } from '../../core/index.js';
+import { booleanField, quoted } from '../../core/kit/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 // Strict: a field this family does not know is a 400 naming it, never silently dropped

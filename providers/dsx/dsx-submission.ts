@@ -1,4 +1,5 @@
-import { findUrlFields, videoUsage, type Usage, type VendorFetchedUrl, type VideoSubmitRequest } from '../../core/index.js';
+import { videoUsage, type Usage, type VendorFetchedUrl, type VideoSubmitRequest } from '../../core/index.js';
+import { findUrlFields } from '../../core/kit/index.js';
 import type { DsxMediaKind } from './check-dsx-media-url.js';
 import { dsxModelProfile } from './dsx-model-profiles.js';
 import type { DsxSubmission } from './dsx-request-schema.js';

@@ -1,4 +1,4 @@
-import { fieldError } from '../../core/index.js';
+import { fieldError } from '../../core/kit/index.js';
 import type { DsxModelProfile } from './dsx-model-profiles.js';
 
 /** The frame rate every Seedance task reports (fixture ark-seedance-task-succeeded.json, `framespersecond`). */

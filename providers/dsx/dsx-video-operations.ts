@@ -1,29 +1,29 @@
 import { z } from 'zod';
 import {
-  bearerAuthorization,
-  callUpstream,
-  describeArkError,
   emptyUsage,
-  errorForUpstreamStatus,
   GatewayError,
-  isChannelTrouble,
-  isSuccessStatus,
+  upstreamFailed,
+  videoNotReady,
   type OperationCall,
   type OperationHandler,
-  prefixedUpstreamUrl,
   type ProviderHost,
-  readArkErrorBody,
+  type UpstreamResponse,
+  type VideoTaskQuery,
+} from '../../core/index.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  errorForUpstreamStatus,
+  isChannelTrouble,
+  isSuccessStatus,
+  prefixedUpstreamUrl,
   readBodyExcerpt,
   readUpstreamAnswer,
   retryAfterHeader,
-  type UpstreamCall,
-  upstreamFailed,
   upstreamRefusal,
-  type UpstreamResponse,
-  upstreamStatusError,
-  videoNotReady,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+  type UpstreamCall,
+} from '../../core/kit/index.js';
+import { arkStatusError, describeArkError, readArkErrorBody } from '../shared/ark/ark-api-errors.js';
 import { lookUpDsxAssets } from './dsx-asset-operations.js';
 import type { DsxOptions } from './dsx-options.js';
 import { estimateDsxUsage, readDsxSubmission, toDsxTaskRequest, type PreparedDsxSubmission } from './dsx-submission.js';
@@ -58,8 +58,7 @@ async function dsxSubmitError(response: UpstreamResponse): Promise<GatewayError>
  */
 async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuery, DsxOptions>): Promise<DsxTask> {
   const path = `/contents/generations/tasks/${encodeURIComponent(call.request.handle)}`;
-  const describe = (text: string) => describeArkError(readArkErrorBody(text));
-  const response = await callUpstream(host, call, dsxCall(call, 'GET', path), (failed) => upstreamStatusError(failed, describe));
+  const response = await callUpstream(host, call, dsxCall(call, 'GET', path), arkStatusError);
   return readUpstreamAnswer(response.body, 'a task object', { retryable: true }, dsxTaskSchema);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { arkErrorDetailSchema, emptyTaskResult, failedTask, isArkSensitiveContent, taskProgress, videoUsage, type TaskProgress } from '../../core/index.js';
+import { emptyTaskResult, failedTask, taskProgress, videoUsage, type TaskProgress } from '../../core/index.js';
+import { arkErrorDetailSchema, isArkSensitiveContent } from '../shared/ark/ark-api-errors.js';
 
 /**
  * A task object of `GET /contents/generations/tasks/{id}`. Lenient: only what the gateway reads

@@ -1,4 +1,5 @@
-import { fieldError, invalidRequest, parseClientFields, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { fieldError, parseClientFields } from '../../core/kit/index.js';
 import { checkDsxCallbackUrl, checkDsxMediaUrl } from './check-dsx-media-url.js';
 import { decideDsxImageMode, type DsxImageInput } from './decide-dsx-image-mode.js';
 import { dsxDefaults, type DsxModelProfile } from './dsx-model-profiles.js';

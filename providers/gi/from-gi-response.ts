@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { emptyUpstreamAnswer, openAiTokenUsageSchema, parseUpstreamJson, readOpenAiError, type JsonResult } from '../../core/index.js';
+import { emptyUpstreamAnswer, type JsonResult } from '../../core/index.js';
+import { parseUpstreamJson } from '../../core/kit/index.js';
+import { openAiTokenUsageSchema } from '../shared/openai-compatible/openai-usage.js';
+import { readOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 import { giInBandError, invalidGiResponse } from './gi-error.js';
 import { giUsage } from './gi-usage.js';
 

@@ -1,15 +1,7 @@
-import {
-  describeOpenAiError,
-  errorForUpstreamStatus,
-  GatewayError,
-  invalidUpstreamAnswer,
-  promptBlocked,
-  readBodyExcerpt,
-  readOpenAiError,
-  retryAfterHeader,
-  type OpenAiErrorDetail,
-  type UpstreamResponse,
-} from '../../core/index.js';
+import { z } from 'zod';
+import { GatewayError, promptBlocked } from '../../core/index.js';
+import { createStatusErrorMapper, errorForUpstreamStatus, invalidUpstreamAnswer } from '../../core/kit/index.js';
+import { describeOpenAiError, openAiErrorDetailSchema, readOpenAiError, type OpenAiErrorDetail } from '../shared/openai-compatible/openai-compatible.js';
 
 // gpt-image refuses a prompt or image with 400 `moderation_blocked` (type
 // `image_generation_user_error`); dall-e and the Responses image tool say
@@ -28,19 +20,12 @@ function blockedPrompt(error: OpenAiErrorDetail | undefined): GatewayError | und
  * `prompt_blocked`; anything else is judged by its status (`errorForUpstreamStatus`) with
  * the upstream's own message, `Retry-After` passed on.
  */
-export async function giStatusError(response: UpstreamResponse): Promise<GatewayError> {
-  const excerpt = await readBodyExcerpt(response);
-  let json: unknown;
-  try {
-    json = JSON.parse(excerpt);
-  } catch {
-    json = undefined;
-  }
+export const giStatusError = createStatusErrorMapper({
   // Read leniently: a bare `{"error": "message"}` still gives its message.
-  const error = readOpenAiError(json);
-  const describe = describeOpenAiError(error) ?? `the upstream answered HTTP ${response.statusCode}`;
-  return blockedPrompt(error) ?? errorForUpstreamStatus(response.statusCode, describe, retryAfterHeader(response));
-}
+  errorSchema: z.unknown().transform(readOpenAiError).pipe(openAiErrorDetailSchema),
+  describe: describeOpenAiError,
+  errorOf: blockedPrompt,
+});
 
 /** The gateway error for an error body that came with HTTP 200. */
 export function giInBandError(error: OpenAiErrorDetail): GatewayError {

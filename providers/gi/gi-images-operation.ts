@@ -1,12 +1,6 @@
-import {
-  callOpenAiCompatible,
-  GatewayError,
-  jsonBody,
-  multipartBody,
-  type OperationCall,
-  type PathPrefixOptions,
-  type ProviderHost,
-} from '../../core/index.js';
+import { GatewayError, type OperationCall, type ProviderHost } from '../../core/index.js';
+import { jsonBody, multipartBody, type PathPrefixOptions } from '../../core/kit/index.js';
+import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { fromGiResponse } from './from-gi-response.js';
 import { giStatusError, invalidGiResponse } from './gi-error.js';
 import type { PreparedGiRequest } from './read-gi-request.js';

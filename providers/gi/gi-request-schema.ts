@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { expectedOneOf } from '../../core/index.js';
 
+import { expectedOneOf } from '../../core/kit/index.js';
 /** The sizes every gpt-image model knows (upstreams.md §2.7); `1024x1024` is gi-2's default (spec part 2). */
 const giPresetSizes: readonly string[] = ['1024x1024', '1024x1536', '1536x1024', 'auto'];
 

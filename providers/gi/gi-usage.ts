@@ -1,4 +1,5 @@
-import { emptyUsage, fromOpenAiTokenUsage, tokenCount, type OpenAiTokenUsage, type Usage } from '../../core/index.js';
+import { emptyUsage, tokenCount, type Usage } from '../../core/index.js';
+import { fromOpenAiTokenUsage, type OpenAiTokenUsage } from '../shared/openai-compatible/openai-usage.js';
 import type { GiRequestFields } from './gi-request-schema.js';
 import type { GiRequestPlan } from './read-gi-request.js';
 

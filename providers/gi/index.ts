@@ -1,4 +1,6 @@
-import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import type { PathPrefixOptions } from '../../core/kit/index.js';
+import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { createGiImagesOperation } from './gi-images-operation.js';
 import { estimateGiUsage } from './gi-usage.js';
 import { prepareGiRequest, type PreparedGiRequest } from './read-gi-request.js';

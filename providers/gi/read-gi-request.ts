@@ -1,4 +1,5 @@
-import { invalidRequest, OncePerRequest, parseClientFields, quoted, type ImageRequest, type ImageUpload, type UploadFile } from '../../core/index.js';
+import { invalidRequest, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import { OncePerRequest, parseClientFields, quoted, type UploadFile } from '../../core/kit/index.js';
 import { giRequestSchema, type GiRequestFields } from './gi-request-schema.js';
 
 /** The most reference images one gpt-image edit takes (upstreams.md §2.7: up to 16 `image[]`). */

@@ -1,14 +1,6 @@
-import {
-  GatewayError,
-  imageUploadFile,
-  invalidRequest,
-  openAiFetchedImageTypes,
-  openAiImageTypes,
-  quoted,
-  sniffOpenAiImageType,
-  type ProviderHost,
-  type UploadFile,
-} from '../../core/index.js';
+import { GatewayError, invalidRequest, type ProviderHost } from '../../core/index.js';
+import { imageUploadFile, quoted, type UploadFile } from '../../core/kit/index.js';
+import { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from '../shared/openai-compatible/openai-image-inputs.js';
 import type { GiImageFiles, GiImageSource, PreparedGiRequest } from './read-gi-request.js';
 
 /** gpt-image takes input images up to 50 MB each; the gateway's own `security.media.max_bytes` still caps it. */

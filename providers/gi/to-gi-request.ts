@@ -1,4 +1,4 @@
-import { appendUploadFile, type UploadFile } from '../../core/index.js';
+import { appendUploadFile, type UploadFile } from '../../core/kit/index.js';
 import type { GiRequestFields } from './gi-request-schema.js';
 
 /**

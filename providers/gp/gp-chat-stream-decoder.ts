@@ -1,22 +1,18 @@
 import { z } from 'zod';
+import { upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
 import {
   absent,
-  fromOpenAiChatUsage,
   invalidUpstreamAnswer,
   isRecord,
   numberOrAbsent,
-  openAiChatUsageSchema,
-  openAiInBandError,
   readJsonFrame,
   readWithHandCheck,
   stopAfterFirstError,
   streamFailure as fail,
   stringOrAbsent,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
+import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
+import { openAiInBandError } from '../shared/openai-compatible/openai-compatible.js';
 
 // Loose on purpose: the chat format is passed through, so only the fields the gateway reads
 // are checked, and everything else travels untouched.

@@ -1,22 +1,16 @@
 import { z } from 'zod';
 import {
-  callOpenAiCompatible,
   emptyUsage,
-  findUrlFields,
-  fromOpenAiChatUsage,
-  fromOpenAiTokenUsage,
-  openAiChatUsageSchema,
-  openAiErrorToGatewayError,
-  parseUpstreamAnswer,
-  readUpstreamJsonBody,
-  rejectOpenAiError,
   type ChatCompletionRequest,
   type OperationCall,
   type OperationResult,
-  type PathPrefixOptions,
   type ProviderHost,
   type ResponsesRequest,
+  type VendorFetchedUrl,
 } from '../../core/index.js';
+import { findUrlFields, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
+import { callOpenAiCompatible, openAiErrorToGatewayError, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
+import { fromOpenAiChatUsage, fromOpenAiTokenUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
 import { createGpResponsesStreamDecoder, gpResponseObjectSchema } from './gp-responses-stream-decoder.js';
 
@@ -25,16 +19,29 @@ import { createGpResponsesStreamDecoder, gpResponseObjectSchema } from './gp-res
 // (`server_url`, which the upstream connects to).
 const urlKeys = new Set(['image_url', 'file_url', 'server_url']);
 
+/** A chat or Responses request as the gp plugin prepares it: the client's request, and the URLs in it the upstream will fetch. */
+export interface PreparedGpRequest<Request> {
+  request: Request;
+  vendorFetchedUrls: VendorFetchedUrl[];
+}
+
 /**
- * POSTs `body` to `path` of the upstream, after checking the URLs the client's request hands
- * the upstream to fetch, in `messages` (chat) or `input` and `tools` (Responses), against the
- * gateway's address policy; a refused one is a 400 naming its field
- * (`messages[1].content[0].image_url.url`). The rest of the request, `metadata` included, is
- * the client's own text and is not judged.
+ * `prepare` of chat and Responses: finds, once per client request, the URLs it hands the
+ * upstream to fetch, in `messages` (chat) or `input` and `tools` (Responses), each with its
+ * field (`messages[1].content[0].image_url.url`). The rest of the request, `metadata`
+ * included, is the client's own text and is not judged.
  */
-async function callGp(host: ProviderHost, call: OperationCall<Record<string, unknown>, PathPrefixOptions>, path: string, body: unknown) {
-  const urls = ['messages', 'input', 'tools'].flatMap((section) => findUrlFields(call.request[section], (key) => urlKeys.has(key), section));
-  await host.media.checkVendorFetchedUrls(urls, call.signal);
+export function prepareGpRequest<Request extends Record<string, unknown>>(request: Request): PreparedGpRequest<Request> {
+  return { request, vendorFetchedUrls: ['messages', 'input', 'tools'].flatMap((section) => findUrlFields(request[section], (key) => urlKeys.has(key), section)) };
+}
+
+/**
+ * POSTs `body` to `path` of the upstream, after checking the URLs the upstream will fetch
+ * against the gateway's address policy (here, as `prepare` has no host to resolve names
+ * with); a refused one is a 400 naming its field.
+ */
+async function callGp(host: ProviderHost, call: OperationCall<PreparedGpRequest<unknown>, PathPrefixOptions>, path: string, body: unknown) {
+  await host.media.checkVendorFetchedUrls(call.request.vendorFetchedUrls, call.signal);
   return callOpenAiCompatible(host, call, path, { body: JSON.stringify(body) });
 }
 
@@ -57,10 +64,11 @@ const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish(
 
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, PathPrefixOptions>): Promise<OperationResult> => {
-    const response = await callGp(host, call, '/chat/completions', toGpRequest(call.request, call.upstreamModel, call.stream));
+  return async (call: OperationCall<PreparedGpRequest<ChatCompletionRequest>, PathPrefixOptions>): Promise<OperationResult> => {
+    const { request } = call.request;
+    const response = await callGp(host, call, '/chat/completions', toGpRequest(request, call.upstreamModel, call.stream));
     if (call.stream) {
-      const includeUsage = call.request.stream_options?.include_usage === true;
+      const includeUsage = request.stream_options?.include_usage === true;
       return { kind: 'stream', body: response.body, decoder: createGpChatStreamDecoder({ includeUsage }), framing: 'sse' };
     }
     const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
@@ -75,8 +83,8 @@ export function createGpChatOperation(host: ProviderHost) {
  * upstream, every field kept and `model` replaced by the upstream model.
  */
 export function createGpResponsesOperation(host: ProviderHost) {
-  return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<OperationResult> => {
-    const response = await callGp(host, call, '/responses', { ...call.request, model: call.upstreamModel });
+  return async (call: OperationCall<PreparedGpRequest<ResponsesRequest>, PathPrefixOptions>): Promise<OperationResult> => {
+    const response = await callGp(host, call, '/responses', { ...call.request.request, model: call.upstreamModel });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 
     const { text, json } = await readUpstreamJsonBody(response.body, 'a response');

@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import {
-  fromOpenAiTokenUsage,
-  invalidUpstreamAnswer,
-  openAiErrorDetailSchema,
-  openAiErrorToGatewayError,
-  openAiTokenUsageSchema,
-  readJsonFrame,
-  stopAfterFirstError,
-  streamFailure as fail,
-  upstreamStreamTruncated,
-  type SseFrame,
-  type StreamDecoder,
-  type StreamOutput,
-} from '../../core/index.js';
+import { upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../core/index.js';
+import { invalidUpstreamAnswer, readJsonFrame, stopAfterFirstError, streamFailure as fail } from '../../core/kit/index.js';
+import { fromOpenAiTokenUsage, openAiTokenUsageSchema } from '../shared/openai-compatible/openai-usage.js';
+import { openAiErrorDetailSchema, openAiErrorToGatewayError } from '../shared/openai-compatible/openai-compatible.js';
 
 /** What the gateway reads of a Responses object, streamed or not: its id, status, error and usage. */
 export const gpResponseObjectSchema = z.looseObject({

@@ -1,5 +1,7 @@
-import { callUpstream, findUrlFields, googleApiKeyHeader, googleApiUrl, googleStatusError } from '../../core/index.js';
-import type { GoogleApiOptions, OperationCall, ProviderHost, UpstreamResponse } from '../../core/index.js';
+import type { OperationCall, ProviderHost, UpstreamResponse } from '../../core/index.js';
+import { callUpstream, findUrlFields } from '../../core/kit/index.js';
+import { googleApiKeyHeader, googleApiUrl, type GoogleApiOptions } from '../shared/google-api/google-api.js';
+import { googleStatusError } from '../shared/google-api/google-api-errors.js';
 
 /** A native generate request, ready to send. */
 export interface GxRequest {

@@ -1,5 +1,13 @@
-import { describeGoogleRpcCode, emptyUpstreamAnswer, errorForUpstreamStatus, googleErrorBodySchema, googleKeyRefused, googleNamedResourceDenial } from '../../core/index.js';
-import { googleRetryAfterSeconds, invalidUpstreamAnswer, promptBlocked, type GatewayError, type GoogleRpcStatus } from '../../core/index.js';
+import { emptyUpstreamAnswer, promptBlocked, type GatewayError } from '../../core/index.js';
+import { errorForUpstreamStatus, invalidUpstreamAnswer } from '../../core/kit/index.js';
+import {
+  describeGoogleRpcCode,
+  googleErrorBodySchema,
+  googleKeyRefused,
+  googleNamedResourceDenial,
+  googleRetryAfterSeconds,
+  type GoogleRpcStatus,
+} from '../shared/google-api/google-api-errors.js';
 import type { GxGenerateContentResponse } from './gx-schemas.js';
 
 /**

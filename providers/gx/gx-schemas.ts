@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { absent, isRecord, numberOrAbsent, readWithHandCheck, stringOrAbsent, type SchemaRead } from '../../core/index.js';
 
+import { absent, isRecord, numberOrAbsent, readWithHandCheck, stringOrAbsent, type SchemaRead } from '../../core/kit/index.js';
 // Lenient on purpose: every field is optional and unknown fields are accepted, because the
 // upstream adds fields (turnToken, urlContextMetadata, ...) faster than any gateway follows
 // (reference/upstreams.md §1.3; the recorded fixtures carry `turnToken`). They are dropped

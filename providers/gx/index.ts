@@ -1,4 +1,5 @@
-import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import { googleApiOptionsSchema, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { createGxChatOperation } from './chat/gx-chat-operation.js';
 import { createGxImageOperation, estimateGxImageUsage } from './images/gx-image-operation.js';
 import { readGxImageRequest, type GxImagePlan } from './images/read-gx-image-request.js';

@@ -1,21 +1,15 @@
 import { z } from 'zod';
+import { emptyUpstreamAnswer, emptyUsage, GatewayError, promptBlocked, tokenCount, toImagesUsage, type Usage } from '../../core/index.js';
+import { parseUpstreamAnswer } from '../../core/kit/index.js';
 import {
   dashScopeCodeStatus,
   dashScopeError,
   dashScopeStatusError,
   describeDashScopeError,
-  emptyUpstreamAnswer,
-  emptyUsage,
-  GatewayError,
   isDashScopeModerationCode,
-  parseUpstreamAnswer,
-  promptBlocked,
   readDashScopeErrorBody,
-  tokenCount,
-  toImagesUsage,
   type DashScopeErrorBody,
-  type Usage,
-} from '../../core/index.js';
+} from '../shared/dashscope/dashscope-api-errors.js';
 
 // Lenient on purpose: only what the gateway reads is checked. Two response variants exist
 // (fixture dashscope-qwen-image-responses.json): the older one reports `usage.width/height`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { booleanField, seedField } from '../../core/index.js';
 
+import { booleanField, seedField } from '../../core/kit/index.js';
 // Strict on purpose: a misspelt or unsupported field is a 400 naming it, never silently dropped.
 
 const wholeNumber = (problem: string) => z.number({ error: problem }).int({ error: problem });

@@ -1,16 +1,7 @@
 import { z } from 'zod';
-import {
-  callDashScope,
-  GatewayError,
-  imageConversionFailed,
-  type ImageRequest,
-  matchesModelPattern,
-  type OperationCall,
-  type OperationResult,
-  pathPrefixOption,
-  type ProviderHost,
-  readUpstreamAnswer,
-} from '../../core/index.js';
+import { GatewayError, imageConversionFailed, type ImageRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { matchesModelPattern, pathPrefixOption, readUpstreamAnswer } from '../../core/kit/index.js';
+import { callDashScope } from '../shared/dashscope/dashscope-api.js';
 import { fromQiResponse, qiResponseExpected, qiStatusError } from './from-qi-response.js';
 import type { QiParameters } from './qi-client-schemas.js';
 import { qiImageMimeTypes, resolveQiImages } from './qi-image-reference.js';

@@ -1,5 +1,5 @@
-import { fieldError, formatFieldPath, GatewayError, isBase64Text, sniffBase64ImageType } from '../../core/index.js';
-import type { FieldPath, ProviderHost, VendorFetchedUrl } from '../../core/index.js';
+import { GatewayError, type ProviderHost, type VendorFetchedUrl } from '../../core/index.js';
+import { fieldError, formatFieldPath, isBase64Text, sniffBase64ImageType, type FieldPath } from '../../core/kit/index.js';
 
 /** The image types Q-style models take as input and return, lower case. */
 export const qiImageMimeTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];

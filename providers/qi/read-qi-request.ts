@@ -1,4 +1,5 @@
-import { fieldError, parseClientFields, readFormFields, sniffImageType, type FieldPath, type ImageRequest, type ImageUpload } from '../../core/index.js';
+import type { ImageRequest, ImageUpload } from '../../core/index.js';
+import { fieldError, parseClientFields, readFormFields, sniffImageType, type FieldPath } from '../../core/kit/index.js';
 import { qiFlatBodySchema, qiFlatKnownFields, qiFlatOnlyFields, qiNativeBodySchema, qiNativeKnownFields, qiUnknownField } from './qi-client-schemas.js';
 import type { QiParameters } from './qi-client-schemas.js';
 import { qiImageMimeTypes, type QiImageInput } from './qi-image-reference.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ownEntry, parseUpstreamJson, type TaskProgress } from '../../core/index.js';
+import type { TaskProgress } from '../../core/index.js';
+import { ownEntry, parseUpstreamJson } from '../../core/kit/index.js';
 import { invalidSrResponse } from './sr-error.js';
 import { srUsage } from './sr-usage.js';
 

@@ -1,4 +1,6 @@
-import { defineProvider, openAiCompatibleOptionsSchema, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import type { PathPrefixOptions } from '../../core/kit/index.js';
+import { openAiCompatibleOptionsSchema } from '../shared/openai-compatible/openai-compatible.js';
 import { prepareSrRequest, type PreparedSrRequest } from './read-sr-request.js';
 import { createSrVideoOperations } from './sr-video-operations.js';
 import { estimateSrUsage } from './sr-usage.js';

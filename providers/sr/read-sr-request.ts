@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { invalidRequest, OncePerRequest, ownEntry, parseClientFields, quoted, type UploadFile, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { OncePerRequest, ownEntry, parseClientFields, quoted, type UploadFile } from '../../core/kit/index.js';
 import { readSrReferenceText, readSrReferenceUpload, type SrReferenceSource, type SrUpload } from './sr-reference-image.js';
 
 // The clip lengths and the sizes (portrait first, the default) sr-2 makes (spec part 2,

@@ -1,17 +1,14 @@
+import { GatewayError, videoNotFound, type UpstreamResponse } from '../../core/index.js';
 import {
-  describeOpenAiError,
   errorForUpstreamStatus,
-  GatewayError,
   invalidUpstreamAnswer,
   isChannelTrouble,
   readBodyExcerpt,
-  readOpenAiErrorText,
   redactSecrets,
   retryAfterHeader,
   upstreamRefusal,
-  videoNotFound,
-  type UpstreamResponse,
-} from '../../core/index.js';
+} from '../../core/kit/index.js';
+import { describeOpenAiError, readOpenAiErrorText } from '../shared/openai-compatible/openai-compatible.js';
 
 /**
  * The gateway error for the upstream's non-2xx answer to a submission: a refusal of the

@@ -1,16 +1,6 @@
-import {
-  imageUploadFile,
-  invalidRequest,
-  isBase64Text,
-  mediaErrorAboutField,
-  openAiFetchedImageTypes,
-  openAiImageTypes,
-  sniffBase64ImageType,
-  sniffOpenAiImageType,
-  type ProviderHost,
-  type UploadFile,
-  type VideoSubmitRequest,
-} from '../../core/index.js';
+import { invalidRequest, type ProviderHost, type VideoSubmitRequest } from '../../core/index.js';
+import { imageUploadFile, isBase64Text, mediaErrorAboutField, sniffBase64ImageType, type UploadFile } from '../../core/kit/index.js';
+import { openAiFetchedImageTypes, openAiImageTypes, sniffOpenAiImageType } from '../shared/openai-compatible/openai-image-inputs.js';
 
 /** A file of a multipart submission. */
 export type SrUpload = NonNullable<VideoSubmitRequest['uploads']>[number];

@@ -1,16 +1,6 @@
-import {
-  appendUploadFile,
-  callOpenAiCompatible,
-  jsonBody,
-  multipartBody,
-  videoContentResult,
-  type OperationCall,
-  type PathPrefixOptions,
-  type ProviderHost,
-  type TaskAccepted,
-  type UploadFile,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+import type { OperationCall, ProviderHost, TaskAccepted, VideoTaskQuery } from '../../core/index.js';
+import { appendUploadFile, jsonBody, multipartBody, videoContentResult, type PathPrefixOptions, type UploadFile } from '../../core/kit/index.js';
+import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { readSrVideo, srSecondsOf, toSrTaskProgress } from './from-sr-video.js';
 import type { PreparedSrRequest, SrRequestPlan } from './read-sr-request.js';
 import { resolveSrReference } from './sr-reference-image.js';

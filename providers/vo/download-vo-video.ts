@@ -1,4 +1,7 @@
-import { describeGoogleErrorText, googleApiKeyHeader, headerValue, isSuccessStatus, malformedUpstreamAnswer, sendUpstream, upstreamStatusError, videoNotFound, type GoogleApiOptions, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { malformedUpstreamAnswer, videoNotFound, type OperationCall, type ProviderHost, type UpstreamResponse } from '../../core/index.js';
+import { headerValue, isSuccessStatus, sendUpstream } from '../../core/kit/index.js';
+import { googleApiKeyHeader, type GoogleApiOptions } from '../shared/google-api/google-api.js';
+import { voQueryError } from './vo-error.js';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -25,7 +28,7 @@ export async function downloadVoVideo(host: ProviderHost, call: OperationCall<un
     await response.body.dump();
     throw videoNotFound('the upstream no longer has this video; it keeps generated videos about 2 days');
   }
-  if (!isSuccessStatus(response)) throw await upstreamStatusError(response, describeGoogleErrorText);
+  if (!isSuccessStatus(response)) throw await voQueryError(response);
   return response;
 }
 

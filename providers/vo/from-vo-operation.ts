@@ -1,14 +1,7 @@
 import { z } from 'zod';
-import {
-  describeGoogleRpcCode,
-  emptyTaskResult,
-  failedTask,
-  googleRpcStatusSchema,
-  parseUpstreamAnswer,
-  redactSecrets,
-  taskProgress,
-  type TaskProgress,
-} from '../../core/index.js';
+import { emptyTaskResult, failedTask, taskProgress, type TaskProgress } from '../../core/index.js';
+import { parseUpstreamAnswer, redactSecrets } from '../../core/kit/index.js';
+import { describeGoogleRpcCode, googleRpcStatusSchema } from '../shared/google-api/google-api-errors.js';
 
 // A long-running operation, as the submit and every poll answer it. Lenient on purpose: only
 // what the gateway reads, every field optional, unknown ones kept (upstreams.md §1.11 marks

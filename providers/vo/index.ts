@@ -1,4 +1,5 @@
-import { defineProvider, googleApiOptionsSchema, type GoogleApiOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import { googleApiOptionsSchema, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { readVoRequest, type VoVideoPlan } from './read-vo-request.js';
 import { estimateVoUsage, VoTaskNotes } from './vo-billing.js';
 import { createVoVideoOperations } from './vo-video-operations.js';

@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  booleanField,
-  checkImageBytes,
-  expectedOneOf,
-  invalidRequest,
-  parseClientFields,
-  quoted,
-  readFormFields,
-  seedField,
-  type VideoSubmitRequest,
-} from '../../core/index.js';
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, checkImageBytes, expectedOneOf, parseClientFields, quoted, readFormFields, seedField } from '../../core/kit/index.js';
 import { readVoFrameText, voFrameFormats, type VoFrameField, type VoFrameSource } from './vo-frame.js';
 
 // The values of the spec's `vo-` fields (spec part 2); each resolution is also the

@@ -1,18 +1,14 @@
+import { GatewayError, type UpstreamResponse } from '../../core/index.js';
+import { createStatusErrorMapper, errorForUpstreamStatus, isChannelTrouble, readBodyExcerpt, retryAfterHeader, upstreamRefusal } from '../../core/kit/index.js';
 import {
-  errorForUpstreamStatus,
-  GatewayError,
   googleErrorDetails,
+  googleErrorWords,
   googleKeyRefused,
   googleNamedResourceDenial,
   googleRetryAfterSeconds,
-  isChannelTrouble,
-  readBodyExcerpt,
   readGoogleErrorText,
-  retryAfterHeader,
-  upstreamRefusal,
   type GoogleRpcStatus,
-  type UpstreamResponse,
-} from '../../core/index.js';
+} from '../shared/google-api/google-api-errors.js';
 
 // Upstream field names as the client sends them (spec part 2 `vo-` fields).
 const clientFields = new Set(['prompt', 'image', 'lastFrame', 'durationSeconds', 'aspectRatio', 'resolution', 'sampleCount', 'negativePrompt', 'personGeneration']);
@@ -58,3 +54,9 @@ export async function voSubmitError(response: UpstreamResponse): Promise<Gateway
   const param = error === undefined ? undefined : paramOf(error);
   return upstreamRefusal(error?.status, `the upstream refused the task: ${message}`, { param, retryable: error?.status === 'FAILED_PRECONDITION' });
 }
+
+/**
+ * The gateway error for a non-2xx answer to a poll or a download: its status judged in the
+ * upstream's words, so a 404 stays a 404 (core then marks the task vanished).
+ */
+export const voQueryError = createStatusErrorMapper(googleErrorWords);

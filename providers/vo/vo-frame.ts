@@ -1,4 +1,5 @@
-import { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, type ImageFormats, type MediaFetcher } from '../../core/index.js';
+import type { MediaFetcher } from '../../core/index.js';
+import { checkImageBytes, fetchableImageTypes, fetchImage, readImageSourceText, type ImageFormats } from '../../core/kit/index.js';
 
 /**
  * The frame formats the family takes for `image` and `lastFrame`, as their bytes show them;

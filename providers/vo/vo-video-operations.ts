@@ -1,27 +1,20 @@
 import {
-  callUpstream,
-  describeGoogleErrorText,
-  googleApiKeyHeader,
-  googleApiUrl,
-  headerValue,
   malformedUpstreamAnswer,
-  readUpstreamAnswer,
   taskVanished,
-  upstreamStatusError,
-  videoContentResult,
   videoNotReady,
-  type GoogleApiOptions,
   type OperationCall,
   type ProviderHost,
   type TaskAccepted,
   type TaskProgress,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import { callUpstream, headerValue, readUpstreamAnswer, videoContentResult } from '../../core/kit/index.js';
+import { googleApiKeyHeader, googleApiUrl, type GoogleApiOptions } from '../shared/google-api/google-api.js';
 import { downloadVoVideo } from './download-vo-video.js';
 import { readVoOperation, voOperationExpected } from './from-vo-operation.js';
 import type { VoVideoPlan } from './read-vo-request.js';
 import { estimateVoUsage, voUsage, type VoTaskNotes } from './vo-billing.js';
-import { voSubmitError } from './vo-error.js';
+import { voQueryError, voSubmitError } from './vo-error.js';
 import { fetchVoFrame, type VoInlineImage } from './vo-frame.js';
 
 type VoFrames = { image?: VoInlineImage; lastFrame?: VoInlineImage };
@@ -79,9 +72,7 @@ async function submitVoTask(host: ProviderHost, call: OperationCall<unknown, Goo
 async function pollVoOperation(host: ProviderHost, call: OperationCall<VideoTaskQuery, GoogleApiOptions>) {
   const name = call.request.handle;
   if (!isOperationName(name)) throw taskVanished(`"${name}" is not an operation name this channel can ask about`);
-  const response = await callUpstream(host, call, { method: 'GET', url: googleApiUrl(call, name), headers: googleApiKeyHeader(call) }, (refusal) =>
-    upstreamStatusError(refusal, describeGoogleErrorText),
-  );
+  const response = await callUpstream(host, call, { method: 'GET', url: googleApiUrl(call, name), headers: googleApiKeyHeader(call) }, voQueryError);
   return readVoOperation(await readUpstreamAnswer(response.body, voOperationExpected));
 }
 

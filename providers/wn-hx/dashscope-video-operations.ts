@@ -1,28 +1,28 @@
 import { z } from 'zod';
 import {
-  callDashScope,
-  dashScopeCodeStatus,
-  dashScopeError,
-  findUrlFields,
   GatewayError,
   invalidRequest,
-  invalidUpstreamAnswer,
-  isChannelTrouble,
   type OperationHandler,
-  parseUpstreamJson,
-  type PathPrefixOptions,
   type ProviderHost,
-  quoted,
-  readBodyExcerpt,
-  readDashScopeErrorBody,
-  readUpstreamAnswer,
   type TaskAccepted,
   type TaskProgress,
-  upstreamRefusal,
   type VendorFetchedUrl,
   type VideoSubmitRequest,
   type VideoTaskQuery,
 } from '../../core/index.js';
+import {
+  findUrlFields,
+  invalidUpstreamAnswer,
+  isChannelTrouble,
+  parseUpstreamJson,
+  quoted,
+  readBodyExcerpt,
+  readUpstreamAnswer,
+  upstreamRefusal,
+  type PathPrefixOptions,
+} from '../../core/kit/index.js';
+import { callDashScope } from '../shared/dashscope/dashscope-api.js';
+import { dashScopeCodeStatus, dashScopeError, readDashScopeErrorBody } from '../shared/dashscope/dashscope-api-errors.js';
 import { videoJobUsage, type DashScopeVideoFamily, type DashScopeVideoJob } from './dashscope-video-family.js';
 import { fromDashScopeTask } from './from-dashscope-task.js';
 import { hxFamily } from './hx-family.js';

@@ -1,18 +1,7 @@
 import { z } from 'zod';
-import {
-  dashScopeCodeStatus,
-  dashScopeError,
-  emptyTaskResult,
-  failedTask,
-  invalidUpstreamAnswer,
-  isDashScopeModerationCode,
-  parseUpstreamAnswer,
-  taskProgress,
-  taskVanished,
-  videoUsage,
-  type TaskProgress,
-  type Usage,
-} from '../../core/index.js';
+import { emptyTaskResult, failedTask, taskProgress, taskVanished, videoUsage, type TaskProgress, type Usage } from '../../core/index.js';
+import { invalidUpstreamAnswer, parseUpstreamAnswer } from '../../core/kit/index.js';
+import { dashScopeCodeStatus, dashScopeError, isDashScopeModerationCode } from '../shared/dashscope/dashscope-api-errors.js';
 import type { VideoTier } from './dashscope-video-family.js';
 
 // Lenient on purpose: DashScope's task bodies vary by model (upstreams.md §4.1: usage numbers

@@ -1,4 +1,5 @@
-import { fieldError, invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { fieldError } from '../../core/kit/index.js';
 import type { DashScopeVideoFamily, DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 import { checkMediaReference, hxImageFormat } from './media-reference.js';
 import { nestedVideoBodySchema, readNestedVideoRequest, type NestedVideoMode } from './read-nested-video-request.js';

@@ -1,4 +1,5 @@
-import { defineProvider, pathPrefixOptions, type PathPrefixOptions } from '../../core/index.js';
+import { defineProvider } from '../../core/index.js';
+import { pathPrefixOptions, type PathPrefixOptions } from '../../core/kit/index.js';
 import { videoJobUsage } from './dashscope-video-family.js';
 import { createDashScopeVideoStatus, createDashScopeVideoSubmit, prepareVideoRequest, type PreparedVideoRequest } from './dashscope-video-operations.js';
 

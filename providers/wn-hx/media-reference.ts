@@ -1,5 +1,5 @@
-import { fieldError, sniffImageType } from '../../core/index.js';
 
+import { fieldError, sniffImageType } from '../../core/kit/index.js';
 /** What a media reference holds. */
 export type MediaKind = 'image' | 'audio' | 'video';
 

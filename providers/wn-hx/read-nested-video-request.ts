@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { booleanField, fieldError, parseClientFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
+import type { VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, parseClientFields, seedField } from '../../core/kit/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 
 /** What a nested-body model makes its video from: text, a first frame (or clip), or references. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { booleanField, fieldError, ownEntry, parseClientFields, readFormFields, seedField, type VideoSubmitRequest } from '../../core/index.js';
+import type { VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, ownEntry, parseClientFields, readFormFields, seedField } from '../../core/kit/index.js';
 import type { DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 import { checkMediaReference, imageDataUri, wnMediaFormats } from './media-reference.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { booleanField, fieldError, invalidRequest, ownEntry, type VideoSubmitRequest } from '../../core/index.js';
+import { invalidRequest, type VideoSubmitRequest } from '../../core/index.js';
+import { booleanField, fieldError, ownEntry } from '../../core/kit/index.js';
 import type { DashScopeVideoFamily, DashScopeVideoJob, VideoTier } from './dashscope-video-family.js';
 import { checkMediaReference, wnMediaFormats, type MediaKind } from './media-reference.js';
 import { nestedVideoBodySchema, readNestedVideoRequest, type NestedVideoMode } from './read-nested-video-request.js';

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { buildApp } from '../../server/build-app.js';
 import { ConfigError } from '../../core/config/config-error.js';
@@ -77,6 +78,19 @@ t.test('a channel names its plugin as a built-in family, a path relative to the 
   t.equal(byPackage.statusCode, 200, 'the plugin loaded as an npm package answers');
   t.equal(byPackage.json().choices[0].message.content, 'package: hello package', 'with its channel options');
   t.equal(fake.requests.length, 1, 'the echo channels never call the gx upstream');
+});
+
+t.test('a plugin of the first contract version still loads and serves, its handler given the validated client request', async (t) => {
+  const plugin = (await import(pathToFileURL(echoPluginPath).href)) as { default: { apiVersion: number } };
+  t.equal(plugin.default.apiVersion, 1, 'the echo fixture is written against version 1');
+  const file = configDirectory(t, () => ['{ name: echo-first-version, plugin: echo-provider, base_url: "http://127.0.0.1:9", models: [echo-first] }']);
+  const { config } = loadConfigFile(file);
+  const gateway = await buildTestApp(t, 'memory', {}, { config, configFile: file });
+  const token = await issueToken(t, gateway);
+
+  const answer = await postChat(gateway, token, chatBody('hello version 1', { model: 'echo-first' }));
+  t.equal(answer.statusCode, 200);
+  t.equal(answer.json().choices[0].message.content, 'echo: hello version 1', 'its handler read the client messages as sent');
 });
 
 t.test("every family word of the spec loads as a plugin name; an old built-in name loads with a warning naming its replacement", async (t) => {

@@ -1,5 +1,5 @@
-import { isRecord } from '../../../core/index.js';
 
+import { isRecord } from '../../../core/kit/index.js';
 // The native `responseSchema` and function `parameters` take an OpenAPI subset, and the
 // upstream answers 400 to any other key (additionalProperties, $schema, ...). The kept keys
 // are the native Schema object's fields (reference-gateway.md §4.4, upstreams.md §1.2);

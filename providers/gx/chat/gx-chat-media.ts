@@ -1,12 +1,5 @@
-import {
-  type ChatCompletionRequest,
-  type ChatMessage,
-  type FetchedMedia,
-  internalError,
-  invalidRequest,
-  ownEntry,
-  readDataUriBase64,
-} from '../../../core/index.js';
+import { internalError, invalidRequest, type ChatCompletionRequest, type ChatMessage, type FetchedMedia } from '../../../core/index.js';
+import { ownEntry, readDataUriBase64 } from '../../../core/kit/index.js';
 
 /** One content part of a client message, as the chat schema types it. */
 export type ChatContentPart = Extract<NonNullable<ChatMessage['content']>, unknown[]>[number];

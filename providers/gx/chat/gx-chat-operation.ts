@@ -1,5 +1,6 @@
-import { mediaErrorAboutField, readUpstreamAnswer, type ChatCompletionRequest, type FetchedMedia, type GoogleApiOptions } from '../../../core/index.js';
-import type { OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import type { ChatCompletionRequest, FetchedMedia, OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import { mediaErrorAboutField, readUpstreamAnswer } from '../../../core/kit/index.js';
+import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { fromGxResponse } from './from-gx-response.js';

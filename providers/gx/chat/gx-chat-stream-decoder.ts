@@ -1,5 +1,14 @@
-import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder } from '../../../core/index.js';
-import type { ChatCompletionChunkChoice, ChatCompletionDelta, ChatCompletionToolCallDelta, StreamOutput, Usage } from '../../../core/index.js';
+import {
+  upstreamStreamTruncated,
+  type ChatCompletionChunkChoice,
+  type ChatCompletionDelta,
+  type ChatCompletionToolCallDelta,
+  type SseFrame,
+  type StreamDecoder,
+  type StreamOutput,
+  type Usage,
+} from '../../../core/index.js';
+import { readJsonFrame, stopAfterFirstError, streamFailure as fail } from '../../../core/kit/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, gxResponseExpected, invalidGxResponse } from '../gx-error.js';
 import { readGxResponse, type GxCandidate } from '../gx-schemas.js';

@@ -1,4 +1,5 @@
-import { invalidRequest, jsonTooDeep, maxEmbeddedJsonDepth, parseEmbeddedJson, type ChatMessage } from '../../../core/index.js';
+import { invalidRequest, jsonTooDeep, type ChatMessage } from '../../../core/index.js';
+import { maxEmbeddedJsonDepth, parseEmbeddedJson } from '../../../core/kit/index.js';
 import { textToGxParts, toGxMediaPart, type FetchedMediaMap, type GxRequestPart } from './gx-chat-media.js';
 
 /** One native `contents` entry. */

@@ -1,4 +1,5 @@
-import { invalidRequest, isRecord, type ChatCompletionRequest, type FetchedMedia } from '../../../core/index.js';
+import { invalidRequest, type ChatCompletionRequest, type FetchedMedia } from '../../../core/index.js';
+import { isRecord } from '../../../core/kit/index.js';
 import type { GxRequest } from '../call-gx.js';
 import { parseGxThinkingSuffix, readGxThinkingConfig, thinkingConfigForEffort, type GxThinkingConfig } from '../gx-thinking.js';
 import { cleanGxSchema, isEmptyObjectSchema } from './clean-gx-schema.js';

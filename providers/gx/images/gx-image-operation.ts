@@ -1,5 +1,6 @@
-import { emptyUsage, fetchableImageTypes, fetchImage, readImageSourceText, readUpstreamAnswer } from '../../../core/index.js';
-import type { GoogleApiOptions, ImageFormats, MediaFetcher, OperationCall, OperationResult, ProviderHost, Usage } from '../../../core/index.js';
+import { emptyUsage, type MediaFetcher, type OperationCall, type OperationResult, type ProviderHost, type Usage } from '../../../core/index.js';
+import { fetchableImageTypes, fetchImage, readImageSourceText, readUpstreamAnswer, type ImageFormats } from '../../../core/kit/index.js';
+import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { fromGxImageResponse } from './from-gx-image-response.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { invalidRequest, ownEntry, parseClientFields, type ImageRequest } from '../../../core/index.js';
+import { invalidRequest, type ImageRequest } from '../../../core/index.js';
+import { ownEntry, parseClientFields } from '../../../core/kit/index.js';
 
 /** The output tiers of `imageConfig.imageSize` (upstreams.md §1.2). */
 type GxImageSize = '1K' | '2K' | '4K';

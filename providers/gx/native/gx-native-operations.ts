@@ -1,5 +1,16 @@
-import { emptyUsage, readUpstreamJsonBody, type GoogleApiOptions, type NativeBatchEmbedRequest, type NativeEmbedRequest } from '../../../core/index.js';
-import type { NativeGenerateRequest, OperationCall, OperationResult, ProviderHost, UpstreamResponse, Usage } from '../../../core/index.js';
+import {
+  emptyUsage,
+  type NativeBatchEmbedRequest,
+  type NativeEmbedRequest,
+  type NativeGenerateRequest,
+  type OperationCall,
+  type OperationResult,
+  type ProviderHost,
+  type UpstreamResponse,
+  type Usage,
+} from '../../../core/index.js';
+import { readUpstreamJsonBody } from '../../../core/kit/index.js';
+import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris, type GxRequest } from '../call-gx.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
 import { gxResponseExpected } from '../gx-error.js';

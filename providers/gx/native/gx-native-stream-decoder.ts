@@ -1,4 +1,5 @@
-import { readJsonFrame, stopAfterFirstError, streamFailure as fail, upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { upstreamStreamTruncated, type SseFrame, type StreamDecoder, type StreamOutput } from '../../../core/index.js';
+import { readJsonFrame, stopAfterFirstError, streamFailure as fail } from '../../../core/kit/index.js';
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxResponseExpected } from '../gx-error.js';
 import { readGxResponse, type GxCandidate } from '../gx-schemas.js';

@@ -1,16 +1,6 @@
 import t from 'tap';
-import {
-  callUpstream,
-  GatewayError,
-  headerValue,
-  jsonBody,
-  multipartBody,
-  readDataUriBase64,
-  retryAfterHeader,
-  type ProviderHost,
-  type UpstreamRequest,
-  type UpstreamResponse,
-} from '../../../core/index.js';
+import { GatewayError, type ProviderHost, type UpstreamRequest, type UpstreamResponse } from '../../../core/index.js';
+import { callUpstream, headerValue, jsonBody, multipartBody, readDataUriBase64, retryAfterHeader } from '../../../core/kit/index.js';
 import { upstreamAnswer } from '../../helpers/upstream-answer.js';
 
 const timeouts = { connectMilliseconds: 1_000, firstByteMilliseconds: 1_000, idleMilliseconds: 1_000, totalMilliseconds: 1_000 };

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { videoContentResult } from '../../../core/index.js';
+import { videoContentResult } from '../../../core/kit/index.js';
 import { upstreamAnswer } from '../../helpers/upstream-answer.js';
 
 t.test("a video.content answer is typed by the upstream's Content-Type, video/mp4 when it is absent or blank", async (t) => {

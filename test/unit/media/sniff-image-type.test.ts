@@ -1,6 +1,6 @@
 import t from 'tap';
-import { sniffImageType } from '../../../core/index.js';
 
+import { sniffImageType } from '../../../core/kit/index.js';
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00', 'latin1');
 const bmp = Buffer.concat([Buffer.from('BM'), Buffer.alloc(12)]);

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { stopAfterFirstError, streamFailure, unavailable, type StreamOutput } from '../../../core/index.js';
+import { unavailable, type StreamOutput } from '../../../core/index.js';
+import { stopAfterFirstError, streamFailure } from '../../../core/kit/index.js';
 
 const event = (data: string): StreamOutput => ({ type: 'event', data, content: true });
 

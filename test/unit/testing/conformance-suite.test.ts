@@ -1,19 +1,15 @@
 import t, { type Test } from 'tap';
 import { z } from 'zod';
+import { defineProvider, GatewayError, invalidRequest, type OperationCall, type UpstreamHttp } from '../../../core/index.js';
 import {
   bearerAuthorization,
   callUpstream,
-  defineProvider,
-  GatewayError,
-  invalidRequest,
   invalidUpstreamAnswer,
-  type OperationCall,
   parseUpstreamJson,
-  type UpstreamHttp,
   upstreamRefusal,
   upstreamStatusError,
   type UpstreamStatusMapper,
-} from '../../../core/index.js';
+} from '../../../core/kit/index.js';
 import { runConformance, startRecordedUpstream } from '../../../core/testing/index.js';
 
 // A chat plugin with the faults the suite exists to catch: it forgets the call's signal,

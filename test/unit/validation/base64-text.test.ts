@@ -1,6 +1,6 @@
 import t from 'tap';
-import { isBase64Text } from '../../../core/index.js';
 
+import { isBase64Text } from '../../../core/kit/index.js';
 t.test('bare base64 is told from other text before anything is decoded', async (t) => {
   t.equal(isBase64Text('iVBORw0KGgo='), true);
   t.equal(isBase64Text('aGVsbG8'), true, 'unpadded base64 decodes whole');

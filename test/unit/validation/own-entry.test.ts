@@ -1,7 +1,7 @@
 import t from 'tap';
 import { findInlineMedia } from '../../../core/billing/find-inline-media.js';
 import { mimeTypeFromPath } from '../../../core/http/media-type.js';
-import { ownEntry } from '../../../core/index.js';
+import { ownEntry } from '../../../core/kit/index.js';
 import { audioFileType } from '../../../plugins/audio/audio-file-types.js';
 import { readWnFlatRequest } from '../../../providers/wn-hx/read-wn-flat-request.js';
 

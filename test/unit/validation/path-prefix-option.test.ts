@@ -1,7 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
-import { pathPrefixOption } from '../../../core/index.js';
 
+import { pathPrefixOption } from '../../../core/kit/index.js';
 t.test('path_prefix defaults to the provider’s prefix and refuses a trailing slash with an example', async (t) => {
   const schema = z.strictObject({ path_prefix: pathPrefixOption('/api/v3') });
   t.strictSame(schema.parse({}), { path_prefix: '/api/v3' });

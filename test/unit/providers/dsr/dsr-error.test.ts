@@ -1,5 +1,9 @@
 import t from 'tap';
-import { describeArkError as describeDsrErrorDetail, isArkSensitiveContent as isDsrSensitiveContent, readArkErrorBody as readDsrErrorBody } from '../../../../core/index.js';
+import {
+  describeArkError as describeDsrErrorDetail,
+  isArkSensitiveContent as isDsrSensitiveContent,
+  readArkErrorBody as readDsrErrorBody,
+} from '../../../../providers/shared/ark/ark-api-errors.js';
 import { dsrPromptBlocked } from '../../../../providers/dsr/from-dsr-response.js';
 import { seedreamResponses } from './fixtures/read-dsr-fixtures.js';
 

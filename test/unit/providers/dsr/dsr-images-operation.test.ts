@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ChannelTimeouts, ImageRequest, OperationCall } from '../../../../core/index.js';
+import type { PathPrefixOptions } from '../../../../core/kit/index.js';
 import { createDsrImagesOperation } from '../../../../providers/dsr/dsr-images-operation.js';
-import type { PathPrefixOptions } from '../../../../core/index.js';
 import { seedreamResponses, stubHost, upstreamAnswer } from './fixtures/read-dsr-fixtures.js';
 
 const recorded = seedreamResponses();

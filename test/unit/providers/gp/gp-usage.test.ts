@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../../../../core/index.js';
+import { fromOpenAiChatUsage, openAiChatUsageSchema } from '../../../../providers/shared/openai-compatible/openai-usage.js';
 import { fixtureText } from './fixtures/read-gp-fixtures.js';
 
 t.test('the recorded non-stream usage becomes the core usage', async (t) => {

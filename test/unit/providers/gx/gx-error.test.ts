@@ -1,6 +1,6 @@
 import t from 'tap';
 import { invalidApiKeyBody } from '../../../fakes/gx/gx-error-body.js';
-import { describeGoogleErrorText, googleKeyRefused, readGoogleErrorText } from '../../../../core/index.js';
+import { describeGoogleErrorText, googleKeyRefused, readGoogleErrorText } from '../../../../providers/shared/google-api/google-api-errors.js';
 import { gxErrorToGatewayError } from '../../../../providers/gx/gx-error.js';
 import { fixtureBytes } from './fixtures/read-gx-fixtures.js';
 

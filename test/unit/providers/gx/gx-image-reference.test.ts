@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
-import { sniffImageType, type FetchedMedia, type MediaFetchOptions, type MediaFetcher } from '../../../../core/index.js';
+import type { FetchedMedia, MediaFetcher, MediaFetchOptions } from '../../../../core/index.js';
+import { sniffImageType } from '../../../../core/kit/index.js';
 import { GuardedMediaFetcher } from '../../../../core/http/media-fetcher.js';
 import { tinyPngBase64 } from '../../../fakes/gx/fake-gx-upstream.js';
 import { fetchGxReferenceImage } from '../../../../providers/gx/images/gx-image-operation.js';

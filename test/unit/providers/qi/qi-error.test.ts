@@ -1,5 +1,9 @@
 import t from 'tap';
-import { describeDashScopeError as describeQiError, isDashScopeModerationCode as isQiBlockedCode, readDashScopeErrorBody as readQiErrorBody } from '../../../../core/index.js';
+import {
+  describeDashScopeError as describeQiError,
+  isDashScopeModerationCode as isQiBlockedCode,
+  readDashScopeErrorBody as readQiErrorBody,
+} from '../../../../providers/shared/dashscope/dashscope-api-errors.js';
 import { qiStatusError } from '../../../../providers/qi/from-qi-response.js';
 import { qiFixture } from './fixtures/read-qi-fixture.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { classifyQiImage } from '../../../../providers/qi/qi-image-reference.js';
-import { sniffImageType } from '../../../../core/index.js';
+import { sniffImageType } from '../../../../core/kit/index.js';
 import { qiImageMimeTypes } from '../../../../providers/qi/qi-image-reference.js';
 
 const path = ['input', 'messages', 0, 'content', 1, 'image'];

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { OperationCall, ProviderHost, UpstreamRequest, UpstreamResponse } from '../../../../core/index.js';
+import type { GoogleApiOptions as VoOptions } from '../../../../providers/shared/google-api/google-api.js';
 import { downloadVoVideo } from '../../../../providers/vo/download-vo-video.js';
-import type { GoogleApiOptions as VoOptions } from '../../../../core/index.js';
 import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
 const key = 'channel-key';

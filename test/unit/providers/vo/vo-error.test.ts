@@ -1,5 +1,5 @@
 import t from 'tap';
-import { describeGoogleErrorText } from '../../../../core/index.js';
+import { describeGoogleErrorText } from '../../../../providers/shared/google-api/google-api-errors.js';
 import { voSubmitError } from '../../../../providers/vo/vo-error.js';
 import { voFixture } from './fixtures/read-vo-fixture.js';
 import { upstreamAnswer } from '../../../helpers/upstream-answer.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { OperationCall, ProviderHost, UpstreamRequest, UpstreamResponse, VideoTaskQuery } from '../../../../core/index.js';
-import type { GoogleApiOptions as VoOptions } from '../../../../core/index.js';
+import type { GoogleApiOptions as VoOptions } from '../../../../providers/shared/google-api/google-api.js';
 import { VoTaskNotes } from '../../../../providers/vo/vo-billing.js';
 import { createVoVideoOperations } from '../../../../providers/vo/vo-video-operations.js';
 import { upstreamAnswer } from '../../../helpers/upstream-answer.js';

@@ -1,5 +1,5 @@
-import { sniffImageType } from './sniff-image-type.js';
 
+import { sniffImageType } from '../../../core/kit/index.js';
 /** The image types OpenAI's endpoints take as input (image edits, a video's `input_reference`): png, jpeg and webp, lower case. */
 export const openAiImageTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];
 

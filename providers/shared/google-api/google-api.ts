@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OperationCall } from '../contracts/provider/operation-call.js';
+import type { OperationCall } from '../../../core/index.js';
 
 // The calls of Google-API-style upstreams (reference upstreams.md §1.1, read with the spec's
 // neutral names): paths under an API version, the channel's key in `x-gx-api-key`.

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { describeUpstreamError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
 
+import { upstreamModelUnknown, type GatewayError } from '../../../core/index.js';
+import { describeUpstreamError, errorForUpstreamBody, readUpstreamJsonAs, type UpstreamErrorDialect } from '../../../core/kit/index.js';
 // The error dialect of DashScope-format upstreams (reference upstreams.md §4.1), for the
 // providers whose upstream speaks it: an error body `{request_id, code, message}`, and codes
 // that arrive without a status (in a body sent with HTTP 200, or on a failed task).
 
 /** DashScope's error body `{request_id, code, message}`; loose, as every upstream body is read. */
-export const dashScopeErrorBodySchema = z.looseObject({
+const dashScopeErrorBodySchema = z.looseObject({
   request_id: z.string().nullish(),
   code: z.string().nullish(),
   message: z.string().nullish(),
@@ -24,12 +24,6 @@ export function readDashScopeErrorBody(text: string): DashScopeErrorBody | undef
 
 /** The upstream's own words for an error: `message (code)`. */
 export const describeDashScopeError = (error: { code?: string | null; message?: string | null }): string | undefined => describeUpstreamError(error.message, error.code);
-
-/** The upstream's own words in an error body's text, for `upstreamStatusError(response, describeDashScopeErrorText)`. */
-export function describeDashScopeErrorText(text: string): string | undefined {
-  const error = readDashScopeErrorBody(text);
-  return error === undefined ? undefined : describeDashScopeError(error);
-}
 
 /**
  * Codes DashScope answers when its moderation refused the input or the output:
@@ -51,7 +45,7 @@ export const isDashScopeModerationCode = (code: string | null | undefined): bool
 const modelCodes = new Set(['ModelNotFound', 'Model.AccessDenied', 'AccessDenied.Unpurchased']);
 
 /** Whether a code says the upstream does not know the model or does not let this account use it. */
-export const isDashScopeModelCode = (code: string | null | undefined): boolean => typeof code === 'string' && modelCodes.has(code);
+const isDashScopeModelCode = (code: string | null | undefined): boolean => typeof code === 'string' && modelCodes.has(code);
 
 /**
  * The HTTP status a DashScope error code stands for (the code table of upstreams.md §4.1),
@@ -68,3 +62,23 @@ export function dashScopeCodeStatus(code: string): number {
   if (code.startsWith('Invalid') || code.startsWith('BadRequest') || code.startsWith('DataInspection') || code.startsWith('IPInfringement') || code === 'data_inspection_failed') return 400;
   return 500;
 }
+
+/** DashScope's error body, judged by its status in DashScope's words, except a code about the model alone (see {@link dashScopeError}). */
+const dashScopeErrorDialect: UpstreamErrorDialect<DashScopeErrorBody> = {
+  errorSchema: dashScopeErrorBodySchema,
+  describe: describeDashScopeError,
+  errorOf: (error, _status, message) => (isDashScopeModelCode(error.code) ? upstreamModelUnknown(message) : undefined),
+};
+
+/**
+ * The gateway error for a DashScope `error` (a body's, or a code sent with HTTP 200) with
+ * the `status` it came with or stands for: a code about the model alone
+ * (`isDashScopeModelCode`) is `upstreamModelUnknown`, tried on another channel but never the
+ * channel's failure; anything else is judged by its status (see `errorForUpstreamStatus`), in
+ * DashScope's own words.
+ */
+export const dashScopeError = (status: number, error: DashScopeErrorBody | undefined, retryAfterSeconds?: number): GatewayError =>
+  errorForUpstreamBody(status, error, dashScopeErrorDialect, retryAfterSeconds);
+
+/** A non-2xx answer, from its status, its body's first 64 KiB and its `Retry-After` delay, judged by the body's code and the status (see {@link dashScopeError}). */
+export const dashScopeStatusError = (status: number, bodyText: string, retryAfterSeconds?: number): GatewayError => dashScopeError(status, readDashScopeErrorBody(bodyText), retryAfterSeconds);

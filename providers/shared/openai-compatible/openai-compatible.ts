@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import type { OperationCall } from '../contracts/provider/operation-call.js';
-import type { ProviderHost } from '../contracts/provider/provider-host.js';
-import type { UpstreamResponse } from '../contracts/provider/upstream-http.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { bearerAuthorization, callUpstream, prefixedUpstreamUrl, type UpstreamCall, type UpstreamRequestBody, type UpstreamStatusMapper } from './call-upstream.js';
-import { describeUpstreamError, errorForUpstreamStatus, upstreamStatusError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
-import { pathPrefixOptions } from '../validation/path-prefix-option.js';
+import type { GatewayError, OperationCall, ProviderHost, UpstreamResponse } from '../../../core/index.js';
+import {
+  bearerAuthorization,
+  callUpstream,
+  createStatusErrorMapper,
+  describeUpstreamError,
+  errorForUpstreamStatus,
+  pathPrefixOptions,
+  prefixedUpstreamUrl,
+  readUpstreamJsonAs,
+  type UpstreamCall,
+  type UpstreamRequestBody,
+  type UpstreamStatusMapper,
+} from '../../../core/kit/index.js';
 
 // The base of the providers whose upstream speaks OpenAI's HTTP dialect (reference
 // upstreams.md §2.1): the key as a Bearer token, paths under the channel's `path_prefix`,
@@ -27,7 +33,7 @@ export const openAiErrorDetailSchema = z.looseObject({
 export type OpenAiErrorDetail = z.output<typeof openAiErrorDetailSchema>;
 
 /** An OpenAI-style error body: `{"error": {...}}`. */
-export const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
+const openAiErrorBodySchema = z.looseObject({ error: openAiErrorDetailSchema });
 
 /** The upstream's message with its type and code: `Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)`. */
 export function describeOpenAiError(error: OpenAiErrorDetail | undefined): string | undefined {
@@ -37,9 +43,6 @@ export function describeOpenAiError(error: OpenAiErrorDetail | undefined): strin
 
 /** The error object of an OpenAI-style error body, if the text is one. */
 export const readOpenAiErrorText = (text: string): OpenAiErrorDetail | undefined => readUpstreamJsonAs(text, openAiErrorBodySchema)?.error;
-
-/** The upstream's own message in an error body, for `upstreamStatusError(response, describeOpenAiErrorText)`. */
-export const describeOpenAiErrorText = (text: string): string | undefined => describeOpenAiError(readOpenAiErrorText(text));
 
 /**
  * The error object in a parsed JSON answer, when the answer is an error (`{"error": ...}`):
@@ -89,7 +92,7 @@ export function rejectOpenAiError(json: unknown): void {
 }
 
 /** The gateway error for an OpenAI-style upstream's non-2xx answer, judged by its status with the upstream's own message. */
-export const openAiStatusError: UpstreamStatusMapper = (response) => upstreamStatusError(response, describeOpenAiErrorText);
+const openAiStatusError = createStatusErrorMapper({ errorSchema: openAiErrorBodySchema, describe: (body) => describeOpenAiError(body.error) });
 
 /**
  * Calls `{base_url}{path_prefix}{path}` of an OpenAI-style upstream with the channel's key as

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { upstreamDeniedNamedResource } from '../errors/error-codes.js';
-import type { GatewayError } from '../errors/gateway-error.js';
-import { redactSecrets } from '../logging/create-logger.js';
-import { describeUpstreamError, upstreamStatusError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
-import type { UpstreamStatusMapper } from './call-upstream.js';
+import { upstreamDeniedNamedResource, type GatewayError } from '../../../core/index.js';
+import { createStatusErrorMapper, describeUpstreamError, readUpstreamJsonAs, redactSecrets, type UpstreamErrorDialect } from '../../../core/kit/index.js';
 
 // The error dialect of Google's APIs (reference upstreams.md §1.10): an error body
 // `{"error": <google.rpc.Status>}` whose `details` carry typed messages (`RetryInfo`,
@@ -23,6 +19,9 @@ export type GoogleRpcStatus = z.output<typeof googleRpcStatusSchema>;
 
 /** An error body: `{"error": {code, message, status, details}}`. */
 export const googleErrorBodySchema = z.looseObject({ error: googleRpcStatusSchema });
+
+/** An error body as read. */
+type GoogleErrorBody = z.output<typeof googleErrorBodySchema>;
 
 // google.rpc.Code numbers with their names and the HTTP statuses google/rpc/code.proto maps
 // them to; a failed operation's `error` carries only the number (fixture gemini-veo-operation.json).
@@ -95,34 +94,27 @@ export function googleNamedResourceDenial(status: number, error: GoogleRpcStatus
 /** The error object in an error body's text, if it is one. */
 export const readGoogleErrorText = (text: string): GoogleRpcStatus | undefined => readUpstreamJsonAs(text, googleErrorBodySchema)?.error;
 
-/** The upstream's own words in an error body: `message (STATUS)`. */
+/** The upstream's own words for an error: `message (STATUS)`. */
+const describeGoogleError = (error: GoogleRpcStatus): string | undefined => describeUpstreamError(error.message, error.status);
+
+/** The upstream's own words in an error body's text, undefined for a body that is none. */
 export function describeGoogleErrorText(text: string): string | undefined {
   const error = readGoogleErrorText(text);
-  return error === undefined ? undefined : describeUpstreamError(error.message, error.status);
+  return error === undefined ? undefined : describeGoogleError(error);
 }
 
+/** Google's error body read for its words alone: each status judged as the status line says (see `createStatusErrorMapper`). */
+export const googleErrorWords: UpstreamErrorDialect<GoogleErrorBody> = { errorSchema: googleErrorBodySchema, describe: (body) => describeGoogleError(body.error) };
+
 /**
- * The gateway error for a Google API's non-2xx answer (see `upstreamStatusError`), with the
- * upstream's message, the `RetryInfo` delay when there is no `Retry-After` header, a
+ * The gateway error for a Google API's non-2xx answer (see `createStatusErrorMapper`), with
+ * the upstream's message, the `RetryInfo` delay when there is no `Retry-After` header, a
  * refused channel key judged as 401, and a refusal of something the request names as the
  * request's (`googleNamedResourceDenial`).
  */
-export const googleStatusError: UpstreamStatusMapper = async (response) => {
-  let refusal: GoogleRpcStatus | undefined;
-  const failure = await upstreamStatusError(
-    response,
-    (text) => {
-      refusal = readGoogleErrorText(text);
-      return refusal === undefined ? undefined : describeUpstreamError(refusal.message, refusal.status);
-    },
-    (text) => {
-      const error = readGoogleErrorText(text);
-      return error === undefined ? undefined : googleRetryAfterSeconds(error);
-    },
-    (text) => {
-      const error = readGoogleErrorText(text);
-      return error !== undefined && googleKeyRefused(error) ? 401 : undefined;
-    },
-  );
-  return googleNamedResourceDenial(response.statusCode, refusal) ?? failure;
-};
+export const googleStatusError = createStatusErrorMapper<GoogleErrorBody>({
+  ...googleErrorWords,
+  retryAfterSeconds: (body) => googleRetryAfterSeconds(body.error),
+  statusOf: (body) => (googleKeyRefused(body.error) ? 401 : undefined),
+  errorOf: (body, status) => googleNamedResourceDenial(status, body.error),
+});

@@ -1,16 +1,17 @@
 import t from 'tap';
+import type { ProviderHost, UpstreamRequest } from '../../../../core/index.js';
 import {
   callOpenAiCompatible,
-  describeOpenAiErrorText,
+  describeOpenAiError,
   openAiErrorToGatewayError,
   readOpenAiError,
+  readOpenAiErrorText,
   rejectOpenAiError,
-  type ProviderHost,
-  type UpstreamRequest,
-} from '../../../core/index.js';
-import { upstreamAnswer } from '../../helpers/upstream-answer.js';
+} from '../../../../providers/shared/openai-compatible/openai-compatible.js';
+import { upstreamAnswer } from '../../../helpers/upstream-answer.js';
 
 t.test("an OpenAI error body is described by its message, type and code", async (t) => {
+  const describeOpenAiErrorText = (text: string) => describeOpenAiError(readOpenAiErrorText(text));
   const body = JSON.stringify({ error: { message: 'Unsupported parameter: temperature', type: 'invalid_request_error', param: 'temperature', code: 'unsupported_parameter' } });
   t.equal(describeOpenAiErrorText(body), 'Unsupported parameter: temperature (invalid_request_error, unsupported_parameter)');
   const withoutCode = JSON.stringify({ error: { message: "Invalid file format. Supported formats: ['flac', 'm4a']", type: 'invalid_request_error', param: null, code: null } });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { describeUpstreamError } from './upstream-error.js';
-import { readUpstreamJsonAs } from './upstream-json.js';
 
+import { createStatusErrorMapper, describeUpstreamError, readUpstreamJsonAs, type UpstreamErrorDialect } from '../../../core/kit/index.js';
 // The error dialect of Ark-format upstreams (reference upstreams.md §3.1), for the providers
 // whose upstream speaks it: an error body `{"error": {code, message, param, type}}`, the same
 // object on a failed task or image, and safety-filter codes ending in `SensitiveContentDetected`.
@@ -18,13 +17,19 @@ export const arkErrorDetailSchema = z.looseObject({
 export type ArkErrorDetail = z.output<typeof arkErrorDetailSchema>;
 
 /** An error body: `{"error": {...}}`. */
-export const arkErrorBodySchema = z.looseObject({ error: arkErrorDetailSchema });
+const arkErrorBodySchema = z.looseObject({ error: arkErrorDetailSchema });
 
 /** The error object of an Ark error body, if the text is one. */
 export const readArkErrorBody = (text: string): ArkErrorDetail | undefined => readUpstreamJsonAs(text, arkErrorBodySchema)?.error;
 
 /** Ark's message with its code: `The parameter ... is not valid (InvalidParameter)`. */
 export const describeArkError = (error: ArkErrorDetail | undefined): string | undefined => describeUpstreamError(error?.message, error?.code);
+
+/** Ark's error body, each status judged as its status line says in Ark's words (see `createStatusErrorMapper`). */
+export const arkErrorDialect: UpstreamErrorDialect<z.output<typeof arkErrorBodySchema>> = { errorSchema: arkErrorBodySchema, describe: (body) => describeArkError(body.error) };
+
+/** The gateway error for an Ark upstream's non-2xx answer: its status judged, with Ark's message. */
+export const arkStatusError = createStatusErrorMapper(arkErrorDialect);
 
 /**
  * True for Ark's safety-filter codes: `InputTextSensitiveContentDetected`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tokenCount, type Usage } from '../contracts/usage.js';
+import { tokenCount, type Usage } from '../../../core/index.js';
 
 // The usage objects of OpenAI's HTTP dialect, read leniently: every count may be missing.
 
