@@ -171,18 +171,18 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(managementPlugin, { tokens: container.resolve(TokenService) });
     const catalog = new ModelCatalog(config);
     await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const { runner, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    const { pipeline, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
     circuitStates = () => breaker.states();
-    await app.register(chatRoutes, { runner, config });
-    await app.register(audioRoutes, { runner, config });
-    await app.register(responsesRoutes, { runner, config });
-    await app.register(imagesRoutes, { runner, config });
-    await app.register(nativeRoutes, { runner, config });
+    await app.register(chatRoutes, { pipeline, config });
+    await app.register(audioRoutes, { pipeline, config });
+    await app.register(responsesRoutes, { pipeline, config });
+    await app.register(imagesRoutes, { pipeline, config });
+    await app.register(nativeRoutes, { pipeline, config });
     const clock = container.resolve(InjectionTokens.clock);
-    const tasks = new TaskService(runner, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
+    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });
-    await app.register(assetsPlugin, { runner, callChannel, config, backend, repository: assetOwnership });
+    await app.register(assetsPlugin, { pipeline, callChannel, config, backend, repository: assetOwnership });
     const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
     app.addHook('onReady', async () => poller.start());
     app.addHook('onClose', async () => poller.stop());
@@ -208,7 +208,7 @@ async function createModelRequestPipeline(
   container: DependencyContainer,
   catalog: ModelCatalog,
   observer: RunObserver,
-): Promise<{ runner: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel }> {
+): Promise<{ pipeline: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
@@ -229,7 +229,7 @@ async function createModelRequestPipeline(
     () => clock.now(),
   );
   const channels = loaded.map((channel) => new Channel(channel));
-  const runner = new ModelRequestPipeline({
+  const pipeline = new ModelRequestPipeline({
     channels,
     breaker,
     catalog,
@@ -242,7 +242,7 @@ async function createModelRequestPipeline(
     observer,
     inFlight: container.resolve(InFlightRequests),
   });
-  return { runner, breaker, callChannel: channelCaller(channels) };
+  return { pipeline, breaker, callChannel: channelCaller(channels) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { AbortWatch } from '../http/abort-flag.js';
 import type { Channel } from '../routing/channel.js';
 import type { Attempt } from '../routing/plan-attempts.js';
-import type { InFlightRequests, InterruptibleStream } from './in-flight-requests.js';
+import type { InterruptibleStream } from '../streaming/stream-pump.js';
+import type { InFlightRequests } from './in-flight-requests.js';
 
 /**
  * One try of one channel: its upstream call is aborted when the client leaves or the shutdown

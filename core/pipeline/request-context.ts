@@ -1,13 +1,12 @@
 import type { Reservation } from '../billing/quota-ledger.js';
 import type { PriceConfig } from '../config/config-schema.js';
-import type { OperationName } from '../contracts/provider/operation-call.js';
 import type { Usage } from '../contracts/usage.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { unlimitedSlot, type ConcurrencySlot } from '../limits/concurrency-limiter.js';
 import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
-import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
 
 /** One try of a channel, as the request's log line and the observer report it. */
@@ -30,7 +29,7 @@ export interface RequestContext {
   readonly invocation: OperationInvocation;
   readonly token: TokenView;
   readonly model: string;
-  readonly operation: OperationName;
+  readonly operation: PipelineOperation;
   /** The token's groups in routing order (one group, or the `auto` walk). */
   groups: readonly string[];
   /** The channels still to try, in routing order (see {@link planRoute}). */

@@ -14,7 +14,8 @@ import {
   speechContentTypes,
   tokenCount,
   type OperationCall,
-  type OperationResult,
+  type BytesResult,
+  type JsonResult,
   type PathPrefixOptions,
   type ProviderHost,
   type SpeechRequest,
@@ -123,7 +124,7 @@ export function transcriptContentType(format: TranscriptFormat, upstreamContentT
  * that is not an error body; the text formats are taken as they come.
  */
 export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path: '/audio/transcriptions' | '/audio/translations') {
-  return async (call: OperationCall<TranscriptionRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<TranscriptionRequest, PathPrefixOptions>): Promise<JsonResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
     const response = await callOpenAiCompatible(host, call, path, { body: form });
@@ -161,7 +162,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
  * the 4096-character limit counts them), which the upstream does not report.
  */
 export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
-  return async (call: OperationCall<SpeechRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<SpeechRequest, PathPrefixOptions>): Promise<BytesResult> => {
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callOpenAiCompatible(host, call, '/audio/speech', { body });
     // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that

@@ -5,7 +5,7 @@ import {
   type ImageRequest,
   type OperationCall,
   type OperationName,
-  type OperationResult,
+  type JsonResult,
   type PathPrefixOptions,
   type ProviderHost,
 } from '../../core/index.js';
@@ -74,7 +74,7 @@ export function toDsrRequest(
  * the images actually delivered as the billed usage.
  */
 export function createDsrImagesOperation(host: ProviderHost, operation: Extract<OperationName, 'images.generate' | 'images.edit'>) {
-  return async (call: OperationCall<ImageRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ImageRequest, PathPrefixOptions>): Promise<JsonResult> => {
     const { fields, uploads } = normalizeDsrForm(call.request);
     const request = readDsrRequest(fields);
     const profile = dsrModelProfile(call.model, call.upstreamModel);

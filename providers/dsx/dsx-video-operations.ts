@@ -9,7 +9,11 @@ import {
   isChannelTrouble,
   isSuccessStatus,
   type OperationCall,
+  type BytesResult,
+  type JsonResult,
   type OperationHandler,
+  type TaskAccepted,
+  type TaskProgress,
   prefixedUpstreamUrl,
   type ProviderHost,
   readArkErrorBody,
@@ -72,7 +76,7 @@ async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuer
  * upstream may have started the task.
  */
 export const createDsxSubmitOperation =
-  (host: ProviderHost): OperationHandler<PreparedDsxSubmission, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<PreparedDsxSubmission, DsxOptions, TaskAccepted> =>
   async (call) => {
     let { submission } = call.request;
     await host.media.checkVendorFetchedUrls(call.request.vendorFetchedUrls, call.signal);
@@ -98,13 +102,13 @@ export const createDsxSubmitOperation =
 
 /** `video.status`: the task's progress (see `fromDsxTask`). */
 export const createDsxStatusOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, TaskProgress> =>
   async (call) =>
     fromDsxTask(await readDsxTask(host, call));
 
 /** `video.moderation`: the moderation record built from the task (see `dsxModerationRecord`). */
 export const createDsxModerationOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, JsonResult> =>
   async (call) => ({ kind: 'json', body: dsxModerationRecord(await readDsxTask(host, call)), usage: emptyUsage('estimated') });
 
 /**
@@ -114,7 +118,7 @@ export const createDsxModerationOperation =
  * operator's, so it goes through the media guard (`streamUpstreamUrl`), not `host.http`.
  */
 export const createDsxContentOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, BytesResult> =>
   async (call) => {
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';

@@ -12,7 +12,8 @@ import {
   rejectOpenAiError,
   type ChatCompletionRequest,
   type OperationCall,
-  type OperationResult,
+  type JsonResult,
+  type StreamResult,
   type PathPrefixOptions,
   type ProviderHost,
   type ResponsesRequest,
@@ -57,7 +58,7 @@ const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish(
 
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ChatCompletionRequest, PathPrefixOptions>): Promise<JsonResult | StreamResult> => {
     const response = await callGp(host, call, '/chat/completions', toGpRequest(call.request, call.upstreamModel, call.stream));
     if (call.stream) {
       const includeUsage = call.request.stream_options?.include_usage === true;
@@ -75,7 +76,7 @@ export function createGpChatOperation(host: ProviderHost) {
  * upstream, every field kept and `model` replaced by the upstream model.
  */
 export function createGpResponsesOperation(host: ProviderHost) {
-  return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ResponsesRequest, PathPrefixOptions>): Promise<JsonResult | StreamResult> => {
     const response = await callGp(host, call, '/responses', { ...call.request, model: call.upstreamModel });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 

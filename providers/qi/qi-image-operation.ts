@@ -6,7 +6,7 @@ import {
   type ImageRequest,
   matchesModelPattern,
   type OperationCall,
-  type OperationResult,
+  type JsonResult,
   pathPrefixOption,
   type ProviderHost,
   readUpstreamAnswer,
@@ -95,7 +95,7 @@ async function downloadQiImages(host: ProviderHost, urls: readonly string[], sig
  * call has no `X-DashScope-Async` header: this path is synchronous and refuses it (upstreams.md §4.3).
  */
 export function createQiImageOperation(host: ProviderHost, operation: QiModelKind['operation']) {
-  return async (call: OperationCall<ImageRequest, QiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ImageRequest, QiOptions>): Promise<JsonResult> => {
     const edit = call.options.edit_models.some((pattern) => matchesModelPattern(pattern, call.model));
     const job = readQiRequest(call.request, { operation, model: call.model, edit });
     const images = await resolveQiImages(host, job.images, { fetchUrls: call.options.fetch_input_urls, signal: call.signal });

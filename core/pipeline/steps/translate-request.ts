@@ -1,10 +1,10 @@
-import type { OperationName } from '../../contracts/provider/operation-call.js';
+import type { PipelineOperation } from '../operation-invocation.js';
 import type { Channel } from '../../routing/channel.js';
 import type { RequestContext } from '../request-context.js';
 
 /** The operation to call on a channel, and the request its provider receives. */
 export interface ChannelRequest {
-  operation: OperationName;
+  operation: PipelineOperation;
   request: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { mediaErrorAboutField, readUpstreamAnswer, type ChatCompletionRequest, type FetchedMedia, type GoogleApiOptions } from '../../../core/index.js';
-import type { OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import type { JsonResult, OperationCall, ProviderHost, StreamResult } from '../../../core/index.js';
 import { callGx, checkGxFileUris } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { fromGxResponse } from './from-gx-response.js';
@@ -9,7 +9,7 @@ import { toGxRequest } from './to-gx-request.js';
 
 /** `chat`: a chat completion translated to the native generate call and back. */
 export function createGxChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ChatCompletionRequest, GoogleApiOptions>): Promise<JsonResult | StreamResult> => {
     const media = new Map<string, FetchedMedia>();
     for (const { source, field } of collectMediaReferences(call.request)) {
       try {

@@ -1,5 +1,5 @@
 import { emptyUsage, fetchableImageTypes, fetchImage, readImageSourceText, readUpstreamAnswer } from '../../../core/index.js';
-import type { GoogleApiOptions, ImageFormats, MediaFetcher, OperationCall, OperationResult, ProviderHost, Usage } from '../../../core/index.js';
+import type { GoogleApiOptions, ImageFormats, MediaFetcher, JsonResult, OperationCall, ProviderHost, Usage } from '../../../core/index.js';
 import { callGx } from '../call-gx.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { fromGxImageResponse } from './from-gx-image-response.js';
@@ -102,7 +102,7 @@ export function estimateGxImageUsage(plan: GxImagePlan, images = 1): Usage {
  * images response.
  */
 export function createGxImageOperation(host: ProviderHost) {
-  return async (call: OperationCall<GxImagePlan, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<GxImagePlan, GoogleApiOptions>): Promise<JsonResult> => {
     const plan = call.request;
     const images = await Promise.all(
       plan.parts.flatMap((part) => (part.kind === 'image' ? [fetchGxReferenceImage(part.source, part.param, host.media, call.signal)] : [])),
