@@ -24,6 +24,7 @@ import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost, maxResponseBytesOf } from '../core/loader/create-provider-host.js';
 import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { loadTranslators } from '../core/loader/load-translators.js';
 import { ConcurrencyLimiter, hasConcurrencyLimits } from '../core/limits/concurrency-limiter.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
@@ -196,7 +197,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 }
 
 /**
- * Loads every channel's provider plugin (a bad plugin fails the start) and builds the pipeline
+ * Loads every channel's provider plugin and the translators (a bad one fails the start) and builds the pipeline
  * the model routes share, and the channel calls tasks are asked about through. The upstream client, media fetcher and providers close with the app.
  */
 async function createModelRequestPipeline(
@@ -228,7 +229,8 @@ async function createModelRequestPipeline(
     { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
     () => clock.now(),
   );
-  const channels = loaded.map((channel) => new Channel(channel));
+  const translators = await loadTranslators(config.translators, configFile);
+  const channels = loaded.map((channel) => new Channel(channel, translators));
   const pipeline = new ModelRequestPipeline({
     channels,
     breaker,

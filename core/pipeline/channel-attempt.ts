@@ -14,6 +14,8 @@ export class ChannelAttempt implements Attempt {
   readonly startedAt = Date.now();
   /** Aborts the upstream call: the client left, the deadline passed, or a primed stream is abandoned. */
   readonly upstreamAbort = new AbortController();
+  /** The translator serving the client's operation on this channel, once the request was translated for it; undefined on the fast path. */
+  translator: string | undefined;
   readonly #clientSignal: AbortWatch;
   readonly #abortUpstream = (): void => this.upstreamAbort.abort();
   readonly #forgetDeadline: (() => void) | undefined;

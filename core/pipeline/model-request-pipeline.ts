@@ -25,7 +25,8 @@ import { reserveQuota } from './steps/reserve-quota.js';
 import { settle, settleInBackground } from './steps/settle.js';
 import { settleFailure } from './steps/settle-failure.js';
 import { clientClosed, stopReason } from './steps/stop-reason.js';
-import { translateRequest } from './steps/translate-request.js';
+import { translatedBody, translatedStream } from './steps/translate-answer.js';
+import { translateRequest, type ChannelRequest } from './steps/translate-request.js';
 import { writeLogLine } from './steps/write-log-line.js';
 
 /** How one try ended: the answer to send, or why the channel did not give one. */
@@ -119,24 +120,37 @@ export class ModelRequestPipeline {
     return undefined;
   }
 
-  /** One channel: translate, call, and deliver its answer by its kind. */
+  /** One channel: translate, call, and deliver its answer by its kind (translated back to the client's format when a translator served it). */
   async #try(context: RequestContext, attempt: ChannelAttempt): Promise<TryOutcome> {
     const { services } = this;
+    let channelRequest: ChannelRequest;
     let result: OperationResults[PipelineOperation];
     try {
-      result = await callChannel(context, attempt, translateRequest(context, attempt.channel));
+      channelRequest = translateRequest(context, attempt.channel);
+      attempt.translator = channelRequest.translator?.name;
+      result = await callChannel(context, attempt, channelRequest);
     } catch (error) {
       return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
     }
+    const { translator } = channelRequest;
     switch (result.kind) {
       case 'json': {
+        const usage = usageOfAnswer(context, result.usage, result.body);
+        let body = result.body;
+        if (translator !== undefined) {
+          try {
+            body = translatedBody(context, { ...channelRequest, translator }, result, usage);
+          } catch (error) {
+            return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
+          }
+        }
         attempt.detach();
         attemptSucceeded(context, services, attempt);
-        context.usage = usageOfAnswer(context, result.usage, result.body);
+        context.usage = usage;
         await settle(context, services, attempt.group);
         await rememberAffinity(context, services, attempt, result.affinityKey);
         writeLogLine(context, undefined, result.status);
-        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
+        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined } };
       }
       case 'bytes': {
         attemptSucceeded(context, services, attempt);
@@ -152,8 +166,17 @@ export class ModelRequestPipeline {
         attempt.detach();
         attemptSucceeded(context, services, attempt);
         return { kind: 'answered', result: detachHold(context, services, attempt, result) };
-      case 'stream':
-        return this.#stream(context, attempt, result);
+      case 'stream': {
+        if (translator === undefined) return this.#stream(context, attempt, result);
+        let translated: StreamResult;
+        try {
+          translated = translatedStream(context, { ...channelRequest, translator }, result);
+        } catch (error) {
+          void result.body.dump().catch(() => {});
+          return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
+        }
+        return this.#stream(context, attempt, translated);
+      }
     }
   }
 

@@ -9,11 +9,14 @@ import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
 import type { AbortWatch } from '../http/abort-flag.js';
 
-/**
- * The operations a model request runs through the pipeline: every one but the questions about
- * a task, which go to the channel that accepted it, unbilled (`channel-call.ts`).
- */
-export type PipelineOperation = Exclude<OperationName, 'video.status' | 'video.content' | 'video.moderation'>;
+/** The questions about a task, asked of the channel that accepted it, unbilled (`channel-call.ts`), never as model requests. */
+export const taskQueryOperations = ['video.status', 'video.content', 'video.moderation'] as const satisfies readonly OperationName[];
+
+/** The operations a model request runs through the pipeline: every one but the {@link taskQueryOperations}. */
+export type PipelineOperation = Exclude<OperationName, (typeof taskQueryOperations)[number]>;
+
+/** Whether `operation` is one a model request runs through the pipeline. */
+export const isPipelineOperation = (operation: OperationName): operation is PipelineOperation => !(taskQueryOperations as readonly string[]).includes(operation);
 
 /** One client request to a model operation, as a route hands it to the pipeline. */
 export interface OperationInvocation {

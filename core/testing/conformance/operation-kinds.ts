@@ -1,6 +1,7 @@
 import type { OperationName } from '../../contracts/provider/operation-call.js';
 import type { OperationResult } from '../../contracts/provider/operation-results.js';
 import { operationResultKinds } from '../../contracts/operation-results.js';
+import { taskQueryOperations } from '../../pipeline/operation-invocation.js';
 import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
@@ -45,7 +46,7 @@ export const refusalsPassedThrough: ReadonlySet<OperationName> = new Set([
 ]);
 
 /** The operations that ask about a task `video.submit` started. */
-export const taskQueries: ReadonlySet<OperationName> = new Set(['video.status', 'video.content', 'video.moderation']);
+export const taskQueries: ReadonlySet<OperationName> = new Set(taskQueryOperations);
 
 /**
  * The schema each route validates its client request with, where core holds one and the
