@@ -57,6 +57,8 @@ t.test('a chat request to a family that speaks only Responses is answered as a c
   t.match(fake.requests.at(-1), { path: '/v1/responses', json: { model: 'gp-nano', input: [{ type: 'message', role: 'user', content: 'hello there' }], store: false } }, 'the upstream was asked in the Responses format');
   t.equal(await usedUnits(gateway, token, before), 1200 + 300 * 4, 'every input token at 1 unit, every output token at 4');
   t.match(lastRequestRecord(gateway), { operation: 'chat', translator: 'chat-over-responses', attempts: [{ channel: 'responses-only', outcome: 'success', translator: 'chat-over-responses' }], input_tokens: 1200, output_tokens: 300 });
+  const metrics = (await gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+  t.match(metrics, /^gateway_translated_requests_total\{operation="chat",translator="chat-over-responses"\} 1$/m, 'the metrics count it by its translator');
 });
 
 t.test('a streamed chat request is translated event by event: text in order, finish, the usage chunk asked for, [DONE]', async (t) => {
