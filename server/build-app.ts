@@ -171,8 +171,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService) });
     const catalog = new ModelCatalog(config);
-    await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const { pipeline, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    await app.register(modelListRoutes, { catalog, channels, startedAt: Math.floor(Date.now() / 1000) });
     circuitStates = () => breaker.states();
     await app.register(chatRoutes, { pipeline, config });
     await app.register(audioRoutes, { pipeline, config });
@@ -209,7 +209,7 @@ async function createModelRequestPipeline(
   container: DependencyContainer,
   catalog: ModelCatalog,
   observer: RunObserver,
-): Promise<{ pipeline: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel }> {
+): Promise<{ pipeline: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel; channels: readonly Channel[] }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
@@ -244,7 +244,7 @@ async function createModelRequestPipeline(
     observer,
     inFlight: container.resolve(InFlightRequests),
   });
-  return { pipeline, breaker, callChannel: channelCaller(channels) };
+  return { pipeline, breaker, callChannel: channelCaller(channels), channels };
 }
 
 /**

@@ -111,6 +111,15 @@ t.test('a failing translated channel fails over to one that implements chat, and
   t.equal(lastRequestRecord(reversed.gateway)?.translator, 'chat-over-responses');
 });
 
+t.test('/v1/models lists the chat route a translator opens on a Responses-only family, and only with the translator loaded', async (t) => {
+  const fake = await startOpenAi(t);
+  const routesOf = async (gateway: TestApp, token: IssuedToken) => (await gateway.app.inject({ method: 'GET', url: '/v1/models/gp-nano', headers: token.bearer })).json().routes;
+  const translated = await translatingGateway(t, [channel('responses-only', responsesOnly, fake.url)]);
+  t.strictSame(await routesOf(translated.gateway, translated.token), ['POST /v1/chat/completions', 'POST /v1/responses']);
+  const bare = await translatingGateway(t, [channel('responses-only', responsesOnly, fake.url)], []);
+  t.strictSame(await routesOf(bare.gateway, bare.token), ['POST /v1/responses']);
+});
+
 t.test('what the served format cannot say is a 400 in the chat route\'s dialect, before any upstream call or charge', async (t) => {
   const fake = await startOpenAi(t);
   const { gateway, token } = await translatingGateway(t, [channel('responses-only', responsesOnly, fake.url)]);
