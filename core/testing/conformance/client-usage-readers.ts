@@ -11,33 +11,31 @@ const count = (value: unknown): number => (typeof value === 'number' ? value : N
 const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 
 /**
+ * The reader of an OpenAI-style `usage` whose counts are `<input>_tokens` and
+ * `<output>_tokens`, with the cached and reasoning parts in their `_details`.
+ */
+const openAiStyleUsage =
+  (input: string, output: string): UsageReader =>
+  (body) => {
+    const usage = record(body).usage;
+    if (usage === undefined || usage === null) return undefined;
+    const fields = record(usage);
+    return {
+      inputTokens: count(fields[`${input}_tokens`]),
+      cachedInputTokens: count(record(fields[`${input}_tokens_details`]).cached_tokens ?? 0),
+      outputTokens: count(fields[`${output}_tokens`]),
+      reasoningTokens: count(record(fields[`${output}_tokens_details`]).reasoning_tokens ?? 0),
+    };
+  };
+
+/**
  * Where each client format the suite knows keeps its usage, with the meaning core gives the
  * counts (input includes cached, output includes reasoning): chat completions and Responses.
  * A translator for another client format passes its own reader (`readUsage`).
  */
 export const clientUsageReaders: { [Name in OperationName]?: UsageReader } = {
-  chat: (body) => {
-    const usage = record(body).usage;
-    if (usage === undefined || usage === null) return undefined;
-    const fields = record(usage);
-    return {
-      inputTokens: count(fields.prompt_tokens),
-      cachedInputTokens: count(record(fields.prompt_tokens_details).cached_tokens ?? 0),
-      outputTokens: count(fields.completion_tokens),
-      reasoningTokens: count(record(fields.completion_tokens_details).reasoning_tokens ?? 0),
-    };
-  },
-  responses: (body) => {
-    const usage = record(body).usage;
-    if (usage === undefined || usage === null) return undefined;
-    const fields = record(usage);
-    return {
-      inputTokens: count(fields.input_tokens),
-      cachedInputTokens: count(record(fields.input_tokens_details).cached_tokens ?? 0),
-      outputTokens: count(fields.output_tokens),
-      reasoningTokens: count(record(fields.output_tokens_details).reasoning_tokens ?? 0),
-    };
-  },
+  chat: openAiStyleUsage('prompt', 'completion'),
+  responses: openAiStyleUsage('input', 'output'),
 };
 
 /**
