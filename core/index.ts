@@ -39,6 +39,7 @@ export { type Provider, type PreparedRequests, type RequestOf } from './contract
 export { type UpstreamBody, type UpstreamHttp, type UpstreamRequest, type UpstreamResponse } from './contracts/provider/upstream-http.js';
 export { defineTranslator, type StreamTranslation, type TranslatedRequest, type TranslationContext, type Translator } from './contracts/translator.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
+export type { OperationResults } from './contracts/operation-results.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type {
   ChatCompletion,

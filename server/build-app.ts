@@ -24,6 +24,7 @@ import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost, maxResponseBytesOf } from '../core/loader/create-provider-host.js';
 import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { loadTranslators } from '../core/loader/load-translators.js';
 import { ConcurrencyLimiter, hasConcurrencyLimits } from '../core/limits/concurrency-limiter.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
@@ -170,19 +171,19 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService) });
     const catalog = new ModelCatalog(config);
-    await app.register(modelListRoutes, { catalog, startedAt: Math.floor(Date.now() / 1000) });
-    const { runner, breaker, callChannel } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observer);
+    await app.register(modelListRoutes, { catalog, channels, startedAt: Math.floor(Date.now() / 1000) });
     circuitStates = () => breaker.states();
-    await app.register(chatRoutes, { runner, config });
-    await app.register(audioRoutes, { runner, config });
-    await app.register(responsesRoutes, { runner, config });
-    await app.register(imagesRoutes, { runner, config });
-    await app.register(nativeRoutes, { runner, config });
+    await app.register(chatRoutes, { pipeline, config });
+    await app.register(audioRoutes, { pipeline, config });
+    await app.register(responsesRoutes, { pipeline, config });
+    await app.register(imagesRoutes, { pipeline, config });
+    await app.register(nativeRoutes, { pipeline, config });
     const clock = container.resolve(InjectionTokens.clock);
-    const tasks = new TaskService(runner, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
+    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });
-    await app.register(assetsPlugin, { runner, callChannel, config, backend, repository: assetOwnership });
+    await app.register(assetsPlugin, { pipeline, callChannel, config, backend, repository: assetOwnership });
     const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
     app.addHook('onReady', async () => poller.start());
     app.addHook('onClose', async () => poller.stop());
@@ -196,7 +197,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 }
 
 /**
- * Loads every channel's provider plugin (a bad plugin fails the start) and builds the pipeline
+ * Loads every channel's provider plugin and the translators (a bad one fails the start) and builds the pipeline
  * the model routes share, and the channel calls tasks are asked about through. The upstream client, media fetcher and providers close with the app.
  */
 async function createModelRequestPipeline(
@@ -208,7 +209,7 @@ async function createModelRequestPipeline(
   container: DependencyContainer,
   catalog: ModelCatalog,
   observer: RunObserver,
-): Promise<{ runner: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel }> {
+): Promise<{ pipeline: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel; channels: readonly Channel[] }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
@@ -228,8 +229,9 @@ async function createModelRequestPipeline(
     { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
     () => clock.now(),
   );
-  const channels = loaded.map((channel) => new Channel(channel));
-  const runner = new ModelRequestPipeline({
+  const translators = await loadTranslators(config.translators, configFile);
+  const channels = loaded.map((channel) => new Channel(channel, translators));
+  const pipeline = new ModelRequestPipeline({
     channels,
     breaker,
     catalog,
@@ -242,7 +244,7 @@ async function createModelRequestPipeline(
     observer,
     inFlight: container.resolve(InFlightRequests),
   });
-  return { runner, breaker, callChannel: channelCaller(channels) };
+  return { pipeline, breaker, callChannel: channelCaller(channels), channels };
 }
 
 /**

@@ -302,6 +302,10 @@ export const gatewayConfigSchema = z
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerSchema)).default([]),
+    // The format translators to load, in the order that decides between two able to serve one
+    // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
+    // (core/loader/load-translators.ts).
+    translators: emptyAs([], z.array(z.string({ error: 'expected a translator name, path or package' }).min(1, { error: 'must not be empty' }), { error: 'expected a list of translators' })).optional(),
   })
   .superRefine((config, context) => {
     const groupNames = new Set(Object.keys(config.groups));

@@ -39,6 +39,7 @@ export const errorCodeRegistry = {
   // What the client addressed.
   not_found: '404: no such route or object',
   model_not_found: '404: no channel serves the model for this key',
+  model_not_on_route: '404: the model is served for this key, but not on this route; the message names the routes it is served on',
   operation_unsupported: "404: the task's channel does not offer the operation",
   token_not_found: '404: no such API key',
   session_not_found: '404: no such login session',

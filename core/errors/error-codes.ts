@@ -98,6 +98,16 @@ export const internalError = (cause: unknown) =>
 export const malformedUpstreamAnswer = (message: string, options: Pick<GatewayErrorOptions, 'cause' | 'retryable'> = {}) =>
   new GatewayError(502, 'upstream_invalid_response', message, { cause: options.cause, retryable: options.retryable ?? true });
 
+/**
+ * 502 `upstream_invalid_response` for a provider that answered `operation` with a kind of
+ * result the operation never answers (a plugin in plain JavaScript, which no type holds to
+ * `OperationResults`). Tried on another channel, which may run another plugin, unless the call
+ * may have started a task (`retryable: false`); never counted against the channel's circuit,
+ * since what a buggy plugin answers may follow the request.
+ */
+export const wrongResultKind = (operation: string, answered: string, expected: readonly string[], retryable: boolean) =>
+  new GatewayError(502, 'upstream_invalid_response', `the provider answered ${operation} with ${answered}, where ${operation} answers ${expected.join(' or ')}`, { retryable, fault: 'request' });
+
 /** 502 `empty_response`: the upstream answered, but without any output (`message` says what was missing). Nothing is billed; another channel may do better. */
 export const emptyUpstreamAnswer = (message: string) => new GatewayError(502, 'empty_response', message, { retryable: true });
 

@@ -38,9 +38,10 @@ export function loadBuiltInNames(): Promise<BuiltInNames> {
   return namesLoaded;
 }
 
-function builtInFolder(name: string): string | undefined {
+/** The file URL of `directory/name/index.(js|ts)`, the module of a built-in folder; undefined when there is none. */
+export function builtInFolder(name: string, directory = builtInDirectory): string | undefined {
   for (const extension of ['js', 'ts']) {
-    const file = `${builtInDirectory}${name}/index.${extension}`;
+    const file = `${directory}${name}/index.${extension}`;
     if (existsSync(file)) return pathToFileURL(file).href;
   }
   return undefined;
@@ -66,6 +67,15 @@ export function resolvePluginSpecifier(specifier: string, configFile: string, na
       return { kind: 'built-in', url: renamedUrl, warning: `plugin "${specifier}" is an old name of the built-in "${renamed}" plugin; write plugin: ${instead} instead (the old name still loads in this release only)` };
     }
   }
+  return resolveOutsideModule(specifier, configFile);
+}
+
+/**
+ * A module that is not built in (`builtIn` names what a bare name would have been): a value starting with `.` or `/` is a path relative to the
+ * config file; anything else is an npm package, resolved from the config file's folder as
+ * `require` would (so a package must export a `default` or `require` condition).
+ */
+export function resolveOutsideModule(specifier: string, configFile: string, builtIn = 'built-in family'): { kind: 'path' | 'package'; url: string } {
   if (specifier.startsWith('.') || isAbsolute(specifier)) {
     const file = resolve(dirname(resolve(configFile)), specifier);
     if (!existsSync(file)) throw new Error(`no file at ${file}`);
@@ -75,6 +85,6 @@ export function resolvePluginSpecifier(specifier: string, configFile: string, na
   try {
     return { kind: 'package', url: pathToFileURL(require.resolve(specifier)).href };
   } catch {
-    throw new Error(`"${specifier}" is neither a built-in family, a path (start it with ./), nor an installed package`);
+    throw new Error(`"${specifier}" is neither a ${builtIn}, a path (start it with ./), nor an installed package`);
   }
 }

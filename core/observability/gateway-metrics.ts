@@ -7,7 +7,7 @@ const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 /**
  * The gateway's Prometheus metrics, in a registry of its own per app (two apps in one process
  * share nothing, as the tests need): HTTP requests by route and status with latency; model
- * requests by operation, model, channel and outcome; upstream latency per attempt and the
+ * requests by operation, model, channel and outcome, and those a translator answered; upstream latency per attempt and the
  * gateway's own overhead (total − upstream); retries; open streams; tokens and quota units
  * spent; circuit states (read at scrape time); and the process's own metrics (memory, event
  * loop lag, GC).
@@ -23,6 +23,7 @@ export class GatewayMetrics implements RunObserver {
   readonly #modelRequests = new Counter({ name: 'gateway_model_requests_total', help: 'Model requests by operation, model, channel and outcome', labelNames: ['operation', 'model', 'channel', 'outcome', 'status'], registers: [this.registry] });
   readonly #upstreamDuration = new Histogram({ name: 'gateway_upstream_duration_seconds', help: 'Upstream time per attempt, by channel', labelNames: ['operation', 'channel'], buckets: latencyBuckets, registers: [this.registry] });
   readonly #overhead = new Histogram({ name: 'gateway_overhead_seconds', help: "The gateway's own time per model request: total minus upstream attempts", labelNames: ['operation'], buckets: latencyBuckets, registers: [this.registry] });
+  readonly #translated = new Counter({ name: 'gateway_translated_requests_total', help: 'Model requests answered through a format translator, by operation and translator', labelNames: ['operation', 'translator'], registers: [this.registry] });
   readonly #retries = new Counter({ name: 'gateway_retries_total', help: 'Attempts beyond the first, by operation', labelNames: ['operation'], registers: [this.registry] });
   readonly #openStreams = new Gauge({ name: 'gateway_open_streams', help: 'Streams being sent to clients', registers: [this.registry] });
   readonly #tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens billed, by model and direction', labelNames: ['model', 'direction'], registers: [this.registry] });
@@ -57,6 +58,7 @@ export class GatewayMetrics implements RunObserver {
 
   modelRequest(summary: ModelRequestSummary): void {
     this.#modelRequests.inc({ operation: summary.operation, model: summary.model, channel: summary.channel, outcome: outcomeLabel(summary.outcome), status: String(summary.status) });
+    if (summary.translator !== undefined) this.#translated.inc({ operation: summary.operation, translator: summary.translator });
     let upstream = 0;
     for (const attempt of summary.attempts) {
       upstream += attempt.milliseconds;

@@ -48,6 +48,7 @@ export class RequestTracer {
           'gateway.outcome': observedCode(summary.outcome),
           'gateway.request_id': summary.requestId,
           'gateway.streamed': summary.streamed,
+          ...(summary.translator === undefined ? {} : { 'gateway.translator': summary.translator }),
           'http.response.status_code': summary.status,
         },
       },

@@ -19,6 +19,8 @@ export interface ModelRequestSummary {
   milliseconds: number;
   /** True when the answer is a stream; its upstream time then runs on after the headers. */
   streamed: boolean;
+  /** The translator that served the answer in the client's format (a config entry's name: a closed set); absent when the provider served it itself. */
+  translator?: string;
 }
 
 /** What one settlement charged. */

@@ -1,7 +1,8 @@
 import type { AbortWatch } from '../http/abort-flag.js';
 import type { Channel } from '../routing/channel.js';
 import type { Attempt } from '../routing/plan-attempts.js';
-import type { InFlightRequests, InterruptibleStream } from './in-flight-requests.js';
+import type { InterruptibleStream } from '../streaming/stream-pump.js';
+import type { InFlightRequests } from './in-flight-requests.js';
 
 /**
  * One try of one channel: its upstream call is aborted when the client leaves or the shutdown
@@ -13,6 +14,8 @@ export class ChannelAttempt implements Attempt {
   readonly startedAt = Date.now();
   /** Aborts the upstream call: the client left, the deadline passed, or a primed stream is abandoned. */
   readonly upstreamAbort = new AbortController();
+  /** The translator serving the client's operation on this channel, once the request was translated for it; undefined on the fast path. */
+  translator: string | undefined;
   readonly #clientSignal: AbortWatch;
   readonly #abortUpstream = (): void => this.upstreamAbort.abort();
   readonly #forgetDeadline: (() => void) | undefined;

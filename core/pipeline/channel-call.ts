@@ -1,12 +1,13 @@
 import type { OperationName } from '../contracts/provider/operation-call.js';
-import type { OperationHandler, OperationResult } from '../contracts/provider/operation-results.js';
+import type { OperationResults } from '../contracts/operation-results.js';
 import type { Channel } from '../routing/channel.js';
+import { invokeOperation } from './invoke-operation.js';
 import { PreparedRequests } from './prepared-requests.js';
 
 /** One question to one named channel. */
-export interface ChannelQuestion {
+export interface ChannelQuestion<Name extends OperationName = OperationName> {
   channel: string;
-  operation: OperationName;
+  operation: Name;
   request: unknown;
   model: string;
   signal: AbortSignal;
@@ -14,7 +15,7 @@ export interface ChannelQuestion {
 }
 
 /** Asks one named channel; undefined when that channel is no longer configured or lacks the operation. */
-export type CallChannel = (question: ChannelQuestion) => Promise<OperationResult | undefined>;
+export type CallChannel = <Name extends OperationName>(question: ChannelQuestion<Name>) => Promise<OperationResults[Name] | undefined>;
 
 /**
  * Calls an operation on one named channel, without routing, quota or failover: how a video
@@ -25,8 +26,7 @@ export type CallChannel = (question: ChannelQuestion) => Promise<OperationResult
 export function channelCaller(channels: readonly Channel[]): CallChannel {
   return async ({ channel: name, operation, request, model, signal, requestId }) => {
     const channel = channels.find((candidate) => candidate.name === name);
-    const handler = channel?.provider.operations[operation] as OperationHandler<unknown> | undefined;
-    if (channel === undefined || handler === undefined) return undefined;
-    return handler({ request: new PreparedRequests(operation, request).of(channel), model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
+    if (channel === undefined || channel.provider.operations[operation] === undefined) return undefined;
+    return invokeOperation(channel, operation, { request: new PreparedRequests(operation, request).of(channel), model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
   };
 }

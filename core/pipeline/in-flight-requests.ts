@@ -1,10 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.js';
-
-/** A stream being sent to a client that can be ended early with an in-band error. */
-export interface InterruptibleStream {
-  /** Stops reading the upstream and ends the client's stream with `error` as its last event; resolves once that end is written. */
-  interrupt(error: GatewayError): Promise<void>;
-}
+import type { InterruptibleStream } from '../streaming/stream-pump.js';
 
 /**
  * The model requests an app is working on, for the shutdown deadline. Requests not answered

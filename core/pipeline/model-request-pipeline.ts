@@ -1,20 +1,22 @@
-import type { OperationResult } from '../contracts/provider/operation-results.js';
+import type { OperationResults } from '../contracts/operation-results.js';
+import type { StreamResult } from '../contracts/provider/operation-results.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { StreamOutcome } from '../streaming/stream-pump.js';
 import { ChannelAttempt } from './channel-attempt.js';
-import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import type { PipelineServices } from './pipeline-services.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
 import { admitConcurrency } from './steps/admit-concurrency.js';
 import { admitRate } from './steps/admit-rate.js';
 import { usageOfAnswer, usageOfStream } from './steps/answer-usage.js';
 import { authorizeModel } from './steps/authorize-model.js';
-import { callUpstream } from './steps/call-upstream.js';
+import { callChannel } from './steps/call-channel.js';
 import { detachHold } from './steps/detach-hold.js';
-import { estimateUsage } from './steps/estimate-usage.js';
+
 import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
 import { observeRequest } from './steps/observe-request.js';
 import { nextAttempt, planRoute } from './steps/plan-route.js';
+import { prepareAndEstimate } from './steps/prepare-and-estimate.js';
 import { priceRequest } from './steps/price-request.js';
 import { primeStream, relayBytes } from './steps/relay-answer.js';
 import { releaseAdmission } from './steps/release-admission.js';
@@ -23,7 +25,8 @@ import { reserveQuota } from './steps/reserve-quota.js';
 import { settle, settleInBackground } from './steps/settle.js';
 import { settleFailure } from './steps/settle-failure.js';
 import { clientClosed, stopReason } from './steps/stop-reason.js';
-import { translateRequest } from './steps/translate-request.js';
+import { translatedBody, translatedStream } from './steps/translate-answer.js';
+import { translateRequest, type ChannelRequest } from './steps/translate-request.js';
 import { writeLogLine } from './steps/write-log-line.js';
 
 /** How one try ended: the answer to send, or why the channel did not give one. */
@@ -37,7 +40,7 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
  * 3. price, 4. prepare and estimate, 5. rate limits and concurrency limits, 6. reserve quota
  * 7. per channel, in routing order: translate, call, then the answer: a JSON body is settled
- *    at once; bytes and streams are settled when the pump or the body reports their end; a
+ *    at once; bytes and streams are settled once their sending has ended (`#whenSent`); a
  *    task detaches its hold to the task record
  * 8. when no channel answered: settle the failure (refund, or a departed client's prompt)
  * 9. the one log line, and the observer (metrics, traces)
@@ -79,7 +82,7 @@ export class ModelRequestPipeline {
     await planRoute(context, services);
     try {
       priceRequest(context, services.config);
-      estimateUsage(context);
+      prepareAndEstimate(context);
       await admitRate(context, services);
       await admitConcurrency(context, services);
       await reserveQuota(context, services);
@@ -117,71 +120,94 @@ export class ModelRequestPipeline {
     return undefined;
   }
 
-  /** One channel: translate, call, and deliver its answer by its kind. */
+  /** One channel: translate, call, and deliver its answer by its kind (translated back to the client's format when a translator served it). */
   async #try(context: RequestContext, attempt: ChannelAttempt): Promise<TryOutcome> {
     const { services } = this;
-    let result: OperationResult;
+    let channelRequest: ChannelRequest;
+    let result: OperationResults[PipelineOperation];
     try {
-      result = await callUpstream(context, attempt, translateRequest(context, attempt.channel));
+      channelRequest = translateRequest(context, attempt.channel);
+      attempt.translator = channelRequest.translator?.name;
+      result = await callChannel(context, attempt, channelRequest);
     } catch (error) {
       return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
     }
+    const { translator } = channelRequest;
     switch (result.kind) {
       case 'json': {
+        const usage = usageOfAnswer(context, result.usage, result.body);
+        let body = result.body;
+        if (translator !== undefined) {
+          try {
+            body = translatedBody(context, { ...channelRequest, translator }, result, usage);
+          } catch (error) {
+            return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
+          }
+        }
         attempt.detach();
         attemptSucceeded(context, services, attempt);
-        context.usage = usageOfAnswer(context, result.usage, result.body);
+        context.usage = usage;
         await settle(context, services, attempt.group);
         await rememberAffinity(context, services, attempt, result.affinityKey);
         writeLogLine(context, undefined, result.status);
-        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType } };
+        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined } };
       }
       case 'bytes': {
         attemptSucceeded(context, services, attempt);
-        // Its usage is known up front, so its line is written now; it is settled when the body is over.
+        // Its usage is known up front, whatever the client reads of it: its line is written
+        // now, as a JSON answer's is; it is settled once the body is over.
         context.usage = result.usage;
         writeLogLine(context);
-        const readable = relayBytes(result, () => this.#delivered(context, attempt));
-        return { kind: 'answered', result: { kind: 'bytes', contentType: result.contentType, readable } };
+        const relayed = relayBytes(result, context);
+        void this.#whenSent(context, attempt, relayed.ended, 'logged');
+        return { kind: 'answered', result: { kind: 'bytes', contentType: result.contentType, readable: relayed.readable } };
       }
       case 'task':
         attempt.detach();
         attemptSucceeded(context, services, attempt);
         return { kind: 'answered', result: detachHold(context, services, attempt, result) };
-      case 'task-progress':
-        return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with a task's progress`)) };
-      case 'stream':
-        return this.#stream(context, attempt, result);
-      default:
-        return { kind: 'failed', error: attemptFailed(context, services, attempt, new Error(`the provider answered ${context.operation} with an unknown kind of result`)) };
+      case 'stream': {
+        if (translator === undefined) return this.#stream(context, attempt, result);
+        let translated: StreamResult;
+        try {
+          translated = translatedStream(context, { ...channelRequest, translator }, result);
+        } catch (error) {
+          void result.body.dump().catch(() => {});
+          return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
+        }
+        return this.#stream(context, attempt, translated);
+      }
     }
   }
 
-  /** A stream: primed on this channel (or failed over), then sent; the pump reports its end to {@link #streamEnded}. */
-  async #stream(context: RequestContext, attempt: ChannelAttempt, result: Extract<OperationResult, { kind: 'stream' }>): Promise<TryOutcome> {
-    const primed = await primeStream(context, this.services, attempt, result, (outcome) => this.#streamEnded(context, attempt, outcome));
+  /** A stream: primed on this channel (or failed over), then sent; settled once it has ended (`#whenSent`). */
+  async #stream(context: RequestContext, attempt: ChannelAttempt, result: StreamResult): Promise<TryOutcome> {
+    const primed = await primeStream(context, this.services, attempt, result);
     if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, this.services, attempt, primed.failure) };
     attemptSucceeded(context, this.services, attempt);
     await rememberAffinity(context, this.services, attempt, primed.pump.affinityKey);
     const readable = primed.pump.readable();
     attempt.track(primed.pump);
+    void this.#whenSent(context, attempt, primed.pump.ended);
     return { kind: 'answered', result: { kind: 'stream', contentType: primed.contentType, readable } };
   }
 
-  /** A stream is over, however it ended: its log line, then settle on what it delivered. */
-  #streamEnded(context: RequestContext, attempt: ChannelAttempt, outcome: StreamOutcome): void {
+  /**
+   * An answer sent as it arrives (a stream, bytes) is over, however it ended: settle it on
+   * what it delivered. A stream's usage is what it reported (or an estimate of what it sent),
+   * so its log line is written here too, with how it ended; bytes were billed and `logged`
+   * when answered. The pump and the byte relay only report how their sending ended.
+   */
+  async #whenSent(context: RequestContext, attempt: ChannelAttempt, ended: Promise<StreamOutcome>, line: 'to write' | 'logged' = 'to write'): Promise<void> {
+    const outcome = await ended;
     attempt.detach();
     // A bug in the provider's decoder after the stream started: the client got a generic
     // error event, the log gets the stack.
     if (outcome.error?.code === 'internal_error') context.invocation.logger.error({ err: outcome.error.cause ?? outcome.error }, 'the gateway failed while relaying a stream');
-    context.usage = usageOfStream(context, outcome);
-    writeLogLine(context, outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed'));
-    settleInBackground(context, this.services, attempt.group);
-  }
-
-  /** A byte body is over, however it ended: settle on its usage known up front. */
-  #delivered(context: RequestContext, attempt: ChannelAttempt): void {
-    attempt.detach();
+    if (line === 'to write') {
+      context.usage = usageOfStream(context, outcome);
+      writeLogLine(context, outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed'));
+    }
     settleInBackground(context, this.services, attempt.group);
   }
 }

@@ -9,9 +9,18 @@ import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
 import type { AbortWatch } from '../http/abort-flag.js';
 
+/** The questions about a task, asked of the channel that accepted it, unbilled (`channel-call.ts`), never as model requests. */
+export const taskQueryOperations = ['video.status', 'video.content', 'video.moderation'] as const satisfies readonly OperationName[];
+
+/** The operations a model request runs through the pipeline: every one but the {@link taskQueryOperations}. */
+export type PipelineOperation = Exclude<OperationName, (typeof taskQueryOperations)[number]>;
+
+/** Whether `operation` is one a model request runs through the pipeline. */
+export const isPipelineOperation = (operation: OperationName): operation is PipelineOperation => !(taskQueryOperations as readonly string[]).includes(operation);
+
 /** One client request to a model operation, as a route hands it to the pipeline. */
 export interface OperationInvocation {
-  operation: OperationName;
+  operation: PipelineOperation;
   /** The validated client request. */
   request: unknown;
   model: string;
@@ -21,11 +30,11 @@ export interface OperationInvocation {
   /** Aborted when the client disconnects. */
   clientSignal: AbortWatch;
   logger: ProviderLogger;
-  /** The request's one log line; the runner writes it when the request is over. */
+  /** The request's one log line; the pipeline writes it when the request is over. */
   line: RequestLine;
   /** How to write a stream to this client; required when `stream` is true. */
   encoder?: StreamEncoder;
-  /** The route's estimate of the usage: reserved for when the family has no estimate of its own (see `steps/estimate-usage.ts`). */
+  /** The route's estimate of the usage: reserved for when the family has no estimate of its own (see `steps/prepare-and-estimate.ts`). */
   estimate: Usage;
   /** A key an earlier answer reported (`previous_response_id`): the request goes back to the channel that produced it. */
   affinityKey?: string;

@@ -1,13 +1,13 @@
 import type { Reservation } from '../billing/quota-ledger.js';
 import type { PriceConfig } from '../config/config-schema.js';
-import type { OperationName } from '../contracts/provider/operation-call.js';
+import type { TranslatedRequest, TranslationContext, Translator } from '../contracts/translator.js';
 import type { Usage } from '../contracts/usage.js';
 import type { GatewayError } from '../errors/gateway-error.js';
 import { unlimitedSlot, type ConcurrencySlot } from '../limits/concurrency-limiter.js';
 import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission.js';
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
-import type { InvocationOutcome, OperationInvocation } from './operation-invocation.js';
+import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
 
 /** One try of a channel, as the request's log line and the observer report it. */
@@ -18,6 +18,14 @@ export interface AttemptRecord {
   status?: number;
   code?: string;
   milliseconds: number;
+  /** The translator between the client's operation and the one the channel's provider implements, when one served the try. */
+  translator?: string;
+}
+
+/** What translators made of one client request: what they know of it, and each one's served request, translated once for every channel it serves. */
+export interface RequestTranslations {
+  readonly context: TranslationContext;
+  readonly requests: Map<Translator, TranslatedRequest>;
 }
 
 /**
@@ -30,7 +38,7 @@ export interface RequestContext {
   readonly invocation: OperationInvocation;
   readonly token: TokenView;
   readonly model: string;
-  readonly operation: OperationName;
+  readonly operation: PipelineOperation;
   /** The token's groups in routing order (one group, or the `auto` walk). */
   groups: readonly string[];
   /** The channels still to try, in routing order (see {@link planRoute}). */
@@ -39,6 +47,8 @@ export interface RequestContext {
   firstAttempt: Attempt | undefined;
   /** What each channel's provider makes of the client's request, prepared once per plugin. */
   readonly prepared: PreparedRequests;
+  /** Made when a channel a translator serves is first tried; undefined while the providers serve the client's operation themselves. */
+  translations: RequestTranslations | undefined;
   price: PriceConfig | undefined;
   /** The usage reserved for: the family's estimate of its prepared request, else the route's. */
   estimate: Usage;
@@ -68,6 +78,7 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     plan: undefined,
     firstAttempt: undefined,
     prepared: new PreparedRequests(invocation.operation, invocation.request),
+    translations: undefined,
     price: undefined,
     estimate: invocation.estimate,
     admission: unlimitedAdmission,
@@ -79,4 +90,10 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     failure: undefined,
     timings: { startedAt: Date.now() },
   };
+}
+
+/** The translator of the attempt that answered; undefined when none answered, or its provider served the client's operation itself. */
+export function answeredBy(context: RequestContext): string | undefined {
+  const last = context.attempts.at(-1);
+  return last?.outcome === 'success' ? last.translator : undefined;
 }

@@ -2,6 +2,7 @@ import type { ProviderConfig } from '../config/config-schema.js';
 import type { ChannelContext, ChannelTimeouts, OperationName } from '../contracts/provider/operation-call.js';
 import type { Provider } from '../contracts/provider/provider.js';
 import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
+import type { Translator } from '../contracts/translator.js';
 import type { LoadedChannel } from '../loader/load-provider-plugins.js';
 import { matchesModelPattern } from './model-pattern.js';
 
@@ -19,9 +20,12 @@ export class Channel {
   readonly #keys: readonly string[];
   readonly #exactModels: ReadonlySet<string>;
   readonly #patterns: readonly string[];
+  /** The client operations the provider does not implement that a translator serves on it, each with the first such translator. */
+  readonly #translators = new Map<OperationName, Translator>();
   #nextKey = 0;
 
-  constructor(loaded: LoadedChannel) {
+  /** `translators` in the config's order: the first that can serve an operation on this provider does. */
+  constructor(loaded: LoadedChannel, translators: readonly Translator[] = []) {
     const { config } = loaded;
     this.name = config.name;
     this.config = config;
@@ -40,6 +44,11 @@ export class Channel {
       idleMilliseconds: config.timeouts.idle_ms,
       totalMilliseconds: config.timeouts.total_ms,
     };
+    const { operations } = loaded.provider;
+    for (const translator of translators) {
+      if (operations[translator.client] !== undefined || this.#translators.has(translator.client)) continue;
+      if (translator.served.every((served) => operations[served] !== undefined)) this.#translators.set(translator.client, translator);
+    }
   }
 
   get priority(): number {
@@ -50,10 +59,25 @@ export class Channel {
     return this.config.weight;
   }
 
-  /** True when the channel lists the model (exactly, by pattern, or as a `model_map` key) and implements the operation. */
+  /** True when the channel lists the model (exactly, by pattern, or as a `model_map` key) and serves the operation. */
   serves(model: string, operation: OperationName): boolean {
-    if (this.provider.operations[operation] === undefined) return false;
-    return this.lists(model);
+    return this.servesOperation(operation) && this.lists(model);
+  }
+
+  /** True when the provider implements the operation, or a translator serves it on the provider. */
+  servesOperation(operation: OperationName): boolean {
+    return this.provider.operations[operation] !== undefined || this.#translators.has(operation);
+  }
+
+  /** The translator that serves `operation` here; undefined when the provider implements it (the provider's own always wins) or nothing serves it. */
+  translatorFor(operation: OperationName): Translator | undefined {
+    return this.provider.operations[operation] === undefined ? this.#translators.get(operation) : undefined;
+  }
+
+  /** Every operation the channel serves: the provider's own, then those translators serve on it. */
+  servedOperations(): OperationName[] {
+    const own = (Object.keys(this.provider.operations) as OperationName[]).filter((operation) => this.provider.operations[operation] !== undefined);
+    return [...own, ...this.#translators.keys()];
   }
 
   /** True when the channel lists the model, exactly, by pattern, or as a `model_map` key, whatever the operation. */

@@ -4,6 +4,7 @@ import type { Channel } from './channel.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { quoted } from '../errors/client-text.js';
 import { operationNotConfigured } from '../errors/error-codes.js';
+import { operationRoutes, servedRoutes } from './served-routes.js';
 
 /** One planned try: the channel and the group it is billed under. */
 export interface Attempt {
@@ -114,10 +115,8 @@ export function* planAttempts(
     if (unconfigured !== undefined) {
       throw operationNotConfigured(unconfigured.name, request.model, request.operation, unconfigured.provider.unavailable?.[request.operation] ?? '');
     }
-    // A model that is served, but not for what this route does (a chat model on the images route).
-    if (channels.some((channel) => request.groups.some((group) => channel.groups.has(group)) && channel.lists(request.model))) {
-      throw new GatewayError(404, 'model_not_found', `model ${quoted(request.model)} is served here, but not for ${request.operation}: the family of its channels does not offer it; use a model made for this route`, { param: 'model' });
-    }
+    // A model that is served, but not on this route (a chat model on the images route, a chat-only family on Responses).
+    if (channels.some((channel) => request.groups.some((group) => channel.groups.has(group)) && channel.lists(request.model))) throw modelNotOnRoute(channels, request);
     throw new GatewayError(404, 'model_not_found', `no channel serves model ${quoted(request.model)} for this API key's group (${request.groups.join(', ') || 'none'})`, {
       param: 'model',
     });
@@ -126,6 +125,18 @@ export function* planAttempts(
   throw new GatewayError(503, 'no_available_channel', `every channel for model ${quoted(request.model)} is cooling down after failures; retry in ${seconds} s`, {
     headers: { 'retry-after': String(seconds) },
   });
+}
+
+/**
+ * 404 `model_not_on_route`: the model exists for this key, so "no such model" would send the
+ * client looking for a typo; it is served elsewhere, so the message names where, as the
+ * client would call it (`POST /v1/chat/completions`), with the routes of this one.
+ */
+function modelNotOnRoute(channels: readonly Channel[], request: AttemptRequest): GatewayError {
+  const here = operationRoutes[request.operation].join(' or ') || request.operation;
+  const elsewhere = servedRoutes(channels, request.groups, request.model);
+  const where = elsewhere.length === 0 ? 'no route a client calls with a model' : elsewhere.join(', ');
+  return new GatewayError(404, 'model_not_on_route', `model ${quoted(request.model)} is not served on ${here}; it is served on ${where}`, { param: 'model' });
 }
 
 /** The pinned channel as an attempt, when it still serves the model in one of the request's groups (config may have changed since). */

@@ -5,7 +5,6 @@ import type { Usage } from '../contracts/usage.js';
 import { internalError } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AbortWatch } from '../http/abort-flag.js';
-import type { InterruptibleStream } from '../pipeline/in-flight-requests.js';
 import type { StreamEncoder } from './stream-encoder.js';
 import { TurnCorkedReadable } from './turn-corked-readable.js';
 
@@ -14,6 +13,12 @@ export interface FrameSplitter {
   /** Appends the frames `chunk` completes to `frames`; a throw (an oversized event) leaves the frames before it there. */
   split(chunk: Uint8Array, frames: SseFrame[]): void;
   end(): SseFrame[];
+}
+
+/** A stream being sent to a client that can be ended early with an in-band error. */
+export interface InterruptibleStream {
+  /** Stops reading the upstream and ends the client's stream with `error` as its last event; resolves once that end is written. */
+  interrupt(error: GatewayError): Promise<void>;
 }
 
 /** How a pumped stream ended: what the pipeline settles and logs it by. */
@@ -42,11 +47,6 @@ export interface StreamPumpParts {
   upstreamAbort: AbortController;
   /** Aborted when the client has gone away. */
   clientSignal: AbortWatch;
-  /**
-   * Hears how the stream ended, exactly once, whatever ended it. The pump knows nothing of
-   * billing: the pipeline turns this report into its settle step.
-   */
-  onFinish: (outcome: StreamOutcome) => void;
 }
 
 // Decoders report what an upstream sent wrong as GatewayErrors; anything else thrown is a bug
@@ -58,10 +58,18 @@ const asGatewayError = (error: unknown): GatewayError => (GatewayError.is(error)
  * carries content, so an upstream failure before that can still fail over to another
  * channel; `readable()` then hands the client what was held back and everything after,
  * translating each upstream chunk synchronously, honouring backpressure and sending
- * keepalives while the upstream is idle.
+ * keepalives while the upstream is idle. How the stream ended is {@link ended}: the pump knows
+ * nothing of billing, the pipeline awaits it and settles.
  */
 export class StreamPump implements InterruptibleStream {
+  /**
+   * How the client's stream ended, whatever ended it (the upstream's end, an error, the
+   * client leaving, an interruption); settles once. A pump abandoned before it was sent
+   * never ends: nothing was delivered to settle.
+   */
+  readonly ended: Promise<StreamOutcome>;
   readonly #parts: StreamPumpParts;
+  #reportEnd!: (outcome: StreamOutcome) => void;
   readonly #iterator: AsyncIterator<Uint8Array>;
   readonly #held: string[] = [];
   #usage: Usage | undefined;
@@ -83,6 +91,7 @@ export class StreamPump implements InterruptibleStream {
   constructor(parts: StreamPumpParts) {
     this.#parts = parts;
     this.#iterator = parts.body[Symbol.asyncIterator]();
+    this.ended = new Promise((resolve) => (this.#reportEnd = resolve));
   }
 
   /** Reads until content, an in-band error before content, or the end of the upstream. Nothing is sent yet. */
@@ -266,6 +275,6 @@ export class StreamPump implements InterruptibleStream {
   #finish(error: GatewayError | undefined, aborted: boolean): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#parts.onFinish({ usage: this.#usage, outputCharacters: this.#outputCharacters, error, aborted });
+    this.#reportEnd({ usage: this.#usage, outputCharacters: this.#outputCharacters, error, aborted });
   }
 }

@@ -1,7 +1,8 @@
 import type { QuotaLedger } from '../billing/quota-ledger.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { OperationName } from '../contracts/provider/operation-call.js';
-import type { OperationResult, TaskProgress } from '../contracts/provider/operation-results.js';
+import type { OperationResults } from '../contracts/operation-results.js';
+import type { TaskProgress } from '../contracts/provider/operation-results.js';
 import type { ProviderLogger } from '../contracts/provider/provider-host.js';
 import type { VideoTaskQuery } from '../contracts/video-requests.js';
 import { notFound } from '../errors/error-codes.js';
@@ -102,7 +103,7 @@ export class TaskService {
   }
 
   /** Asks the channel that accepted a finished task for something else about it (its video, its moderation record). */
-  async ask(record: TaskRecord, operation: OperationName, requestId: string, signal: AbortSignal): Promise<OperationResult> {
+  async ask<Name extends OperationName>(record: TaskRecord, operation: Name, requestId: string, signal: AbortSignal): Promise<OperationResults[Name]> {
     const query: VideoTaskQuery = { handle: record.handle, model: record.model };
     const result = await this.callChannel({ channel: record.channel, operation, request: query, model: record.model, signal, requestId });
     if (result === undefined) {
@@ -160,13 +161,11 @@ export class TaskService {
 
   async #askStatus(record: TaskRecord, requestId: string): Promise<TaskProgress> {
     const signal = AbortSignal.timeout(statusTimeoutMilliseconds);
-    const result = await this.ask(record, 'video.status', requestId, signal).catch((error: unknown) => {
+    return this.ask(record, 'video.status', requestId, signal).catch((error: unknown) => {
       // The channel is gone from the config: nobody can finish this task.
       if (GatewayError.is(error) && error.code === 'operation_unsupported') throw new GatewayError(410, 'channel_removed', error.message);
       throw error;
     });
-    if (result.kind !== 'task-progress') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not report the task\'s progress');
-    return result;
   }
 
   async #update(record: TaskRecord, progress: TaskProgress): Promise<TaskRecord> {

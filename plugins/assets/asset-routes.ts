@@ -8,7 +8,7 @@ import {
   validationSessionRequestSchema,
   type AssetRecord,
 } from '../../core/contracts/asset-requests.js';
-import type { OperationName } from '../../core/contracts/provider/operation-call.js';
+import type { PipelineOperation } from '../../core/pipeline/operation-invocation.js';
 import { emptyUsage } from '../../core/contracts/usage.js';
 import { invalidRequest, notFound, untrustedHost } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
@@ -43,7 +43,7 @@ const bytedTokenSchema = z.strictObject({
 
 /**
  * The asset library of spec part 2 (asset groups, assets, face validation) as operations of
- * the `assets.model` model: each call goes through the runner, so auth, model limits, groups
+ * the `assets.model` model: each call goes through the pipeline, so auth, model limits, groups
  * and routing apply and nothing is charged (the estimate is empty). Ownership lives in the
  * store: a user sees, uses and deletes only their own groups and assets (another's is a 404),
  * and every later call about an object goes to the channel whose account holds it. The video
@@ -53,17 +53,17 @@ const bytedTokenSchema = z.strictObject({
 export const assetsPlugin = fastifyPlugin(
   async (
     app: FastifyInstance,
-    options: { runner: ModelRequestPipeline; callChannel: CallChannel; config: GatewayConfig; backend: StoreBackend; repository: AssetOwnershipRepository },
+    options: { pipeline: ModelRequestPipeline; callChannel: CallChannel; config: GatewayConfig; backend: StoreBackend; repository: AssetOwnershipRepository },
   ) => {
-    const { runner, callChannel, config, repository } = options;
+    const { pipeline, callChannel, config, repository } = options;
     const affinity = new ChannelAffinity(options.backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms);
     const model = config.assets.model;
     const address = gatewayAddress(config.server);
 
     /** Runs one asset operation for the caller; `on` pins it to the channel that holds that object. */
-    const run = async (request: FastifyRequest, reply: FastifyReply, operation: OperationName, body: unknown, on?: { id: string; channel: string }): Promise<Record<string, unknown>> => {
+    const run = async (request: FastifyRequest, reply: FastifyReply, operation: PipelineOperation, body: unknown, on?: { id: string; channel: string }): Promise<Record<string, unknown>> => {
       if (on !== undefined && on.channel !== '') await affinity.remember(on.id, on.channel);
-      const outcome = await runner.run(modelInvocation(request, reply, {
+      const outcome = await pipeline.run(modelInvocation(request, reply, {
         operation,
         request: body,
         model,
@@ -234,7 +234,7 @@ export const assetsPlugin = fastifyPlugin(
       if (session.group_id === undefined) {
         const result = await callChannel({ channel: session.channel, operation: 'assets.getValidationResult', request: { byted_token: bytedToken }, model, signal: clientAbortSignal(reply), requestId: request.id });
         if (result === undefined) throw new GatewayError(410, 'channel_removed', 'the channel that opened this session is no longer configured');
-        const groupId = result.kind === 'json' ? String((result.body as { group_id?: unknown }).group_id ?? '') : '';
+        const groupId = String((result.body as { group_id?: unknown } | null)?.group_id ?? '');
         if (groupId === '') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not report the validated group');
         await repository.saveGroup({
           id: groupId,

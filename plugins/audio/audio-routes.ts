@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import { speechRequestSchema } from '../../core/contracts/audio-requests.js';
-import type { OperationName } from '../../core/contracts/provider/operation-call.js';
+import type { PipelineOperation } from '../../core/pipeline/operation-invocation.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import { invalidRequest } from '../../core/errors/error-codes.js';
 import type { ModelRequestPipeline } from '../../core/pipeline/model-request-pipeline.js';
@@ -12,14 +12,14 @@ import { readTranscriptionForm, type TranscriptionTask } from './read-transcript
 import { answerModelRequest } from '../model-routes/model-invocation.js';
 
 interface AudioRouteOptions {
-  runner: ModelRequestPipeline;
+  pipeline: ModelRequestPipeline;
   config: GatewayConfig;
 }
 
 /** The longest text field of a transcription form (a prompt is a few hundred tokens at most). */
 const maxFieldBytes = 64 * 1024;
 
-const transcriptionRoutes: Array<[string, OperationName, TranscriptionTask]> = [
+const transcriptionRoutes: Array<[string, PipelineOperation, TranscriptionTask]> = [
   ['/v1/audio/transcriptions', 'audio.transcribe', 'transcribe'],
   ['/v1/audio/translations', 'audio.translate', 'translate'],
 ];
@@ -33,7 +33,7 @@ const transcriptionRoutes: Array<[string, OperationName, TranscriptionTask]> = [
 export async function audioRoutes(app: FastifyInstance, options: AudioRouteOptions): Promise<void> {
   app.post('/v1/audio/speech', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(speechRequestSchema, request.body);
-    return answerModelRequest(options.runner, request, reply, {
+    return answerModelRequest(options.pipeline, request, reply, {
       operation: 'audio.speech',
       request: body,
       model: body.model,
@@ -70,7 +70,7 @@ async function uploadRoutes(app: FastifyInstance, options: AudioRouteOptions): P
     app.post(path, { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
       if (!request.isMultipart()) throw invalidRequest('no form: send the audio as multipart/form-data with a "file" part and a "model" field');
       const body = await readTranscriptionForm(request, task, { maxUploadMegabytes, maxFieldBytes });
-      return answerModelRequest(options.runner, request, reply, {
+      return answerModelRequest(options.pipeline, request, reply, {
         operation,
         request: body,
         model: body.model,

@@ -6,7 +6,7 @@ import { textModelRoute } from '../model-routes/text-model-route.js';
 import { chatStreamEncoder } from './chat-stream-encoder.js';
 
 /** `POST /v1/chat/completions`. */
-export async function chatRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
+export async function chatRoutes(app: FastifyInstance, options: { pipeline: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   textModelRoute(app, options, '/v1/chat/completions', chatCompletionRequestSchema, (_body, stream) => ({
     operation: 'chat',
     encoder: stream ? chatStreamEncoder : undefined,

@@ -12,7 +12,7 @@ export type InvocationFields = Omit<OperationInvocation, 'token' | 'requestId' |
 /**
  * The invocation of a model route: the route's fields, plus the API token the route's
  * guard checked (a request without one is a 401, never a null token), the request id, the signal that aborts when the client leaves, the request's
- * logger, and its log line, which the runner then writes.
+ * logger, and its log line, which the pipeline then writes.
  */
 export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): OperationInvocation {
   return {
@@ -26,6 +26,6 @@ export function modelInvocation(request: FastifyRequest, reply: FastifyReply, fi
 }
 
 /** Runs a model route's invocation through the pipeline and sends what it produced. */
-export async function answerModelRequest(runner: ModelRequestPipeline, request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): Promise<FastifyReply> {
-  return sendInvocationOutcome(reply, await runner.run(modelInvocation(request, reply, fields)));
+export async function answerModelRequest(pipeline: ModelRequestPipeline, request: FastifyRequest, reply: FastifyReply, fields: InvocationFields): Promise<FastifyReply> {
+  return sendInvocationOutcome(reply, await pipeline.run(modelInvocation(request, reply, fields)));
 }

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { InvocationOutcome } from '../../core/pipeline/operation-invocation.js';
 
 /**
- * Sends what the runner produced: JSON (or a text transcript) as it is, raw bytes with their
+ * Sends what the pipeline produced: JSON (or a text transcript) as it is, raw bytes with their
  * content type, a stream with the headers SSE needs to pass proxies unbuffered.
  */
 export function sendInvocationOutcome(reply: FastifyReply, outcome: InvocationOutcome): FastifyReply {

@@ -16,7 +16,7 @@ export type TextRouteFields<Body> = (body: Body, stream: boolean) => Pick<Invoca
  */
 export function textModelRoute<Schema extends z.ZodType<{ model: string; stream?: boolean | null }>>(
   app: FastifyInstance,
-  options: { runner: ModelRequestPipeline; config: GatewayConfig },
+  options: { pipeline: ModelRequestPipeline; config: GatewayConfig },
   url: string,
   schema: Schema,
   fields: TextRouteFields<z.output<Schema>>,
@@ -25,6 +25,6 @@ export function textModelRoute<Schema extends z.ZodType<{ model: string; stream?
     const body = parseClientInput(schema, request.body);
     const stream = body.stream === true;
     const estimate = estimateChatUsage(body, options.config);
-    return answerModelRequest(options.runner, request, reply, { request: body, model: body.model, stream, estimate, ...fields(body, stream) });
+    return answerModelRequest(options.pipeline, request, reply, { request: body, model: body.model, stream, estimate, ...fields(body, stream) });
   });
 }

@@ -1,17 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../core/errors/error-codes.js';
 import { authorizeModel } from '../../core/pipeline/steps/authorize-model.js';
+import type { Channel } from '../../core/routing/channel.js';
 import type { ModelCatalog } from '../../core/routing/model-catalog.js';
+import { servedRoutes } from '../../core/routing/served-routes.js';
 import { quoted } from '../../core/errors/client-text.js';
 import { apiTokenOf } from '../auth/route-auth.js';
 
+/** The prefix of the native routes, whose method follows the model after a colon. */
+const nativeRoute = 'POST /v1beta/models/{model}:';
+
 /**
  * The models a token may call: `GET /v1/models[/{model}]` in the OpenAI list format and
- * `GET /v1beta/models[/{model}]` in the gx native format. Both honour `model_limits`.
+ * `GET /v1beta/models[/{model}]` in the gx native format. Both honour `model_limits`. Each
+ * model says where it can be called, from its channels' operations and the translators
+ * that serve more on them: the OpenAI object's `routes` (a gateway field; the format allows
+ * more fields than its four), the native object's `supportedGenerationMethods` (the native
+ * format's own field for it).
  */
-export async function modelListRoutes(app: FastifyInstance, options: { catalog: ModelCatalog; startedAt: number }): Promise<void> {
-  const { catalog } = options;
+export async function modelListRoutes(app: FastifyInstance, options: { catalog: ModelCatalog; channels: readonly Channel[]; startedAt: number }): Promise<void> {
+  const { catalog, channels } = options;
   const tokenOf = (request: FastifyRequest) => apiTokenOf(request).token;
+  const groupsOf = (request: FastifyRequest) => catalog.groupsOf(tokenOf(request).group);
   const visible = (request: FastifyRequest) => {
     const token = tokenOf(request);
     const models = catalog.list(catalog.groupsOf(token.group));
@@ -22,19 +32,31 @@ export async function modelListRoutes(app: FastifyInstance, options: { catalog: 
     authorizeModel(token, model);
     if (!catalog.serves(catalog.groupsOf(token.group), model)) throw notFound(`model ${quoted(model)} is not served to this API key's group`, 'model_not_found');
   };
-  const openAiModel = (id: string) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway' });
-  const nativeModel = (id: string) => ({ name: `models/${id}`, displayName: id });
+  const openAiModel = (id: string, groups: readonly string[]) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway', routes: servedRoutes(channels, groups, id) });
+  const nativeModel = (id: string, groups: readonly string[]) => ({
+    name: `models/${id}`,
+    displayName: id,
+    supportedGenerationMethods: servedRoutes(channels, groups, id)
+      .filter((route) => route.startsWith(nativeRoute))
+      .map((route) => route.slice(nativeRoute.length)),
+  });
 
-  app.get('/v1/models', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => ({ object: 'list', data: visible(request).map(openAiModel) }));
+  app.get('/v1/models', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => {
+    const groups = groupsOf(request);
+    return { object: 'list', data: visible(request).map((id) => openAiModel(id, groups)) };
+  });
   app.get('/v1/models/:model', { config: { auth: 'api-key', dialect: 'openai' } }, async (request) => {
     const { model } = request.params as { model: string };
     reachable(request, model);
-    return openAiModel(model);
+    return openAiModel(model, groupsOf(request));
   });
-  app.get('/v1beta/models', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request) => ({ models: visible(request).map(nativeModel) }));
+  app.get('/v1beta/models', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request) => {
+    const groups = groupsOf(request);
+    return { models: visible(request).map((id) => nativeModel(id, groups)) };
+  });
   app.get('/v1beta/models/:model', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request) => {
     const model = (request.params as { model: string }).model.replace(/^models\//, '');
     reachable(request, model);
-    return nativeModel(model);
+    return nativeModel(model, groupsOf(request));
   });
 }

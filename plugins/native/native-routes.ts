@@ -23,7 +23,7 @@ function embeddedContents(body: { requests?: Array<{ content: unknown }>; conten
 }
 
 /** `POST /v1beta/models/{model}:{generateContent, streamGenerateContent, embedContent, batchEmbedContents}`. */
-export async function nativeRoutes(app: FastifyInstance, options: { runner: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
+export async function nativeRoutes(app: FastifyInstance, options: { pipeline: ModelRequestPipeline; config: GatewayConfig }): Promise<void> {
   app.post('/v1beta/models/:call', { config: { auth: 'native-api-key', dialect: 'native' } }, async (request, reply) => {
     const call = (request.params as { call: string }).call;
     const separator = call.lastIndexOf(':');
@@ -38,7 +38,7 @@ export async function nativeRoutes(app: FastifyInstance, options: { runner: Mode
       method.operation === 'native.generate'
         ? estimateChatUsage(body, options.config)
         : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.config, 0);
-    return answerModelRequest(options.runner, request, reply, {
+    return answerModelRequest(options.pipeline, request, reply, {
       operation: method.operation,
       request: body,
       model,

@@ -1,4 +1,4 @@
-import type { OperationResult } from '../../core/contracts/provider/operation-results.js';
+import type { BytesResult } from '../../core/contracts/provider/operation-results.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { TaskRecord } from '../../core/tasks/task-record.js';
 
@@ -6,8 +6,7 @@ import type { TaskRecord } from '../../core/tasks/task-record.js';
  * The download record of spec part 2 for a finished task: the video's bytes (capped at
  * `maxBytes`, since they travel as base64 inside JSON) with their size, base64 and data URL.
  */
-export async function downloadRecord(record: TaskRecord, result: OperationResult, maxBytes: number): Promise<Record<string, unknown>> {
-  if (result.kind !== 'bytes') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not return the video bytes');
+export async function downloadRecord(record: TaskRecord, result: BytesResult, maxBytes: number): Promise<Record<string, unknown>> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of result.body) {

@@ -102,7 +102,6 @@ export async function videoRoutes(
   app.get('/v1/video/generations/moderation-result/:task_id', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const record = await tasks.find(tokenOf(request), (request.params as { task_id: string }).task_id, request.id);
     const result = await tasks.ask(record, 'video.moderation', request.id, clientAbortSignal(reply));
-    if (result.kind !== 'json') throw new Error('video.moderation must answer JSON');
     return sendInvocationOutcome(reply, { kind: 'json', status: result.status ?? 200, body: result.body, contentType: result.contentType });
   });
 
@@ -116,7 +115,6 @@ export async function videoRoutes(
     const record = await tasks.find(tokenOf(request), id, request.id);
     if (record.status !== 'succeeded') throw invalidRequest(`the task is ${record.status}; fetch its video once it has succeeded`);
     const result = await tasks.ask(record, 'video.content', request.id, clientAbortSignal(reply));
-    if (result.kind !== 'bytes') throw new GatewayError(502, 'upstream_invalid_response', 'the provider did not return the video bytes');
     return sendInvocationOutcome(reply, { kind: 'bytes', contentType: result.contentType, readable: Readable.from(result.body) });
   };
 

@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import {
-  emptyUsage,
-  GatewayError,
-  speechContentTypes,
-  tokenCount,
-  type OperationCall,
-  type OperationResult,
-  type ProviderHost,
-  type SpeechRequest,
-  type TranscriptFormat,
-  type TranscriptionRequest,
-  type Usage,
-} from '../../core/index.js';
+import { emptyUsage, GatewayError, speechContentTypes, tokenCount, type OperationCall, type ProviderHost, type SpeechRequest, type TranscriptFormat, type TranscriptionRequest, type Usage, type BytesResult, type JsonResult } from '../../core/index.js';
 import {
   headerValue,
   invalidUpstreamAnswer,
@@ -124,7 +112,7 @@ export function transcriptContentType(format: TranscriptFormat, upstreamContentT
  * that is not an error body; the text formats are taken as they come.
  */
 export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path: '/audio/transcriptions' | '/audio/translations') {
-  return async (call: OperationCall<TranscriptionRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<TranscriptionRequest, PathPrefixOptions>): Promise<JsonResult> => {
     const format = call.request.response_format;
     const form = await toTranscriptionForm(call.request, call.upstreamModel);
     const response = await callOpenAiCompatible(host, call, path, { body: form });
@@ -162,7 +150,7 @@ export function createOpenAiAudioTranscriptionOperation(host: ProviderHost, path
  * the 4096-character limit counts them), which the upstream does not report.
  */
 export function createOpenAiAudioSpeechOperation(host: ProviderHost) {
-  return async (call: OperationCall<SpeechRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<SpeechRequest, PathPrefixOptions>): Promise<BytesResult> => {
     const body = JSON.stringify({ ...call.request, model: call.upstreamModel });
     const response = await callOpenAiCompatible(host, call, '/audio/speech', { body });
     // A 200 that is JSON (or an event stream) is not audio: an error body, or a server that

@@ -1,4 +1,4 @@
-import type { ImageRequest, OperationCall, OperationName, OperationResult, ProviderHost } from '../../core/index.js';
+import type { ImageRequest, OperationCall, OperationName, ProviderHost, JsonResult } from '../../core/index.js';
 import { mediaErrorAboutField, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
 import { callOpenAiCompatible } from '../shared/openai-compatible/openai-compatible.js';
 import { checkDsrModelRules, defaultDsrMaxImages, dsrModelProfile, type DsrModelProfile } from './dsr-model-profiles.js';
@@ -66,7 +66,7 @@ export function toDsrRequest(
  * the images actually delivered as the billed usage.
  */
 export function createDsrImagesOperation(host: ProviderHost, operation: Extract<OperationName, 'images.generate' | 'images.edit'>) {
-  return async (call: OperationCall<ImageRequest, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ImageRequest, PathPrefixOptions>): Promise<JsonResult> => {
     const { fields, uploads } = normalizeDsrForm(call.request);
     const request = readDsrRequest(fields);
     const profile = dsrModelProfile(call.model, call.upstreamModel);

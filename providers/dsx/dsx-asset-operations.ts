@@ -89,7 +89,7 @@ export async function lookUpDsxAssets(host: ProviderHost, call: OperationCall<un
   return kinds;
 }
 
-type Handler<Request> = OperationHandler<Request, DsxOptions>;
+type Handler<Request> = OperationHandler<Request, DsxOptions, JsonResult>;
 
 /** A JSON answer that costs nothing and pins `key` to this channel: the object lives in this channel's account. */
 const answer = (body: unknown, key?: string): JsonResult => ({ kind: 'json', body, usage: emptyUsage('upstream'), ...(key === undefined ? {} : { affinityKey: key }) });

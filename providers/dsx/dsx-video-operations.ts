@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  emptyUsage,
-  GatewayError,
-  upstreamFailed,
-  videoNotReady,
-  type OperationCall,
-  type OperationHandler,
-  type ProviderHost,
-  type UpstreamResponse,
-  type VideoTaskQuery,
-} from '../../core/index.js';
+import { emptyUsage, GatewayError, upstreamFailed, videoNotReady, type OperationCall, type OperationHandler, type ProviderHost, type UpstreamResponse, type VideoTaskQuery, type BytesResult, type JsonResult, type TaskAccepted, type TaskProgress } from '../../core/index.js';
 import {
   bearerAuthorization,
   callUpstream,
@@ -71,7 +61,7 @@ async function readDsxTask(host: ProviderHost, call: OperationCall<VideoTaskQuer
  * upstream may have started the task.
  */
 export const createDsxSubmitOperation =
-  (host: ProviderHost): OperationHandler<PreparedDsxSubmission, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<PreparedDsxSubmission, DsxOptions, TaskAccepted> =>
   async (call) => {
     let { submission } = call.request;
     await host.media.checkVendorFetchedUrls(call.request.vendorFetchedUrls, call.signal);
@@ -97,13 +87,13 @@ export const createDsxSubmitOperation =
 
 /** `video.status`: the task's progress (see `fromDsxTask`). */
 export const createDsxStatusOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, TaskProgress> =>
   async (call) =>
     fromDsxTask(await readDsxTask(host, call));
 
 /** `video.moderation`: the moderation record built from the task (see `dsxModerationRecord`). */
 export const createDsxModerationOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, JsonResult> =>
   async (call) => ({ kind: 'json', body: dsxModerationRecord(await readDsxTask(host, call)), usage: emptyUsage('estimated') });
 
 /**
@@ -113,7 +103,7 @@ export const createDsxModerationOperation =
  * operator's, so it goes through the media guard (`streamUpstreamUrl`), not `host.http`.
  */
 export const createDsxContentOperation =
-  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions> =>
+  (host: ProviderHost): OperationHandler<VideoTaskQuery, DsxOptions, BytesResult> =>
   async (call) => {
     const task = await readDsxTask(host, call);
     const url = task.content?.video_url ?? '';

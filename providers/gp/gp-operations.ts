@@ -3,7 +3,8 @@ import {
   emptyUsage,
   type ChatCompletionRequest,
   type OperationCall,
-  type OperationResult,
+  type JsonResult,
+  type StreamResult,
   type ProviderHost,
   type ResponsesRequest,
   type VendorFetchedUrl,
@@ -64,7 +65,7 @@ const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish(
 
 /** `chat`: the chat completion passed through to an OpenAI-format upstream. */
 export function createGpChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<PreparedGpRequest<ChatCompletionRequest>, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<PreparedGpRequest<ChatCompletionRequest>, PathPrefixOptions>): Promise<JsonResult | StreamResult> => {
     const { request } = call.request;
     const response = await callGp(host, call, '/chat/completions', toGpRequest(request, call.upstreamModel, call.stream));
     if (call.stream) {
@@ -83,7 +84,7 @@ export function createGpChatOperation(host: ProviderHost) {
  * upstream, every field kept and `model` replaced by the upstream model.
  */
 export function createGpResponsesOperation(host: ProviderHost) {
-  return async (call: OperationCall<PreparedGpRequest<ResponsesRequest>, PathPrefixOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<PreparedGpRequest<ResponsesRequest>, PathPrefixOptions>): Promise<JsonResult | StreamResult> => {
     const response = await callGp(host, call, '/responses', { ...call.request.request, model: call.upstreamModel });
     if (call.stream) return { kind: 'stream', body: response.body, decoder: createGpResponsesStreamDecoder(), framing: 'sse' };
 

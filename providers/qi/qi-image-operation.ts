@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError, imageConversionFailed, type ImageRequest, type OperationCall, type OperationResult, type ProviderHost } from '../../core/index.js';
+import { GatewayError, imageConversionFailed, type ImageRequest, type OperationCall, type ProviderHost, type JsonResult } from '../../core/index.js';
 import { matchesModelPattern, pathPrefixOption, readUpstreamAnswer } from '../../core/kit/index.js';
 import { callDashScope } from '../shared/dashscope/dashscope-api.js';
 import { fromQiResponse, qiResponseExpected, qiStatusError } from './from-qi-response.js';
@@ -86,7 +86,7 @@ async function downloadQiImages(host: ProviderHost, urls: readonly string[], sig
  * call has no `X-DashScope-Async` header: this path is synchronous and refuses it (upstreams.md §4.3).
  */
 export function createQiImageOperation(host: ProviderHost, operation: QiModelKind['operation']) {
-  return async (call: OperationCall<ImageRequest, QiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ImageRequest, QiOptions>): Promise<JsonResult> => {
     const edit = call.options.edit_models.some((pattern) => matchesModelPattern(pattern, call.model));
     const job = readQiRequest(call.request, { operation, model: call.model, edit });
     const images = await resolveQiImages(host, job.images, { fetchUrls: call.options.fetch_input_urls, signal: call.signal });

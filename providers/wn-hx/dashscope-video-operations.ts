@@ -78,7 +78,7 @@ export function prepareVideoRequest(request: VideoSubmitRequest): PreparedVideoR
  * then submits the task with `X-DashScope-Async: enable`, without which DashScope refuses
  * (upstreams.md §4.1); the upstream's `output.task_id` is the task's handle.
  */
-export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, PathPrefixOptions> {
+export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler<PreparedVideoRequest, PathPrefixOptions, TaskAccepted> {
   return async (call): Promise<TaskAccepted> => {
     const { job, vendorFetchedUrls } = call.request;
     await host.media.checkVendorFetchedUrls(vendorFetchedUrls, call.signal);
@@ -106,7 +106,7 @@ export function createDashScopeVideoSubmit(host: ProviderHost): OperationHandler
 }
 
 /** `video.status`: `GET /tasks/{task_id}` (upstreams.md §4.1), the answer mapped at the tiers its model makes (see {@link fromDashScopeTask}). */
-export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, PathPrefixOptions> {
+export function createDashScopeVideoStatus(host: ProviderHost): OperationHandler<VideoTaskQuery, PathPrefixOptions, TaskProgress> {
   return async (call): Promise<TaskProgress> => {
     const response = await callDashScope(host, call, `/tasks/${encodeURIComponent(call.request.handle)}`);
     const answer = await readUpstreamAnswer(response.body, 'a task answer', { retryable: true });

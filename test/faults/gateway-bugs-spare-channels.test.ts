@@ -71,3 +71,17 @@ t.test('a stream whose decoder throws before content answers 500 internal_error 
   const streamed = await postChat(gateway, token, chat('hello'));
   t.equal(streamed.json().choices[0].message.content, 'first answers', 'the first channel still serves');
 });
+
+t.test('a provider answering chat with a kind of result chat never answers gets a clean 502, tries the next channel and opens no circuit', async (t) => {
+  const gateway = await buggyGateway(t);
+  const token = await issueToken(t, gateway);
+  for (let index = 0; index < failureThreshold * 2; index += 1) {
+    const response = await postChat(gateway, token, chat('trip the kind'));
+    t.equal(response.statusCode, 502, `request ${index + 1} answers 502`);
+    t.match(response.json().error, { code: 'upstream_invalid_response', message: /answered chat with a result of kind "task-progress", where chat answers json or stream/ });
+  }
+  t.equal(buggyCalls.get('first'), failureThreshold * 2, 'every request reached the first channel');
+  t.equal(buggyCalls.get('second'), failureThreshold * 2, 'and was tried on the second, which may run another plugin');
+  const clean = await postChat(gateway, token, chat('hello'));
+  t.equal(clean.json().choices[0].message.content, 'first answers', 'the first channel still serves: its circuit never opened');
+});

@@ -20,6 +20,9 @@ interface IssuedToken {
 
 let userCount = 0;
 
+/** What the gx family serves natively, as the native listing names its methods. */
+const gxNativeMethods = ['generateContent', 'streamGenerateContent', 'embedContent', 'batchEmbedContents'];
+
 /**
  * Issues tokens through the management API the way a client does: create, find its id in the
  * list (newest first), reveal the key. Each call signs in as a fresh user, so the key-reveal
@@ -113,7 +116,7 @@ for (const driver of storageDrivers) {
         t.ok(Array.isArray(listed.json().models), `${way} gets the native list shape`);
         const one = await get(gateway, `/v1beta/models/gx-2.5-pro${query}`, options);
         t.equal(one.statusCode, 200, `${way} retrieves a model`);
-        t.same(one.json(), { name: 'models/gx-2.5-pro', displayName: 'gx-2.5-pro' });
+        t.same(one.json(), { name: 'models/gx-2.5-pro', displayName: 'gx-2.5-pro', supportedGenerationMethods: gxNativeMethods });
       }
     });
 
@@ -261,7 +264,7 @@ for (const driver of storageDrivers) {
         'only allowed models that are served are listed',
       );
       const native = await get(gateway, '/v1beta/models', { headers: token.bearer });
-      t.same(native.json().models, [{ name: 'models/gx-2.5-pro', displayName: 'gx-2.5-pro' }]);
+      t.same(native.json().models, [{ name: 'models/gx-2.5-pro', displayName: 'gx-2.5-pro', supportedGenerationMethods: gxNativeMethods }]);
 
       const allowed = await get(gateway, '/v1/models/gx-2.5-pro', { headers: token.bearer });
       t.equal(allowed.statusCode, 200);
@@ -274,6 +277,26 @@ for (const driver of storageDrivers) {
       const unknown = await get(gateway, '/v1/models/gx-not-served', { headers: token.bearer });
       assertOpenAiError(t, unknown, 404, { type: 'invalid_request_error', code: 'model_not_found' });
       assertNativeError(t, await get(gateway, '/v1beta/models/gx-not-served', { headers: token.bearer }), 404, 'NOT_FOUND');
+    });
+
+    t.test('each model lists the routes it can be called on: its family\'s operations, and nothing the group cannot reach', async (t) => {
+      const gxRoutes = [
+        'POST /v1/chat/completions',
+        'POST /v1beta/models/{model}:generateContent',
+        'POST /v1beta/models/{model}:streamGenerateContent',
+        'POST /v1beta/models/{model}:embedContent',
+        'POST /v1beta/models/{model}:batchEmbedContents',
+        'POST /v1/images/generations',
+        'POST /v1/images/edits',
+      ];
+      const token = await issueToken(t, gateway, { group: 'auto' });
+      const listed = (await get(gateway, '/v1/models', { headers: token.bearer })).json().data as Array<{ id: string; routes: string[] }>;
+      t.strictSame(Object.fromEntries(listed.map((model) => [model.id, model.routes])), { 'gp-5.4': ['POST /v1/chat/completions'], 'gx-2.5-pro': gxRoutes, 'gx-latest': gxRoutes });
+      const patterned = (await get(gateway, '/v1/models/gx-3-pro-preview', { headers: token.bearer })).json();
+      t.match(patterned, { id: 'gx-3-pro-preview', object: 'model', owned_by: 'model-gateway' });
+      t.strictSame(patterned.routes, gxRoutes, 'a model a pattern serves has its routes too');
+      const native = (await get(gateway, '/v1beta/models', { headers: token.bearer })).json().models as Array<{ name: string; supportedGenerationMethods: string[] }>;
+      t.strictSame(native.find((model) => model.name === 'models/gp-5.4')?.supportedGenerationMethods, [], 'gp has no native method');
     });
 
     t.test('model_limits enabled with an empty list allow no model', async (t) => {
@@ -316,7 +339,7 @@ for (const driver of storageDrivers) {
         t.equal(await status(token, '/v1beta/models/gx-3-pro-preview'), 200);
       }
       const native = await get(gateway, '/v1beta/models/gx-3-pro-preview', { headers: ungrouped.bearer });
-      t.same(native.json(), { name: 'models/gx-3-pro-preview', displayName: 'gx-3-pro-preview' });
+      t.same(native.json(), { name: 'models/gx-3-pro-preview', displayName: 'gx-3-pro-preview', supportedGenerationMethods: gxNativeMethods });
       t.notOk((await ids(ungrouped)).some((id: string) => id.includes('*')), 'patterns are never listed');
     });
 

@@ -67,8 +67,11 @@ export interface TaskProgress {
   details?: Record<string, string | number | boolean>;
 }
 
-/** What an operation handler returns. */
+/** Every kind of result; what one operation answers is its entry of `OperationResults` (core/contracts/operation-results.ts). */
 export type OperationResult = JsonResult | StreamResult | BytesResult | TaskAccepted | TaskProgress;
 
-/** Implements one operation; throws a {@link GatewayError} (retryable or not) when it fails. */
-export type OperationHandler<Request, Options = unknown> = (call: OperationCall<Request, Options>) => Promise<OperationResult>;
+/**
+ * Implements one operation, answering a `Result` (the operation's entry of `OperationResults`
+ * in a provider's `operations`); throws a {@link GatewayError} (retryable or not) when it fails.
+ */
+export type OperationHandler<Request, Options = unknown, Result extends OperationResult = OperationResult> = (call: OperationCall<Request, Options>) => Promise<Result>;

@@ -1,5 +1,6 @@
 import type { Usage } from '../usage.js';
 import type { OperationRequests } from '../operation-requests.js';
+import type { OperationResults } from '../operation-results.js';
 import type { OperationName } from './operation-call.js';
 import type { OperationHandler } from './operation-results.js';
 
@@ -14,9 +15,9 @@ export type RequestOf<Prepared extends PreparedRequests, Name extends OperationN
   ? Exclude<Prepared[Name], undefined>
   : OperationRequests[Name];
 
-/** What a provider instance offers: a handler per operation it implements. */
+/** What a provider instance offers: a handler per operation it implements, answering that operation's kind of result. */
 export interface Provider<Options = unknown, Prepared extends PreparedRequests = {}> {
-  operations: { [Name in OperationName]?: OperationHandler<RequestOf<Prepared, Name>, Options> };
+  operations: { [Name in OperationName]?: OperationHandler<RequestOf<Prepared, Name>, Options, OperationResults[Name]> };
   /**
    * The usage to reserve quota by before calling an operation, when only the family knows it
    * (a video's seconds and resolution live in family-specific fields). Without one, the

@@ -6,7 +6,7 @@ import type { AttemptRecord, RequestContext } from '../request-context.js';
 import { stopReason } from './stop-reason.js';
 
 function record(context: RequestContext, attempt: ChannelAttempt, outcome: AttemptRecord['outcome'], error?: GatewayError): void {
-  context.attempts.push({ channel: attempt.channel.name, group: attempt.group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - attempt.startedAt });
+  context.attempts.push({ channel: attempt.channel.name, group: attempt.group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - attempt.startedAt, translator: attempt.translator });
 }
 
 /** The channel answered: its circuit counts a success, and the try is recorded. */

@@ -2,7 +2,7 @@ import type { GatewayError } from '../../errors/gateway-error.js';
 import { clipped } from '../../errors/client-text.js';
 import { modelLabel } from '../model-label.js';
 import type { PipelineServices } from '../pipeline-services.js';
-import type { RequestContext } from '../request-context.js';
+import { answeredBy, type RequestContext } from '../request-context.js';
 
 /** A model name is short; a longer one is the client's invention, cut for the span. */
 const maxSpanModelCharacters = 200;
@@ -25,6 +25,7 @@ export function observeRequest(context: RequestContext, services: PipelineServic
     attempts,
     milliseconds: Date.now() - startedAt,
     streamed: invocation.stream,
+    translator: answeredBy(context),
     startedAt,
     requestId: invocation.requestId,
   });

@@ -1,22 +1,31 @@
 import { Readable, finished } from 'node:stream';
 import type { BytesResult, StreamResult } from '../../contracts/provider/operation-results.js';
+import { internalError } from '../../errors/error-codes.js';
+import { GatewayError } from '../../errors/gateway-error.js';
 import { SseSplitter } from '../../streaming/sse-splitter.js';
 import { StreamPump, type StreamOutcome } from '../../streaming/stream-pump.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
 
+/** An answer on its way to the client as it arrives, and how its sending ended once it is over. */
+export interface RelayedAnswer {
+  readable: Readable;
+  /** Settles once, when the client's copy is over, however it ended. */
+  ended: Promise<StreamOutcome>;
+}
+
 /**
  * Stream: reads the upstream's stream until its first content, before anything is sent, so a
- * failure there can still fail over. Resolves with the primed pump, or with the failure (the
- * pump abandoned, its upstream aborted), and the content type the client's encoder writes. The pump reports how the stream ended to `ended`.
+ * failure there can still fail over. Resolves with the primed pump (its `ended` says how the
+ * stream ended, once it has been sent), or with the failure (the pump abandoned, its upstream
+ * aborted), and the content type the client's encoder writes.
  */
 export async function primeStream(
   context: RequestContext,
   services: PipelineServices,
   attempt: ChannelAttempt,
   result: StreamResult,
-  ended: (outcome: StreamOutcome) => void,
 ): Promise<{ kind: 'primed'; pump: StreamPump; contentType: string } | { kind: 'failed'; failure: unknown }> {
   const { invocation } = context;
   const { encoder } = invocation;
@@ -29,7 +38,6 @@ export async function primeStream(
     keepaliveMilliseconds: services.config.streaming.keepalive_ms,
     upstreamAbort: attempt.upstreamAbort,
     clientSignal: invocation.clientSignal,
-    onFinish: ended,
   });
   try {
     const primed = await pump.prime();
@@ -43,12 +51,19 @@ export async function primeStream(
 }
 
 /**
- * Bytes: passes raw bytes through as they arrive (speech). Their usage is known up front;
- * `ended` hears when the body is over, however it ends: the upstream has done the work even
+ * Bytes: passes raw bytes through as they arrive (speech). `ended` settles when the body is
+ * over, however it ends, with the usage known up front: the upstream has done the work even
  * when the client leaves early.
  */
-export function relayBytes(result: BytesResult, ended: () => void): Readable {
+export function relayBytes(result: BytesResult, context: RequestContext): RelayedAnswer {
   const readable = Readable.from(result.body, { objectMode: false });
-  finished(readable, ended);
-  return readable;
+  const ended = new Promise<StreamOutcome>((resolve) => {
+    finished(readable, (error) => {
+      // A client that leaves destroys the readable: a premature close, not a failure.
+      const aborted = context.invocation.clientSignal.aborted || (error as { code?: unknown } | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+      const failure = error === undefined || error === null || aborted ? undefined : GatewayError.is(error) ? error : internalError(error);
+      resolve({ usage: result.usage, outputCharacters: 0, error: failure, aborted });
+    });
+  });
+  return { readable, ended };
 }

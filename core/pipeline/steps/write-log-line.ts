@@ -1,4 +1,4 @@
-import type { RequestContext } from '../request-context.js';
+import { answeredBy, type RequestContext } from '../request-context.js';
 
 /**
  * The request's one log line (`invocation.line`), written when it is over: a
@@ -6,7 +6,8 @@ import type { RequestContext } from '../request-context.js';
  * code, or `accepted` for a task). Its usage: the tokens billed, and whether they came from
  * the upstream or the gateway's estimate. A request that failed (`context.failure`) is a
  * warning with its status and code; an answer's status is the one it went out with (a
- * stream's is the 200 its headers carried).
+ * stream's is the 200 its headers carried). `translator` names the translator that served the
+ * answer in the client's format, when one did; a request its provider served itself has none.
  */
 export function writeLogLine(context: RequestContext, end?: string, status?: number): void {
   const { invocation, usage, failure } = context;
@@ -21,6 +22,7 @@ export function writeLogLine(context: RequestContext, end?: string, status?: num
     stream: invocation.stream,
     token: context.token.id,
     attempts: context.attempts,
+    translator: answeredBy(context),
     end,
     input_tokens: usage?.inputTokens,
     output_tokens: usage?.outputTokens,

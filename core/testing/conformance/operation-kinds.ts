@@ -1,5 +1,7 @@
 import type { OperationName } from '../../contracts/provider/operation-call.js';
 import type { OperationResult } from '../../contracts/provider/operation-results.js';
+import { operationResultKinds } from '../../contracts/operation-results.js';
+import { taskQueryOperations } from '../../pipeline/operation-invocation.js';
 import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
@@ -11,33 +13,14 @@ import { videoSubmitRequestSchema } from '../../contracts/video-requests.js';
 type Kind = OperationResult['kind'];
 
 /**
- * The result kinds the gateway accepts from each operation, as its routes and the task
- * service read them: a streamable operation answers `stream` when the client asked for a
+ * The result kinds the gateway accepts from each operation (`operationResultKinds`), split by
+ * how the client asked: a streamable operation answers `stream` when the client asked for a
  * stream and `json` otherwise; `video.submit` answers `task`, `video.status` `task-progress`.
  */
-export const resultKinds: Record<OperationName, { plain: readonly Kind[]; streamed?: readonly Kind[] }> = {
-  chat: { plain: ['json'], streamed: ['stream'] },
-  responses: { plain: ['json'], streamed: ['stream'] },
-  'native.generate': { plain: ['json'], streamed: ['stream'] },
-  'native.embed': { plain: ['json'] },
-  'native.batchEmbed': { plain: ['json'] },
-  'images.generate': { plain: ['json'] },
-  'images.edit': { plain: ['json'] },
-  'video.submit': { plain: ['task'] },
-  'video.status': { plain: ['task-progress'] },
-  'video.content': { plain: ['bytes', 'json'] },
-  'video.moderation': { plain: ['json'] },
-  'audio.speech': { plain: ['bytes'] },
-  'audio.transcribe': { plain: ['json'] },
-  'audio.translate': { plain: ['json'] },
-  'assets.createGroup': { plain: ['json'] },
-  'assets.deleteGroup': { plain: ['json'] },
-  'assets.create': { plain: ['json'] },
-  'assets.get': { plain: ['json'] },
-  'assets.delete': { plain: ['json'] },
-  'assets.createValidationSession': { plain: ['json'] },
-  'assets.getValidationResult': { plain: ['json'] },
-};
+export const resultKinds = {} as Record<OperationName, { plain: readonly Kind[]; streamed?: readonly Kind[] }>;
+for (const [name, kinds] of Object.entries(operationResultKinds) as Array<[OperationName, readonly Kind[]]>) {
+  resultKinds[name] = { plain: kinds.filter((kind) => kind !== 'stream'), streamed: kinds.includes('stream') ? ['stream'] : undefined };
+}
 
 /** Every operation the contract knows. */
 export const operationNames = Object.keys(resultKinds) as OperationName[];
@@ -63,7 +46,7 @@ export const refusalsPassedThrough: ReadonlySet<OperationName> = new Set([
 ]);
 
 /** The operations that ask about a task `video.submit` started. */
-export const taskQueries: ReadonlySet<OperationName> = new Set(['video.status', 'video.content', 'video.moderation']);
+export const taskQueries: ReadonlySet<OperationName> = new Set(taskQueryOperations);
 
 /**
  * The schema each route validates its client request with, where core holds one and the

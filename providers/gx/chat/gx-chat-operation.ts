@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, FetchedMedia, OperationCall, OperationResult, ProviderHost } from '../../../core/index.js';
+import type { ChatCompletionRequest, FetchedMedia, OperationCall, ProviderHost, JsonResult, StreamResult } from '../../../core/index.js';
 import { mediaErrorAboutField, readUpstreamAnswer } from '../../../core/kit/index.js';
 import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris } from '../call-gx.js';
@@ -10,7 +10,7 @@ import { toGxRequest } from './to-gx-request.js';
 
 /** `chat`: a chat completion translated to the native generate call and back. */
 export function createGxChatOperation(host: ProviderHost) {
-  return async (call: OperationCall<ChatCompletionRequest, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<ChatCompletionRequest, GoogleApiOptions>): Promise<JsonResult | StreamResult> => {
     const media = new Map<string, FetchedMedia>();
     for (const { source, field } of collectMediaReferences(call.request)) {
       try {

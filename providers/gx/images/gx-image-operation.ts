@@ -1,4 +1,4 @@
-import { emptyUsage, type MediaFetcher, type OperationCall, type OperationResult, type ProviderHost, type Usage } from '../../../core/index.js';
+import { emptyUsage, type MediaFetcher, type OperationCall, type ProviderHost, type Usage, type JsonResult } from '../../../core/index.js';
 import { fetchableImageTypes, fetchImage, readImageSourceText, readUpstreamAnswer, type ImageFormats } from '../../../core/kit/index.js';
 import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx } from '../call-gx.js';
@@ -103,7 +103,7 @@ export function estimateGxImageUsage(plan: GxImagePlan, images = 1): Usage {
  * images response.
  */
 export function createGxImageOperation(host: ProviderHost) {
-  return async (call: OperationCall<GxImagePlan, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<GxImagePlan, GoogleApiOptions>): Promise<JsonResult> => {
     const plan = call.request;
     const images = await Promise.all(
       plan.parts.flatMap((part) => (part.kind === 'image' ? [fetchGxReferenceImage(part.source, part.param, host.media, call.signal)] : [])),

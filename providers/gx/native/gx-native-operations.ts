@@ -1,14 +1,4 @@
-import {
-  emptyUsage,
-  type NativeBatchEmbedRequest,
-  type NativeEmbedRequest,
-  type NativeGenerateRequest,
-  type OperationCall,
-  type OperationResult,
-  type ProviderHost,
-  type UpstreamResponse,
-  type Usage,
-} from '../../../core/index.js';
+import { emptyUsage, type NativeBatchEmbedRequest, type NativeEmbedRequest, type NativeGenerateRequest, type OperationCall, type ProviderHost, type UpstreamResponse, type Usage, type JsonResult, type StreamResult } from '../../../core/index.js';
 import { readUpstreamJsonBody } from '../../../core/kit/index.js';
 import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris, type GxRequest } from '../call-gx.js';
@@ -48,7 +38,7 @@ const readGxBody = (response: UpstreamResponse) => readUpstreamJsonBody(response
 
 /** `native.generate`: generateContent and streamGenerateContent, passed through with the model rewritten (its `fileUri` URLs checked first). */
 export function createGxGenerateOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeGenerateRequest, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeGenerateRequest, GoogleApiOptions>): Promise<JsonResult | StreamResult> => {
     const { model, body } = toGxNativeRequest(call.request, call.upstreamModel);
     await checkGxFileUris(host, call.request, '', call.signal);
     if (call.stream) {
@@ -67,7 +57,7 @@ function embeddingUsage(contents: readonly unknown[]): Usage {
 
 /** `native.embed`: embedContent, with the body's model (when given) rewritten to the upstream's. */
 export function createGxEmbedOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeEmbedRequest, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeEmbedRequest, GoogleApiOptions>): Promise<JsonResult> => {
     const body = call.request.model === undefined ? call.request : { ...call.request, model: `models/${call.upstreamModel}` };
     const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'embedContent', body));
     return { kind: 'json', body: text, usage: embeddingUsage([call.request.content]) };
@@ -76,7 +66,7 @@ export function createGxEmbedOperation(host: ProviderHost) {
 
 /** `native.batchEmbed`: batchEmbedContents; each request must name the path's model upstream, so each is rewritten. */
 export function createGxBatchEmbedOperation(host: ProviderHost) {
-  return async (call: OperationCall<NativeBatchEmbedRequest, GoogleApiOptions>): Promise<OperationResult> => {
+  return async (call: OperationCall<NativeBatchEmbedRequest, GoogleApiOptions>): Promise<JsonResult> => {
     const requests = call.request.requests.map((entry) => ({ ...entry, model: `models/${call.upstreamModel}` }));
     const { text } = await readGxBody(await callGx(host, call, call.upstreamModel, 'batchEmbedContents', { ...call.request, requests }));
     return { kind: 'json', body: text, usage: embeddingUsage(call.request.requests.map((entry) => entry.content)) };

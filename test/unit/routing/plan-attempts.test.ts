@@ -4,11 +4,14 @@ import type { Provider } from '../../../core/contracts/provider/provider.js';
 import { Channel } from '../../../core/routing/channel.js';
 import { CircuitBreaker } from '../../../core/routing/circuit-breaker.js';
 import { planAttempts, type AttemptRequest } from '../../../core/routing/plan-attempts.js';
+import type { OperationName } from '../../../core/contracts/provider/operation-call.js';
+import type { Translator } from '../../../core/contracts/translator.js';
 
 const chatOnly: Provider = { operations: { chat: async () => ({ kind: 'json', body: {}, usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source: 'upstream' } }) } };
 
-const channel = (name: string, extra: Record<string, unknown> = {}, provider: Provider = chatOnly) =>
-  new Channel({
+const channel = (name: string, extra: Record<string, unknown> = {}, provider: Provider = chatOnly, translators: Translator[] = []) =>
+  new Channel(
+    {
     index: 0,
     plugin: { apiVersion: 1, name: 'test', options: gatewayConfigSchema, create: () => provider } as never,
     options: {},
@@ -17,7 +20,13 @@ const channel = (name: string, extra: Record<string, unknown> = {}, provider: Pr
       groups: { default: {}, vip: {} },
       providers: [{ name, plugin: 'test', base_url: 'http://127.0.0.1:9', models: ['gx-*'], ...extra }],
     }).providers[0] as ProviderConfig,
-  });
+    },
+    translators,
+  );
+
+/** A translator from `client` to `served`; routing reads only which operations it joins. */
+const translatorOf = (name: string, client: OperationName, served: OperationName[]): Translator =>
+  ({ name, client, served, request: () => ({ operation: served[0]!, request: {} }), answer: (body: unknown) => body, stream: () => ({ push: () => [], end: () => [] }) }) as unknown as Translator;
 
 const request = (extra: Partial<AttemptRequest> = {}): AttemptRequest => ({
   model: 'gx-2.5-pro',
@@ -87,12 +96,37 @@ t.test('no channel for the model is a 404 that names the model', async (t) => {
   });
 });
 
-t.test('a model served only for other operations is a 404 that says the route is the problem', async (t) => {
-  t.throws(() => names(planAttempts([channel('chat-only')], request({ operation: 'images.generate' }), breaker())), {
+t.test('a model served only on other routes is a 404 model_not_on_route naming the routes it is served on', async (t) => {
+  t.throws(() => names(planAttempts([channel('chat-only')], request({ operation: 'responses' }), breaker())), {
     statusCode: 404,
-    code: 'model_not_found',
-    message: 'model "gx-2.5-pro" is served here, but not for images.generate: the family of its channels does not offer it; use a model made for this route',
+    code: 'model_not_on_route',
+    param: 'model',
+    message: 'model "gx-2.5-pro" is not served on POST /v1/responses; it is served on POST /v1/chat/completions',
   });
+  const native: Provider = { operations: { 'native.generate': chatOnly.operations.chat as never } };
+  t.throws(() => names(planAttempts([channel('chat-only'), channel('native', {}, native), channel('vip-only', { groups: ['vip'] }, { operations: { 'images.generate': chatOnly.operations.chat as never } })], request({ operation: 'images.edit' }), breaker())), {
+    message: 'model "gx-2.5-pro" is not served on POST /v1/images/edits; it is served on POST /v1/chat/completions, POST /v1beta/models/{model}:generateContent, POST /v1beta/models/{model}:streamGenerateContent',
+  }, "every route of the key's groups, once each, and none of another group's");
+});
+
+t.test('a channel whose provider lacks the operation is planned when a translator serves it there, and named among the routes', async (t) => {
+  const responsesOverChat = translatorOf('responses-over-chat', 'responses', ['chat']);
+  const nativeOverChat = translatorOf('native-over-chat', 'native.generate', ['chat', 'native.embed']);
+  const translated = channel('chat-only', {}, chatOnly, [responsesOverChat, nativeOverChat]);
+  t.same(names(planAttempts([translated], request({ operation: 'responses' }), breaker())), ['default/chat-only']);
+  t.equal(translated.translatorFor('responses'), responsesOverChat);
+  t.equal(translated.translatorFor('chat'), undefined, "the provider's own operation needs none");
+  t.notOk(translated.servesOperation('native.generate'), 'a translator is chosen only when the provider implements every operation it serves');
+  t.throws(() => names(planAttempts([translated], request({ operation: 'images.generate' }), breaker())), {
+    message: 'model "gx-2.5-pro" is not served on POST /v1/images/generations; it is served on POST /v1/chat/completions, POST /v1/responses',
+  });
+});
+
+t.test('of two translators able to serve one channel the first listed does, and none stands in front of the provider\'s own operation', async (t) => {
+  const first = translatorOf('first', 'responses', ['chat']);
+  const second = translatorOf('second', 'responses', ['chat']);
+  t.equal(channel('a', {}, chatOnly, [first, second]).translatorFor('responses'), first);
+  t.equal(channel('a', {}, chatOnly, [translatorOf('chat-over-x', 'chat', ['responses'])]).translatorFor('chat'), undefined);
 });
 
 t.test("a channel whose options leave the operation out is a 501 naming the channel and the option", async (t) => {

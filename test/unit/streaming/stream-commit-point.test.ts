@@ -56,8 +56,9 @@ function pumpOver(chunks: Buffer[]) {
     keepaliveMilliseconds: 60_000,
     upstreamAbort: new AbortController(),
     clientSignal: new AbortController().signal,
-    onFinish: (outcome) => outcomes.push(outcome),
   });
+  // `ended` settles once; every outcome it reports is kept, to check there is exactly one.
+  void pump.ended.then((outcome) => outcomes.push(outcome));
   return { pump, outcomes };
 }
 

@@ -61,8 +61,9 @@ function pumpOver(upstream: { body: UpstreamBody; abort: () => void }, client: A
     keepaliveMilliseconds: 60_000,
     upstreamAbort,
     clientSignal: client.signal,
-    onFinish: (outcome) => outcomes.push(outcome),
   });
+  // `ended` settles once; every outcome it reports is kept, to check there is exactly one.
+  void pump.ended.then((outcome) => outcomes.push(outcome));
   return { pump, outcomes };
 }
 

@@ -8,7 +8,7 @@ import { translateRequest } from './translate-request.js';
  * comes first, so the family refuses a request it cannot take (in `prepare`, or a version 1
  * plugin's estimate) before any quota is touched.
  */
-export function estimateUsage(context: RequestContext): void {
+export function prepareAndEstimate(context: RequestContext): void {
   const first = context.firstAttempt;
   if (first === undefined) return;
   const { operation, request } = translateRequest(context, first.channel);

@@ -1,14 +1,15 @@
-import type { OperationHandler, OperationResult } from '../../contracts/provider/operation-results.js';
+import type { OperationResults } from '../../contracts/operation-results.js';
+import type { PipelineOperation } from '../operation-invocation.js';
+import { invokeOperation } from '../invoke-operation.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { RequestContext } from '../request-context.js';
 import type { ChannelRequest } from './translate-request.js';
 
 /** Call: asks the attempt's channel for the (translated) operation; its abort signal is the attempt's. */
-export async function callUpstream(context: RequestContext, attempt: ChannelAttempt, translated: ChannelRequest): Promise<OperationResult> {
+export async function callChannel(context: RequestContext, attempt: ChannelAttempt, translated: ChannelRequest): Promise<OperationResults[PipelineOperation]> {
   const { channel } = attempt;
   const { invocation } = context;
-  const handler = channel.provider.operations[translated.operation] as OperationHandler<unknown>;
-  return handler({
+  return invokeOperation(channel, translated.operation, {
     request: translated.request,
     model: context.model,
     upstreamModel: channel.upstreamModel(context.model),
