@@ -15,6 +15,16 @@ export interface TranslationContext {
   stream: boolean;
 }
 
+/**
+ * What a translator knows when it writes the client's answer: the request's context and the
+ * client's own request, whose fields the answer may have to echo (a Responses object repeats
+ * `instructions`, `tools`, `temperature`…) or read (which tools were custom ones).
+ */
+export interface AnswerContext<Client extends OperationName = OperationName> extends TranslationContext {
+  /** The client's validated request, as translated (after the pipeline expanded a stored conversation, say). */
+  request: OperationRequests[Client];
+}
+
 /** The served operation to call, and its request. */
 export interface TranslatedRequest<Served extends OperationName = OperationName> {
   operation: Served;
@@ -67,9 +77,9 @@ export interface Translator<Client extends OperationName = OperationName, Served
    * what the gateway bills for it: the client format's usage fields are written from it,
    * exactly.
    */
-  answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext): unknown;
+  answer(body: unknown, usage: Usage, operation: Served, context: AnswerContext<Client>): unknown;
   /** A fresh translation of one streamed answer. */
-  stream(operation: Served, context: TranslationContext): StreamTranslation;
+  stream(operation: Served, context: AnswerContext<Client>): StreamTranslation;
 }
 
 /** Identity helper that types a translator definition. */

@@ -69,8 +69,8 @@ t.test('a string input is accepted, as the official SDK sends it', async (t) => 
 for (const [name, body, param, message] of [
   ['temperature above 2', { temperature: 2.5 }, 'temperature', /at most 2/],
   ['top_p below 0', { top_p: -0.1 }, 'top_p', /at least 0/],
-  ['an unknown reasoning effort', { reasoning: { effort: 'extreme' } }, 'reasoning.effort', /none, low, medium, high/],
-  ['an unknown reasoning summary', { reasoning: { summary: 'short' } }, 'reasoning.summary', /auto, none, detailed/],
+  ['an unknown reasoning effort', { reasoning: { effort: 'extreme' } }, 'reasoning.effort', /none, minimal, low, medium, high, xhigh, max/],
+  ['an unknown reasoning summary', { reasoning: { summary: 'short' } }, 'reasoning.summary', /auto, concise, detailed, none/],
   ['an unknown truncation', { truncation: 'sometimes' }, 'truncation', /disabled, auto/],
   ['a zero max_output_tokens', { max_output_tokens: 0 }, 'max_output_tokens', /at least 1/],
   ['a fractional max_tool_calls', { max_tool_calls: 1.5 }, 'max_tool_calls', /integer/],
