@@ -48,7 +48,8 @@ export function statusForFinish(finishReason: string | null | undefined): Respon
  * the real API does, with the defaults it documents where the client set none (`tool_choice`
  * auto, `parallel_tool_calls` true, `store` true, `truncation` disabled, text format text) and
  * null where the family's own default applies and is not known (`temperature`, `top_p`).
- * `usage` is left out until it is known, as the schema has no null for it.
+ * `usage` is left out until it is known, and `user` when the client sent none, as the schema
+ * has no null for either.
  */
 export function responseObject(context: AnswerContext<'responses'>, status: ResponseStatus, output: readonly OutputItem[], usage: Usage | undefined) {
   const request = context.request;
@@ -82,7 +83,8 @@ export function responseObject(context: AnswerContext<'responses'>, status: Resp
     top_p: request.top_p ?? null,
     truncation: request.truncation ?? 'disabled',
     ...(usage === undefined ? {} : { usage: toResponsesUsage(usage) }),
-    user: request.user ?? null,
+    // The real API writes `user: null`, which OpenAI's OpenAPI description does not allow: left out instead.
+    ...(typeof request.user === 'string' ? { user: request.user } : {}),
     metadata: request.metadata ?? {},
   };
 }

@@ -125,9 +125,11 @@ t.test("the request's parameters are echoed as the real API echoes them, with it
   t.strictSame(ours, Object.keys(recorded).filter((key) => ours.includes(key)), 'the keys come in the order of a recorded real answer');
   t.strictSame(
     Object.keys(recorded).filter((key) => !ours.includes(key)),
-    ['billing'],
-    'every key of the recorded answer is there but billing, which is OpenAI’s account information',
+    ['billing', 'user'],
+    'every key of the recorded answer is there but billing, OpenAI’s account information, and user, which the client did not set',
   );
+  const withUser = answer(fixtureJson('gp/openai-chat-completion-nonstream.json'), fromOpenAiTokenUsage({}), validated({ model: 'gx-2.5-pro', input: 'Hi', user: 'u-1' }));
+  t.equal(withUser.user, 'u-1');
 });
 
 t.test('a body that is not a chat completion is the upstream’s fault, a 502', async (t) => {
