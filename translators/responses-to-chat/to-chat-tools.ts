@@ -138,7 +138,7 @@ function chosen(declared: readonly DeclaredTool[], entry: { type: string; name?:
  * `tools`, `tool_choice` and `parallel_tool_calls` in chat form (the tools of
  * {@link declaredTools}). A forced function or custom tool becomes the chat's named function;
  * `allowed_tools` becomes the chat's mode with only the allowed tools declared, which is what
- * it means; forcing a hosted tool is a 400.
+ * it means; forcing a hosted tool is a 400. `parallel_tool_calls` goes along with the tools.
  */
 export function toChatTools(request: ResponsesRequest, declared: readonly DeclaredTool[]): ChatToolFields {
   let offered = declared;
@@ -160,6 +160,7 @@ export function toChatTools(request: ResponsesRequest, declared: readonly Declar
   const result: ChatToolFields = {};
   if (offered.length > 0) result.tools = offered.map((tool) => tool.chat);
   if (toolChoice !== undefined) result.tool_choice = toolChoice;
-  if (typeof request.parallel_tool_calls === 'boolean') result.parallel_tool_calls = request.parallel_tool_calls;
+  // Chat APIs refuse parallel_tool_calls without tools (OpenAI's does), and it means nothing there.
+  if (result.tools !== undefined && typeof request.parallel_tool_calls === 'boolean') result.parallel_tool_calls = request.parallel_tool_calls;
   return result;
 }

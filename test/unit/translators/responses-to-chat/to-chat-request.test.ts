@@ -162,6 +162,11 @@ t.test('tool_choice: a named function or custom tool is forced, allowed_tools na
   t.equal(translate({ ...base, tools, tool_choice: 'none' }).tool_choice, 'none');
 });
 
+t.test('parallel_tool_calls goes along with the tools, and only with them', async (t) => {
+  t.equal((translate({ ...base, tools: [setHtml], parallel_tool_calls: false }) as Record<string, unknown>).parallel_tool_calls, false);
+  t.notOk('parallel_tool_calls' in translate({ ...base, parallel_tool_calls: false }));
+});
+
 t.test('log probabilities are asked for with include, their alternatives with top_logprobs', async (t) => {
   const chat = translate({ ...base, include: ['message.output_text.logprobs'], top_logprobs: 3 });
   t.equal(chat.logprobs, true);
