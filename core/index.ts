@@ -50,7 +50,7 @@ export { type JsonResult, type OperationHandler, type OperationResult, type Stre
 export { type KeyValueStore, type ProviderHost, type ProviderLogger } from './contracts/provider/provider-host.js';
 export { type Provider, type PreparedRequests, type RequestOf } from './contracts/provider/provider.js';
 export { type UpstreamBody, type UpstreamHttp, type UpstreamRequest, type UpstreamResponse } from './contracts/provider/upstream-http.js';
-export { defineTranslator, type AnswerContext, type StreamTranslation, type TranslatedRequest, type TranslationContext, type Translator } from './contracts/translator.js';
+export { defineTranslator, type StreamTranslation, type TranslatedRequest, type TranslationContext, type Translator } from './contracts/translator.js';
 export type { OperationRequests } from './contracts/operation-requests.js';
 export type { ChatCompletionRequest, ChatMessage } from './contracts/chat-completion-request.js';
 export type {

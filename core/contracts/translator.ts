@@ -15,16 +15,6 @@ export interface TranslationContext {
   stream: boolean;
 }
 
-/**
- * What a translator knows when it writes the client's answer: the request's context and the
- * client's own request, whose fields the answer may have to echo (a Responses object repeats
- * `instructions`, `tools`, `temperature`…) or read (which tools were custom ones).
- */
-export interface AnswerContext<Client extends OperationName = OperationName> extends TranslationContext {
-  /** The client's validated request, as translated (after the pipeline expanded a stored conversation, say). */
-  request: OperationRequests[Client];
-}
-
 /** The served operation to call, and its request. */
 export interface TranslatedRequest<Served extends OperationName = OperationName> {
   operation: Served;
@@ -57,7 +47,13 @@ export interface StreamTranslation {
  * its served side.
  *
  * A translator is chosen for a channel only when the channel's provider implements every
- * operation of {@link served} and not the client's own; a provider's own operation always wins.
+ * operation of {@link served} and not the client's own; a provider's own operation always wins,
+ * and of several translators that could serve one channel, the first of the config's
+ * `translators` list does. The plugin's `prepare` then runs on the served request, as it does
+ * on a client's, so a translator need not know the family behind the channel.
+ *
+ * Loaded at start like a provider plugin: a module whose default export is a translator,
+ * named in the config's `translators` list (built-in names, paths, packages).
  */
 export interface Translator<Client extends OperationName = OperationName, Served extends OperationName = OperationName> {
   /** A stable name for logs and config, such as `responses-to-chat`. */
@@ -73,13 +69,16 @@ export interface Translator<Client extends OperationName = OperationName, Served
    */
   request(request: OperationRequests[Client], context: TranslationContext): TranslatedRequest<Served>;
   /**
-   * The client-format body for a JSON answer of `operation`, one of {@link served}. `usage` is
-   * what the gateway bills for it: the client format's usage fields are written from it,
-   * exactly.
+   * The client-format body for a JSON answer of `operation`, one of {@link served}. `body` is
+   * the served operation's JSON answer, parsed (a provider that answers JSON text, passing an
+   * upstream's bytes through, has it parsed first). `usage` is what the gateway bills for it:
+   * the client format's usage fields are written from it, exactly. `request` is the client's
+   * validated request, for what its format echoes back (a Responses object's `instructions`
+   * and `tools`, whether a chat stream asked for usage).
    */
-  answer(body: unknown, usage: Usage, operation: Served, context: AnswerContext<Client>): unknown;
-  /** A fresh translation of one streamed answer. */
-  stream(operation: Served, context: AnswerContext<Client>): StreamTranslation;
+  answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext, request: OperationRequests[Client]): unknown;
+  /** A fresh translation of one streamed answer of `operation`, for the client's validated `request`. */
+  stream(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
 }
 
 /** Identity helper that types a translator definition. */

@@ -1,6 +1,6 @@
-import { invalidUpstreamAnswer, outputItemIdFor, parseUpstreamJson, type AnswerContext, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
+import { invalidUpstreamAnswer, outputItemIdFor, parseUpstreamJson, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
 import { chatChunkSchema, type ChatChunk } from './chat-answer-schemas.js';
-import { responseObject, statusForFinish, type ResponseStatus } from './responses-object.js';
+import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
 import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
 import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
 
@@ -52,7 +52,7 @@ interface OpenCall {
  * (deltas, a call's name) have `content: true` and count it in `outputCharacters`. `usage`,
  * `affinity` and `error` outputs pass on unchanged; after an error nothing more is written.
  */
-export function createChatStreamToResponses(context: AnswerContext<'responses'>): StreamTranslation {
+export function createChatStreamToResponses(context: ResponsesAnswerContext): StreamTranslation {
   const tools = new Map(declaredTools(context.request).map((tool) => [tool.chatName, tool]));
   const wantsLogprobs = (context.request.include ?? []).includes('message.output_text.logprobs');
   let sequence = 0;

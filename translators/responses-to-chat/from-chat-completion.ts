@@ -1,6 +1,6 @@
-import { invalidUpstreamAnswer, outputItemIdFor, parseUpstreamAnswer, parseUpstreamJson, type AnswerContext, type Usage } from '../../core/index.js';
+import { invalidUpstreamAnswer, outputItemIdFor, parseUpstreamAnswer, parseUpstreamJson, type Usage } from '../../core/index.js';
 import { chatCompletionSchema } from './chat-answer-schemas.js';
-import { responseObject, statusForFinish } from './responses-object.js';
+import { responseObject, statusForFinish, type ResponsesAnswerContext } from './responses-object.js';
 import { messageItem, outputTextPart, reasoningItem, toResponsesLogprobs, toolCallItem, type MessagePart, type OutputItem } from './responses-output-items.js';
 import { declaredTools } from './to-chat-tools.js';
 
@@ -22,7 +22,7 @@ function readBody(body: unknown): unknown {
  * (`msg_<request id>_<index>`…), so the conversation store can find them again. `usage` is
  * the billed one, written exactly (see `toResponsesUsage`).
  */
-export function fromChatCompletion(body: unknown, usage: Usage, context: AnswerContext<'responses'>) {
+export function fromChatCompletion(body: unknown, usage: Usage, context: ResponsesAnswerContext) {
   const completion = parseUpstreamAnswer(readBody(body), chatCompletionSchema, 'a chat completion');
   const choice = completion.choices[0]!;
   const message = choice.message;

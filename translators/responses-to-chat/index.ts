@@ -11,11 +11,11 @@ import { toChatRequest } from './to-chat-request.js';
  * (`core/conversations/responses-conversation-store.ts`); see docs/routes.md for what is
  * translated and what is refused.
  */
-export const responsesToChat = defineTranslator({
+export default defineTranslator({
   name: 'responses-to-chat',
   client: 'responses',
   served: ['chat'],
   request: (request, context) => ({ operation: 'chat', request: toChatRequest(request, context) }),
-  answer: (body, usage, _operation, context) => fromChatCompletion(body, usage, context),
-  stream: (_operation, context) => createChatStreamToResponses(context),
+  answer: (body, usage, _operation, context, request) => fromChatCompletion(body, usage, { ...context, request }),
+  stream: (_operation, context, request) => createChatStreamToResponses({ ...context, request }),
 });

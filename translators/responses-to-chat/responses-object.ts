@@ -1,5 +1,10 @@
-import { responseIdFor, type AnswerContext, type Usage } from '../../core/index.js';
+import { responseIdFor, type ResponsesRequest, type TranslationContext, type Usage } from '../../core/index.js';
 import type { OutputItem } from './responses-output-items.js';
+
+/** What the answer is written from: the request's context and the client's request, whose parameters it echoes. */
+export interface ResponsesAnswerContext extends TranslationContext {
+  request: ResponsesRequest;
+}
 
 /** Where a response stands, and why it stopped short when it did. */
 export interface ResponseStatus {
@@ -51,7 +56,7 @@ export function statusForFinish(finishReason: string | null | undefined): Respon
  * `usage` is left out until it is known, and `user` when the client sent none, as the schema
  * has no null for either.
  */
-export function responseObject(context: AnswerContext<'responses'>, status: ResponseStatus, output: readonly OutputItem[], usage: Usage | undefined) {
+export function responseObject(context: ResponsesAnswerContext, status: ResponseStatus, output: readonly OutputItem[], usage: Usage | undefined) {
   const request = context.request;
   const summary = request.reasoning?.summary ?? request.reasoning?.generate_summary;
   return {
@@ -90,7 +95,7 @@ export function responseObject(context: AnswerContext<'responses'>, status: Resp
 }
 
 /** A tool as the real API echoes it: a function tool always with `description`, `parameters` and `strict` (null when not given). */
-function echoTool(tool: NonNullable<AnswerContext<'responses'>['request']['tools']>[number]) {
+function echoTool(tool: NonNullable<ResponsesRequest['tools']>[number]) {
   if (tool.type !== 'function') return tool;
   return { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? null };
 }

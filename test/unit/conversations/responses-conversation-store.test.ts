@@ -3,7 +3,7 @@ import Keyv from 'keyv';
 import type { ResponsesRequest, StreamOutput } from '../../../core/index.js';
 import { responseOfTerminalEvent, ResponsesConversationStore, type StoredConversation } from '../../../core/conversations/responses-conversation-store.js';
 import { MemoryStoreBackend } from '../../../core/store/memory-store-backend.js';
-import { responsesToChat } from '../../../translators/responses-to-chat/index.js';
+import responsesToChat from '../../../translators/responses-to-chat/index.js';
 import { contextFor, recordedRequest, translateAll, validated } from '../translators/responses-to-chat/fixtures/read-fixtures.js';
 
 const day = 24 * 3_600_000;
@@ -13,7 +13,7 @@ const usage = { inputTokens: 12, cachedInputTokens: 0, outputTokens: 5, reasonin
 /** The gateway's translated answer to `request`, given as request `requestId`: a chat answer of `message` translated. */
 function translatedAnswer(request: ResponsesRequest, requestId: string, message: Record<string, unknown>, finish = 'stop') {
   const body = { choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }] };
-  return responsesToChat.answer(body, usage, 'chat', { ...contextFor(request, false), requestId }) as { id: string; output: Record<string, unknown>[] };
+  return responsesToChat.answer(body, usage, 'chat', { ...contextFor(false), requestId }, request) as { id: string; output: Record<string, unknown>[] };
 }
 const refusal = async (promise: Promise<unknown>) => {
   try {
@@ -36,7 +36,7 @@ t.test('the official SDK’s tool round trip: the follow-up is the stored input 
   const expanded = await conversations.expand(followUp, 'user-1');
   t.strictSame(expanded.input, [{ type: 'message', role: 'user', content: 'What is the weather in Paris?' }, ...answer.output, ...(followUp.input as unknown[])]);
   t.equal(expanded.previous_response_id, 'resp_rec3', 'kept, for the answer to echo');
-  const chat = responsesToChat.request(expanded, contextFor(expanded, false)).request;
+  const chat = responsesToChat.request(expanded, contextFor(false)).request;
   t.strictSame(
     chat.messages.map((message) => message.role),
     ['user', 'assistant', 'tool'],
@@ -142,7 +142,7 @@ t.test('a record lives for the configured TTL', async (t) => {
 t.test("a translated stream's closing event gives the response to remember; a failed response is not kept", async (t) => {
   const conversations = store();
   const request = validated({ model: 'gx-2.5-pro', input: 'One', stream: true });
-  const outputs = translateAll(responsesToChat.stream('chat', contextFor(request, true)), [
+  const outputs = translateAll(responsesToChat.stream('chat', contextFor(true), request), [
     { type: 'event', data: JSON.stringify({ choices: [{ index: 0, delta: { content: 'First.' }, finish_reason: 'stop' }] }), content: true },
     { type: 'usage', usage },
     { type: 'event', data: '[DONE]', content: false },

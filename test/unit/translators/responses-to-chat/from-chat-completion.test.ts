@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fromOpenAiChatUsage, fromOpenAiTokenUsage, type Usage } from '../../../../core/index.js';
 import { fromGxResponse } from '../../../../providers/gx/chat/from-gx-response.js';
-import { responsesToChat } from '../../../../translators/responses-to-chat/index.js';
+import responsesToChat from '../../../../translators/responses-to-chat/index.js';
 import { contextFor, fixtureJson, fixtureText, recordedRequest, validated } from './fixtures/read-fixtures.js';
 
 type JsonObject = Record<string, unknown>;
@@ -17,7 +17,7 @@ interface ResponsesObject {
 }
 
 const request = recordedRequest('openai-sdk-create-text');
-const answer = (body: unknown, usage: Usage, clientRequest = request) => responsesToChat.answer(body, usage, 'chat', contextFor(clientRequest, false)) as ResponsesObject;
+const answer = (body: unknown, usage: Usage, clientRequest = request) => responsesToChat.answer(body, usage, 'chat', contextFor(false), clientRequest) as ResponsesObject;
 
 /** A gx `generateContent` recording as the gx chat handler answers it: its chat completion and the usage it bills. */
 function gxChatAnswer(name: string) {

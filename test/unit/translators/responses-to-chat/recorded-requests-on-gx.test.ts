@@ -4,7 +4,7 @@ import { chatCompletionRequestSchema } from '../../../../core/contracts/chat-com
 import { ResponsesConversationStore, type StoredConversation } from '../../../../core/conversations/responses-conversation-store.js';
 import { MemoryStoreBackend } from '../../../../core/store/memory-store-backend.js';
 import { toGxRequest } from '../../../../providers/gx/chat/to-gx-request.js';
-import { responsesToChat } from '../../../../translators/responses-to-chat/index.js';
+import responsesToChat from '../../../../translators/responses-to-chat/index.js';
 import { contextFor, fixtureJson, recordedRequest } from './fixtures/read-fixtures.js';
 
 // The served request must be one a chat family takes: here the gx provider's own translation
@@ -26,7 +26,7 @@ t.test('every recorded client request, expanded where it continues a conversatio
     const count = fixtureJson<{ requests: unknown[] }>(`responses-to-chat/${name}.json`).requests.length;
     for (let index = 0; index < count; index += 1) {
       const expanded: ResponsesRequest = await conversations.expand(recordedRequest(name, index), 'user-1');
-      const context = contextFor(expanded, expanded.stream === true);
+      const context = contextFor(expanded.stream === true);
       const chat = chatCompletionRequestSchema.parse(responsesToChat.request(expanded, context).request);
       const gx = toGxRequest(chat, { upstreamModel: 'gx-2.5-pro', media: new Map() });
       t.ok(Array.isArray(gx.body.contents) && gx.body.contents.length > 0, `${name} request ${index}: gx contents`);
@@ -36,7 +36,7 @@ t.test('every recorded client request, expanded where it continues a conversatio
       const calledTool = /"call_id":"call_(rec\d+)"/.exec(JSON.stringify(fixtureJson<{ requests: { body: unknown }[] }>(`responses-to-chat/${name}.json`).requests[index + 1]?.body));
       const toolName = String((expanded.tools?.[0] as { name?: unknown } | undefined)?.name);
       const message = calledTool === null ? { content: 'Hello.' } : { content: null, tool_calls: [{ id: `call_${calledTool[1]}`, type: 'function', function: { name: toolName, arguments: '{"city":"Paris"}' } }] };
-      const answer = responsesToChat.answer({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: calledTool === null ? 'stop' : 'tool_calls' }] }, usage, 'chat', { ...context, requestId });
+      const answer = responsesToChat.answer({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: calledTool === null ? 'stop' : 'tool_calls' }] }, usage, 'chat', { ...context, requestId }, expanded);
       await conversations.remember(expanded, answer, 'user-1');
     }
   }

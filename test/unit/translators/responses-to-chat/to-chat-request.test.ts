@@ -1,19 +1,19 @@
 import t from 'tap';
 import type { ChatCompletionRequest, ChatMessage } from '../../../../core/index.js';
 import { chatCompletionRequestSchema } from '../../../../core/contracts/chat-completion-request.js';
-import { responsesToChat } from '../../../../translators/responses-to-chat/index.js';
+import responsesToChat from '../../../../translators/responses-to-chat/index.js';
 import { contextFor, recordedRequest, validated } from './fixtures/read-fixtures.js';
 
 const translate = (body: unknown, stream = false): ChatCompletionRequest => {
   const request = validated(body);
-  const translated = responsesToChat.request(request, contextFor(request, stream));
+  const translated = responsesToChat.request(request, contextFor(stream));
   if (translated.operation !== 'chat') throw new Error(`expected chat, got ${translated.operation}`);
   // The served request is a chat request as a client would send it: the chat route's schema takes it.
   return chatCompletionRequestSchema.parse(translated.request);
 };
 const translateRecorded = (name: string, index = 0): ChatCompletionRequest => {
   const request = recordedRequest(name, index);
-  const translated = responsesToChat.request(request, contextFor(request, request.stream === true));
+  const translated = responsesToChat.request(request, contextFor(request.stream === true));
   return chatCompletionRequestSchema.parse(translated.request);
 };
 const refusal = (body: unknown) => {
