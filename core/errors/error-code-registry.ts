@@ -48,6 +48,8 @@ export const errorCodeRegistry = {
   video_not_found: '404: the upstream no longer has the video',
   asset_not_found: '404: no such asset in the library',
   asset_group_not_found: '404: no such asset group in the library',
+  previous_response_not_found: "404: previous_response_id names no response the gateway keeps for the key's user",
+  stored_item_not_found: "404: an item_reference names no output item the gateway keeps for the key's user",
   video_not_ready: '409: the task has no video to download',
   channel_removed: '410: the channel that holds the task or session is no longer configured',
   client_closed_request: '499: the client went away (logged, never sent)',

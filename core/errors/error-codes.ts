@@ -38,6 +38,28 @@ export const forbidden = (message: string, code: GatewayErrorCode = 'access_deni
 /** 404: the addressed thing does not exist for this caller. */
 export const notFound = (message: string, code: GatewayErrorCode = 'not_found') => new GatewayError(404, code, message);
 
+/**
+ * 404: `previous_response_id` names no response the gateway keeps for this caller: unknown,
+ * expired (`keptFor` says how long responses are kept), stored with `store: false`, or made
+ * for another user, which is not told apart so that ids of others cannot be probed.
+ */
+export const previousResponseNotFound = (id: string, keptFor: string) =>
+  new GatewayError(
+    404,
+    'previous_response_not_found',
+    `previous_response_id: no response ${quoted(id)} is kept for this API key's user; it may be unknown, older than ${keptFor}, created with store: false, or another user's. Send the whole conversation in input instead`,
+    { param: 'previous_response_id' },
+  );
+
+/** 404: an `item_reference` names no output item the gateway keeps for this caller (the same cases as {@link previousResponseNotFound}). */
+export const storedItemNotFound = (id: string, field: string, keptFor: string) =>
+  new GatewayError(
+    404,
+    'stored_item_not_found',
+    `${field}: no item ${quoted(id)} is kept for this API key's user; it may be unknown, older than ${keptFor}, from a response created with store: false, or another user's. Send the item itself instead of a reference`,
+    { param: field },
+  );
+
 /** 429: slow down; `retryAfterSeconds` goes out as `Retry-After`. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new GatewayError(429, 'rate_limit_exceeded', message, {

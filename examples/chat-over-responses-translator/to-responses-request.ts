@@ -73,11 +73,11 @@ function inputItems(message: ChatMessage, index: number): Array<Record<string, u
 }
 
 /** The Responses `text.format` of a chat `response_format`. */
-function textFormat(format: NonNullable<ChatCompletionRequest['response_format']>): Record<string, unknown> | undefined {
+function textFormat(format: NonNullable<ChatCompletionRequest['response_format']>): NonNullable<ResponsesRequest['text']>['format'] {
   if (format.type === 'json_object') return { type: 'json_object' };
   if (format.type === 'json_schema') {
     const schema = format.json_schema;
-    return { type: 'json_schema', name: schema?.name ?? 'response', schema: schema?.schema ?? {}, ...(schema?.strict === undefined || schema.strict === null ? {} : { strict: schema.strict }) };
+    return { type: 'json_schema', name: typeof schema?.name === 'string' ? schema.name : 'response', schema: (schema?.schema ?? {}) as Record<string, unknown>, ...(schema?.strict === undefined || schema.strict === null ? {} : { strict: schema.strict }) };
   }
   return undefined;
 }

@@ -191,7 +191,7 @@ t.test('the Responses endpoint for gp models', async (t) => {
     for (const [fields, param] of [
       [{ temperature: 3 }, 'temperature'],
       [{ top_p: 2 }, 'top_p'],
-      [{ reasoning: { effort: 'max' } }, 'reasoning.effort'],
+      [{ reasoning: { effort: 'extreme' } }, 'reasoning.effort'],
       [{ truncation: 'yes' }, 'truncation'],
       [{ tools: [{ type: 'web_search_preview', user_location: { type: 'precise' } }] }, 'tools[0].user_location.type'],
       [{ max_tool_calls: 0 }, 'max_tool_calls'],

@@ -1,0 +1,258 @@
+import { outputItemIdFor, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
+import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
+import { chatChunkSchema, type ChatChunk } from './chat-answer-schemas.js';
+import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
+import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
+import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
+
+type Delta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>>;
+type ToolCallDelta = NonNullable<Delta['tool_calls']>[number];
+
+/** The message item being written: its current content part, and the parts before it. */
+interface OpenMessage {
+  kind: 'message';
+  id: string;
+  outputIndex: number;
+  parts: MessagePart[];
+  part: { type: 'output_text' | 'refusal'; text: string; logprobs: ResponsesLogprob[] };
+}
+
+/** The reasoning item being written. */
+interface OpenReasoning {
+  kind: 'reasoning';
+  id: string;
+  outputIndex: number;
+  text: string;
+}
+
+/** A tool call being written; calls stay open until the answer finishes, as chat may interleave their fragments. */
+interface OpenCall {
+  id: string;
+  outputIndex: number;
+  callId: string;
+  chatName: string;
+  tool: DeclaredTool | undefined;
+  arguments: string;
+}
+
+/**
+ * Turns a chat completion stream (the provider's decoder outputs: chunk events, `usage`,
+ * `affinity`, `error`) into a Responses stream (upstreams.md §2.3, fixture
+ * openai-responses-stream-text.sse): `response.created` and `response.in_progress` before the
+ * first translated event; per output item `response.output_item.added`, its content events
+ * and `response.output_item.done`, reasoning as a summary
+ * (`response.reasoning_summary_part.added`, `.reasoning_summary_text.delta`/`.done`,
+ * `.reasoning_summary_part.done`), text as `output_text` (`response.content_part.added`,
+ * `.output_text.delta`/`.done`, `.content_part.done`), calls with
+ * `response.function_call_arguments.delta`/`.done` or, for custom tools, their input in
+ * `response.custom_tool_call_input.delta`/`.done` once the call's arguments are whole (chat
+ * streams them as JSON, whose string cannot be cut into input deltas before it closes); and
+ * `response.completed` (or `response.incomplete`, with the reason) carrying the last usage,
+ * once the chat stream ended. Every event carries `sequence_number` from 0, one per event, so
+ * the route's in-band error event numbers on after the last. Events that carry model output
+ * (deltas, a call's name) have `content: true` and count it in `outputCharacters`. `usage`,
+ * `affinity` and `error` outputs pass on unchanged; after an error nothing more is written.
+ */
+export function createChatStreamToResponses(context: ResponsesAnswerContext): StreamTranslation {
+  const tools = new Map(declaredTools(context.request).map((tool) => [tool.chatName, tool]));
+  const wantsLogprobs = (context.request.include ?? []).includes('message.output_text.logprobs');
+  let sequence = 0;
+  let started = false;
+  let ended = false;
+  let failed = false;
+  let finish: ResponseStatus | undefined;
+  let usage: Usage | undefined;
+  /** The items done so far, with their output index: the terminal event's `output`. */
+  const done: { outputIndex: number; item: OutputItem }[] = [];
+  let open: OpenMessage | OpenReasoning | undefined;
+  const calls = new Map<number, OpenCall>();
+  let outputCount = 0;
+
+  const event = (type: string, fields: Record<string, unknown>, outputCharacters = 0): StreamOutput => ({
+    type: 'event',
+    event: type,
+    data: JSON.stringify({ type, sequence_number: sequence++, ...fields }),
+    content: outputCharacters > 0,
+    outputCharacters,
+  });
+  const snapshot = (status: ResponseStatus) => {
+    const output = [...done].sort((a, b) => a.outputIndex - b.outputIndex).map((entry) => entry.item);
+    return responseObject(context, status, output, status.status === 'in_progress' ? undefined : usage);
+  };
+  const inProgress: ResponseStatus = { status: 'in_progress', incomplete_details: null };
+  const start = (events: StreamOutput[]) => {
+    if (started) return;
+    started = true;
+    events.push(event('response.created', { response: snapshot(inProgress) }), event('response.in_progress', { response: snapshot(inProgress) }));
+  };
+  const claimIndex = () => outputCount++;
+  const place = (outputIndex: number, item: OutputItem) => done.push({ outputIndex, item });
+
+  const closePart = (message: OpenMessage, events: StreamOutput[]) => {
+    const part = message.part;
+    const contentIndex = message.parts.length;
+    const fields = { item_id: message.id, output_index: message.outputIndex, content_index: contentIndex };
+    const whole: MessagePart = part.type === 'output_text' ? { type: 'output_text', annotations: [], logprobs: part.logprobs, text: part.text } : { type: 'refusal', refusal: part.text };
+    if (part.type === 'output_text') events.push(event('response.output_text.done', { ...fields, text: part.text, logprobs: part.logprobs }));
+    else events.push(event('response.refusal.done', { ...fields, refusal: part.text }));
+    events.push(event('response.content_part.done', { ...fields, part: whole }));
+    message.parts.push(whole);
+  };
+  const closeOpen = (events: StreamOutput[], status: ItemStatus = 'completed') => {
+    if (open === undefined) return;
+    const item = open;
+    open = undefined;
+    if (item.kind === 'message') {
+      closePart(item, events);
+      const message = messageItem(item.id, status, item.parts);
+      events.push(event('response.output_item.done', { output_index: item.outputIndex, item: message }));
+      place(item.outputIndex, message);
+      return;
+    }
+    const fields = { item_id: item.id, output_index: item.outputIndex, summary_index: 0 };
+    events.push(
+      event('response.reasoning_summary_text.done', { ...fields, text: item.text }),
+      event('response.reasoning_summary_part.done', { ...fields, part: { type: 'summary_text', text: item.text } }),
+    );
+    const reasoning = reasoningItem(item.id, [item.text]);
+    events.push(event('response.output_item.done', { output_index: item.outputIndex, item: reasoning }));
+    place(item.outputIndex, reasoning);
+  };
+
+  const addReasoning = (text: string, events: StreamOutput[]) => {
+    if (open?.kind !== 'reasoning') {
+      closeOpen(events);
+      const outputIndex = claimIndex();
+      const id = outputItemIdFor('reasoning', context.requestId, outputIndex);
+      open = { kind: 'reasoning', id, outputIndex, text: '' };
+      events.push(
+        event('response.output_item.added', { output_index: outputIndex, item: { id, type: 'reasoning', summary: [] } }),
+        event('response.reasoning_summary_part.added', { item_id: id, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } }),
+      );
+    }
+    open.text += text;
+    events.push(event('response.reasoning_summary_text.delta', { item_id: open.id, output_index: open.outputIndex, summary_index: 0, delta: text }, text.length));
+  };
+
+  const addMessageText = (type: 'output_text' | 'refusal', text: string, logprobs: ResponsesLogprob[], events: StreamOutput[]) => {
+    if (open?.kind !== 'message') {
+      closeOpen(events);
+      const outputIndex = claimIndex();
+      const id = outputItemIdFor('message', context.requestId, outputIndex);
+      open = { kind: 'message', id, outputIndex, parts: [], part: { type, text: '', logprobs: [] } };
+      events.push(event('response.output_item.added', { output_index: outputIndex, item: messageItem(id, 'in_progress', []) }));
+      events.push(partAdded(open));
+    } else if (open.part.type !== type) {
+      closePart(open, events);
+      open.part = { type, text: '', logprobs: [] };
+      events.push(partAdded(open));
+    }
+    const fields = { item_id: open.id, output_index: open.outputIndex, content_index: open.parts.length };
+    open.part.text += text;
+    if (type === 'refusal') {
+      events.push(event('response.refusal.delta', { ...fields, delta: text }, text.length));
+      return;
+    }
+    open.part.logprobs.push(...logprobs);
+    events.push(event('response.output_text.delta', { ...fields, delta: text, logprobs }, text.length));
+  };
+  const partAdded = (message: OpenMessage): StreamOutput => {
+    const part = message.part.type === 'output_text' ? { type: 'output_text', annotations: [], logprobs: [], text: '' } : { type: 'refusal', refusal: '' };
+    return event('response.content_part.added', { item_id: message.id, output_index: message.outputIndex, content_index: message.parts.length, part });
+  };
+
+  const addToolCall = (delta: ToolCallDelta, position: number, events: StreamOutput[]) => {
+    const index = delta.index ?? position;
+    let call = calls.get(index);
+    if (call === undefined) {
+      closeOpen(events);
+      const chatName = delta.function?.name ?? '';
+      const outputIndex = claimIndex();
+      const tool = tools.get(chatName);
+      const item = toolCallItem(tool, chatName, context.requestId, outputIndex, 'in_progress', delta.id ?? `call_${context.requestId}_${index}`, '');
+      call = { id: item.id, outputIndex, callId: item.call_id, chatName, tool, arguments: '' };
+      calls.set(index, call);
+      events.push(event('response.output_item.added', { output_index: outputIndex, item }, item.name.length));
+    }
+    const fragment = delta.function?.arguments ?? '';
+    if (fragment === '') return;
+    call.arguments += fragment;
+    if (call.tool?.custom !== true) events.push(event('response.function_call_arguments.delta', { item_id: call.id, output_index: call.outputIndex, delta: fragment }, fragment.length));
+  };
+  const closeCalls = (events: StreamOutput[]) => {
+    for (const call of [...calls.values()].sort((a, b) => a.outputIndex - b.outputIndex)) {
+      const fields = { item_id: call.id, output_index: call.outputIndex };
+      const item = toolCallItem(call.tool, call.chatName, context.requestId, call.outputIndex, 'completed', call.callId, call.arguments);
+      if (item.type === 'custom_tool_call') {
+        if (item.input !== '') events.push(event('response.custom_tool_call_input.delta', { ...fields, delta: item.input }, item.input.length));
+        events.push(event('response.custom_tool_call_input.done', { ...fields, input: item.input }));
+      } else {
+        events.push(event('response.function_call_arguments.done', { ...fields, name: item.name, arguments: item.arguments }));
+      }
+      events.push(event('response.output_item.done', { output_index: call.outputIndex, item }));
+      place(call.outputIndex, item);
+    }
+    calls.clear();
+  };
+
+  const finishWith = (finishReason: string | null | undefined, events: StreamOutput[]) => {
+    if (finish !== undefined) return;
+    finish = statusForFinish(finishReason);
+    closeOpen(events, finish.status === 'incomplete' ? 'incomplete' : 'completed');
+    closeCalls(events);
+  };
+  const close = (): StreamOutput[] => {
+    if (ended || failed) return [];
+    ended = true;
+    const events: StreamOutput[] = [];
+    start(events);
+    finishWith('stop', events);
+    const status = finish ?? statusForFinish('stop');
+    events.push(event(status.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: snapshot(status) }));
+    return events;
+  };
+
+  const translateChunk = (data: string): StreamOutput[] => {
+    let chunk: ChatChunk;
+    try {
+      const parsed = chatChunkSchema.safeParse(parseUpstreamJson(data));
+      if (!parsed.success) throw parsed.error;
+      chunk = parsed.data;
+    } catch (error) {
+      failed = true;
+      return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: error }) }];
+    }
+    const events: StreamOutput[] = [];
+    // Only the first choice: the translation asks for one.
+    const choice = (chunk.choices ?? []).find((candidate) => (candidate.index ?? 0) === 0);
+    if (choice === undefined) return events;
+    start(events);
+    const delta = choice.delta ?? {};
+    if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') addReasoning(delta.reasoning_content, events);
+    if (typeof delta.content === 'string' && delta.content !== '') addMessageText('output_text', delta.content, wantsLogprobs ? toResponsesLogprobs(choice.logprobs) : [], events);
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') addMessageText('refusal', delta.refusal, [], events);
+    (delta.tool_calls ?? []).forEach((call, position) => addToolCall(call, position, events));
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') finishWith(choice.finish_reason, events);
+    return events;
+  };
+
+  return {
+    push(served: StreamOutput): StreamOutput[] {
+      if (failed || ended) return [];
+      switch (served.type) {
+        case 'usage':
+          usage = served.usage;
+          return [served];
+        case 'affinity':
+          return [served];
+        case 'error':
+          failed = true;
+          return [served];
+        case 'event':
+          // `[DONE]` ends a chat stream: the response closes there, after the usage before it.
+          return served.data === '[DONE]' ? close() : translateChunk(served.data);
+      }
+    },
+    end: close,
+  };
+}
