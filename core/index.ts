@@ -68,6 +68,7 @@ export type {
   ChatFinishReason,
 } from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
+export type { EmbeddingsRequest } from './contracts/embeddings-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
 export {
@@ -180,5 +181,5 @@ export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { videoContentResult } from './http/video-content-result.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseServedAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

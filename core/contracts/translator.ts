@@ -65,11 +65,13 @@ export interface Translator<Client extends OperationName = OperationName, Served
   /**
    * The client-format body for a JSON answer of `operation`, one of {@link served}. `usage` is
    * what the gateway bills for it: the client format's usage fields are written from it,
-   * exactly.
+   * exactly. `request` is the client's request {@link request} translated, for what the answer
+   * depends on besides the served body (an embeddings `encoding_format`, the fields a
+   * Responses object repeats).
    */
-  answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext): unknown;
-  /** A fresh translation of one streamed answer. */
-  stream(operation: Served, context: TranslationContext): StreamTranslation;
+  answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext, request: OperationRequests[Client]): unknown;
+  /** A fresh translation of one streamed answer to `request`, the client's request. */
+  stream(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
 }
 
 /** Identity helper that types a translator definition. */

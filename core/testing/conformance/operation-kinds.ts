@@ -3,6 +3,7 @@ import type { OperationResult } from '../../contracts/provider/operation-results
 import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
+import { embeddingsRequestSchema } from '../../contracts/embeddings-request.js';
 import { imageRequestSchema } from '../../contracts/image-requests.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../contracts/native-requests.js';
 import { responsesRequestSchema } from '../../contracts/responses-request.js';
@@ -21,6 +22,7 @@ export const resultKinds: Record<OperationName, { plain: readonly Kind[]; stream
   'native.generate': { plain: ['json'], streamed: ['stream'] },
   'native.embed': { plain: ['json'] },
   'native.batchEmbed': { plain: ['json'] },
+  embeddings: { plain: ['json'] },
   'images.generate': { plain: ['json'] },
   'images.edit': { plain: ['json'] },
   'video.submit': { plain: ['task'] },
@@ -78,6 +80,7 @@ export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value
   'native.generate': nativeGenerateRequestSchema,
   'native.embed': nativeEmbedRequestSchema,
   'native.batchEmbed': nativeBatchEmbedRequestSchema,
+  embeddings: embeddingsRequestSchema,
   'images.generate': imageRequestSchema,
   'images.edit': imageRequestSchema,
   'video.submit': videoSubmitRequestSchema,

@@ -5,12 +5,12 @@ import t from 'tap';
 import ts from 'typescript';
 
 // The floors of docs/architecture.md, checked on the sources: core imports no floor above it,
-// a provider imports only core's public entry and its own folder, and no module imports
+// a provider or a translator imports only core's public entry and its own folder, and no module imports
 // itself round a cycle (type-only imports included: a cycle of types still ties two files
 // together for a reader).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const floors = ['core', 'plugins', 'providers', 'server'];
+const floors = ['core', 'plugins', 'providers', 'translators', 'server'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -33,13 +33,18 @@ const graph = new Map(floors.flatMap(sourceFiles).map((file) => [file, importsOf
 const edges = (breaks: (file: string, target: string) => boolean): string[] =>
   [...graph].flatMap(([file, imports]) => imports.filter((target) => breaks(file, target)).map((target) => `${file} → ${target}`));
 
-t.test('core imports nothing from plugins, providers or the server', async (t) => {
+t.test('core imports nothing from plugins, providers, translators or the server', async (t) => {
   t.strictSame(edges((file, target) => file.startsWith('core/') && !target.startsWith('core/')), []);
 });
 
 t.test('a provider imports only core/index.ts and files of its own folder', async (t) => {
   const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
   t.strictSame(edges((file, target) => file.startsWith('providers/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
+});
+
+t.test('a translator imports only core/index.ts and files of its own folder: it knows formats, not vendors', async (t) => {
+  const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
+  t.strictSame(edges((file, target) => file.startsWith('translators/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
 });
 
 t.test('plugins and providers never import the server floor', async (t) => {
@@ -72,9 +77,9 @@ t.test('the check sees the imports it judges', async (t) => {
   t.ok(graph.get('core/errors/gateway-error.ts')?.includes('core/errors/error-code-registry.ts'), 'a type-only import counts');
 });
 
-t.test('the published package ships the four floors and no vendor fake', async (t) => {
+t.test('the published package ships the five floors and no vendor fake', async (t) => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
-  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`));
+  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`).sort());
   // The vendor fakes live in test/fakes; what core/testing ships must not reach them.
   t.strictSame(edges((file, target) => floors.some((floor) => file.startsWith(`${floor}/`)) && target.startsWith('test/')), []);
 });
