@@ -70,8 +70,11 @@ export interface Translator<Client extends OperationName = OperationName, Served
    * Responses object repeats).
    */
   answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext, request: OperationRequests[Client]): unknown;
-  /** A fresh translation of one streamed answer to `request`, the client's request. */
-  stream(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
+  /**
+   * A fresh translation of one streamed answer to `request`, the client's request. Absent
+   * where the client's operation never streams (embeddings).
+   */
+  stream?(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
 }
 
 /** Identity helper that types a translator definition. */

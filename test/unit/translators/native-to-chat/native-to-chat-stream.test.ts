@@ -13,7 +13,10 @@ interface NativeChunk {
 }
 
 const request = sdkRequest('stream-agent-settings');
-const translation = () => nativeToChat.stream('chat', context(true), request);
+function translation() {
+  if (nativeToChat.stream === undefined) throw new Error('native-to-chat translates streams');
+  return nativeToChat.stream('chat', context(true), request);
+}
 /** What a gp channel serves: its decoder asked for usage, as the translated request always asks. */
 const gpServed = (frames: ReturnType<typeof chunkFrames>) => decodeAll(createGpChatStreamDecoder({ includeUsage: true }), frames);
 const chunks = (outputs: StreamOutput[]) => eventJson<NativeChunk>(outputs);
