@@ -181,5 +181,5 @@ export { primeUpstreamBody } from './http/prime-upstream-body.js';
 export { videoContentResult } from './http/video-content-result.js';
 export { findUrlFields } from './http/find-url-fields.js';
 export { mediaErrorAboutField } from './http/media-errors.js';
-export { invalidUpstreamAnswer, parseServedAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
+export { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson, readUpstreamAnswer, readUpstreamJsonAs, readUpstreamJsonBody } from './http/upstream-json.js';
 export { redactSecrets } from './logging/create-logger.js';

@@ -91,19 +91,3 @@ export function parseUpstreamAnswer<Output>(json: unknown, schema: UpstreamSchem
   if (parsed.success) return parsed.data;
   throw invalidUpstreamAnswer(expected, { ...options, cause: parsed.error });
 }
-
-/**
- * A provider's JSON answer read by a lenient `schema`, for a translator: the provider's own
- * object, or the upstream's text it passes on byte for byte.
- * @throws {@link invalidUpstreamAnswer}`(expected)` for text that is not JSON, or a value of another shape.
- */
-export function parseServedAnswer<Output>(body: unknown, schema: UpstreamSchema<Output>, expected: string): Output {
-  if (typeof body !== 'string') return parseUpstreamAnswer(body, schema, expected);
-  let json: unknown;
-  try {
-    json = parseUpstreamJson(body);
-  } catch (error) {
-    throw invalidUpstreamAnswer(expected, { cause: error });
-  }
-  return parseUpstreamAnswer(json, schema, expected);
-}

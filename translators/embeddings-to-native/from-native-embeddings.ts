@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { malformedUpstreamAnswer, parseServedAnswer, type EmbeddingsRequest, type TranslationContext, type Usage } from '../../core/index.js';
+import { malformedUpstreamAnswer, parseUpstreamAnswer, type EmbeddingsRequest, type TranslationContext, type Usage } from '../../core/index.js';
 import { embeddingTexts } from './to-native-embed-request.js';
 
 // Lenient: only the vectors are read (upstreams.md §1.9); a batch answer may carry more.
@@ -18,7 +18,7 @@ export function base64Embedding(vector: readonly number[]): string {
  * A native embedding answer as the OpenAI list (upstreams.md §2.8): one `embedding` object per
  * input, in order, its vector as numbers or, with `encoding_format: "base64"`, as base64;
  * `model` the model the client named; `usage.prompt_tokens` and `total_tokens` the billed
- * input tokens (an embedding has no output). `body` is the JSON or its text.
+ * input tokens (an embedding has no output).
  * @throws 502 `upstream_invalid_response` for a body of another shape, or one with another
  *   number of vectors than inputs.
  */
@@ -31,8 +31,8 @@ export function fromNativeEmbeddings(
 ): unknown {
   const vectors =
     operation === 'native.embed'
-      ? [parseServedAnswer(body, embedAnswerSchema, 'an embedding').embedding.values]
-      : parseServedAnswer(body, batchEmbedAnswerSchema, 'a batch of embeddings').embeddings.map((embedding) => embedding.values);
+      ? [parseUpstreamAnswer(body, embedAnswerSchema, 'an embedding').embedding.values]
+      : parseUpstreamAnswer(body, batchEmbedAnswerSchema, 'a batch of embeddings').embeddings.map((embedding) => embedding.values);
   const inputs = embeddingTexts(request.input).length;
   if (vectors.length !== inputs) throw malformedUpstreamAnswer(`the upstream answered ${vectors.length} embeddings for ${inputs} inputs`);
   const base64 = request.encoding_format === 'base64';

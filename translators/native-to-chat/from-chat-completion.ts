@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { emptyUpstreamAnswer, parseServedAnswer, type TranslationContext, type Usage } from '../../core/index.js';
+import { emptyUpstreamAnswer, parseUpstreamAnswer, type TranslationContext, type Usage } from '../../core/index.js';
 import { chatLogprobsSchema, toFunctionCallPart, toLogprobsResult, toNativeFinishReason, toUsageMetadata, type NativeAnswerPart } from './native-answer-parts.js';
 
 // Lenient: the served body is a provider's chat completion (its own object, or an upstream's
-// text passed through), so only what the native answer is made of is read.
+// answer passed through, parsed by the pipeline), so only what the native answer is made of is read.
 const chatCompletionSchema = z.looseObject({
   id: z.string().nullish(),
   choices: z.array(
@@ -27,12 +27,11 @@ const chatCompletionSchema = z.looseObject({
  * `functionCall` part carrying the chat id; the finish reason mapped, MALFORMED_FUNCTION_CALL
  * when a call's arguments are not a JSON object (that call is left out); `usageMetadata` from
  * the billed `usage`; `modelVersion` the model the client named; `responseId` the chat id.
- * `body` is the JSON or its text.
  * @throws 502 `upstream_invalid_response` for a body of another shape, 502 `empty_response`
  *   for one without choices.
  */
 export function fromChatCompletion(body: unknown, usage: Usage, context: TranslationContext): unknown {
-  const completion = parseServedAnswer(body, chatCompletionSchema, 'a chat completion');
+  const completion = parseUpstreamAnswer(body, chatCompletionSchema, 'a chat completion');
   const choice = completion.choices[0];
   if (choice === undefined) throw emptyUpstreamAnswer('the chat completion has no choices');
 

@@ -6,12 +6,12 @@ import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema } from '../../.
 import embeddingsToNative from '../../../../translators/embeddings-to-native/index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../fixtures/embeddings-to-native/${name}`, import.meta.url), 'utf8');
-/** The recorded answers, as the upstream's text the gx provider passes on. */
-const embedAnswer = fixture('gemini-embed-content.json');
-const batchAnswer = fixture('gemini-batch-embed-contents.json');
-const recordedValues = (text: string): number[][] => {
-  const json = JSON.parse(text) as { embedding?: { values: number[] }; embeddings?: { values: number[] }[] };
-  return json.embedding === undefined ? (json.embeddings ?? []).map((entry) => entry.values) : [json.embedding.values];
+/** The recorded answers, parsed afresh, as the pipeline hands them to the translator. */
+const embedAnswer = () => JSON.parse(fixture('gemini-embed-content.json')) as unknown;
+const batchAnswer = () => JSON.parse(fixture('gemini-batch-embed-contents.json')) as unknown;
+const recordedValues = (json: unknown): number[][] => {
+  const answer = json as { embedding?: { values: number[] }; embeddings?: { values: number[] }[] };
+  return answer.embedding === undefined ? (answer.embeddings ?? []).map((entry) => entry.values) : [answer.embedding.values];
 };
 /** The three questions of the recorded batch. */
 const questions = ['What is the meaning of life?', 'How much wood would a woodchuck chuck?', 'How does the brain work?'];
@@ -63,24 +63,23 @@ t.test('token arrays and more than 100 texts are a 400 on input that says what t
 });
 
 t.test('the recorded embedContent answer becomes the OpenAI list with the vector, the client’s model and the billed tokens', async (t) => {
-  t.strictSame(answer(embedAnswer, 'native.embed', parse({ input: 'Hello world' })), {
+  t.strictSame(answer(embedAnswer(), 'native.embed', parse({ input: 'Hello world' })), {
     object: 'list',
-    data: [{ object: 'embedding', index: 0, embedding: recordedValues(embedAnswer)[0] }],
+    data: [{ object: 'embedding', index: 0, embedding: recordedValues(embedAnswer())[0] }],
     model: 'text-embedding-004',
     usage: { prompt_tokens: 23, total_tokens: 23 },
   });
 });
 
-t.test('the recorded batch answer gives one embedding per input, indexed in order; a parsed body reads the same', async (t) => {
-  const list = answer(batchAnswer, 'native.batchEmbed', parse({ input: questions }));
+t.test('the recorded batch answer gives one embedding per input, indexed in order', async (t) => {
+  const list = answer(batchAnswer(), 'native.batchEmbed', parse({ input: questions }));
   t.strictSame(list.data.map((entry) => entry.index), [0, 1, 2]);
-  t.strictSame(list.data.map((entry) => entry.embedding), recordedValues(batchAnswer));
-  t.strictSame(answer(JSON.parse(batchAnswer), 'native.batchEmbed', parse({ input: questions })), list);
+  t.strictSame(list.data.map((entry) => entry.embedding), recordedValues(batchAnswer()));
 });
 
 t.test('encoding_format base64 writes each vector as little-endian float32, as OpenAI does', async (t) => {
-  const list = answer(batchAnswer, 'native.batchEmbed', parse({ input: questions, encoding_format: 'base64' }));
-  const vectors = recordedValues(batchAnswer);
+  const list = answer(batchAnswer(), 'native.batchEmbed', parse({ input: questions, encoding_format: 'base64' }));
+  const vectors = recordedValues(batchAnswer());
   list.data.forEach((entry, index) => {
     t.type(entry.embedding, 'string');
     t.strictSame(decodeBase64(entry.embedding as string), (vectors[index] ?? []).map(Math.fround), `vector ${index} reads back`);
@@ -89,7 +88,7 @@ t.test('encoding_format base64 writes each vector as little-endian float32, as O
 });
 
 t.test('an answer with another number of vectors than inputs, or of another shape, is the upstream’s invalid answer', async (t) => {
-  t.throws(() => answer(batchAnswer, 'native.batchEmbed', parse({ input: questions.slice(0, 2) })), { statusCode: 502, code: 'upstream_invalid_response' });
-  t.throws(() => answer(batchAnswer, 'native.embed', parse({ input: 'Hello world' })), { statusCode: 502, code: 'upstream_invalid_response' });
-  t.throws(() => answer('<html>', 'native.embed', parse({ input: 'Hello world' })), { statusCode: 502, code: 'upstream_invalid_response' });
+  t.throws(() => answer(batchAnswer(), 'native.batchEmbed', parse({ input: questions.slice(0, 2) })), { statusCode: 502, code: 'upstream_invalid_response' });
+  t.throws(() => answer(batchAnswer(), 'native.embed', parse({ input: 'Hello world' })), { statusCode: 502, code: 'upstream_invalid_response' });
+  t.throws(() => answer({ embedding: { values: 'none' } }, 'native.embed', parse({ input: 'Hello world' })), { statusCode: 502, code: 'upstream_invalid_response' });
 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { fromOpenAiChatUsage, type OpenAiChatUsage, type Usage } from '../../../../core/index.js';
 import { fromGxResponse } from '../../../../providers/gx/chat/from-gx-response.js';
 import nativeToChat from '../../../../translators/native-to-chat/index.js';
-import { context, fixtureJson, fixtureText, sdkRequest } from './fixtures/read-translator-fixtures.js';
+import { context, fixtureJson, sdkRequest } from './fixtures/read-translator-fixtures.js';
 
 interface NativeAnswer {
   candidates: { content: { role: string; parts?: Record<string, unknown>[] }; finishReason: string; index: number }[];
@@ -16,10 +16,9 @@ const answer = (body: unknown, usage: Usage) => nativeToChat.answer(body, usage,
 /** The usage the gp provider bills for a chat completion's `usage` object. */
 const billedUsage = (body: { usage: OpenAiChatUsage }) => fromOpenAiChatUsage(body.usage);
 
-t.test('the recorded OpenAI completion, as the text the upstream sent, becomes one candidate with its text, STOP and the billed usage', async (t) => {
-  const text = fixtureText('gp/openai-chat-completion-nonstream.json');
-  const recorded = JSON.parse(text) as { id: string; usage: OpenAiChatUsage; choices: { message: { content: string } }[] };
-  const native = answer(text, billedUsage(recorded));
+t.test('the recorded OpenAI completion becomes one candidate with its text, STOP and the billed usage', async (t) => {
+  const recorded = fixtureJson<{ id: string; usage: OpenAiChatUsage; choices: { message: { content: string } }[] }>('gp/openai-chat-completion-nonstream.json');
+  const native = answer(recorded, billedUsage(recorded));
   t.strictSame(native, {
     candidates: [{ content: { parts: [{ text: recorded.choices[0]?.message.content }], role: 'model' }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 16, candidatesTokenCount: 363, totalTokenCount: 379 },
@@ -77,7 +76,7 @@ t.test('a tool call whose arguments are not a JSON object is left out and the ca
 
 t.test('a body that is not a chat completion is the upstream’s invalid answer; one without choices is empty', async (t) => {
   const usage = fromOpenAiChatUsage({});
-  t.throws(() => answer('not JSON {', usage), { statusCode: 502, code: 'upstream_invalid_response' });
+  t.throws(() => answer('<html>', usage), { statusCode: 502, code: 'upstream_invalid_response' });
   t.throws(() => answer({ choices: 'none' }, usage), { statusCode: 502, code: 'upstream_invalid_response' });
   t.throws(() => answer({ choices: [] }, usage), { statusCode: 502, code: 'empty_response' });
 });
