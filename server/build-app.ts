@@ -18,6 +18,7 @@ import { TaskService } from '../core/tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
 import { audioRoutes } from '../plugins/audio/audio-routes.js';
 import { nativeRoutes } from '../plugins/native/native-routes.js';
+import { embeddingsRoutes } from '../plugins/embeddings/embeddings-routes.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
 import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
@@ -179,6 +180,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(responsesRoutes, { pipeline, config });
     await app.register(imagesRoutes, { pipeline, config });
     await app.register(nativeRoutes, { pipeline, config });
+    await app.register(embeddingsRoutes, { pipeline, config });
     const clock = container.resolve(InjectionTokens.clock);
     const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
     const assetOwnership = new AssetOwnershipRepository(backend);

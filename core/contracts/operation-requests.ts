@@ -1,6 +1,7 @@
 import type { AssetCreateRequest, AssetGroupCreation, AssetGroupQuery, AssetQuery, ValidationResultQuery, ValidationSessionCreation } from './asset-requests.js';
 import type { SpeechRequest, TranscriptionRequest } from './audio-requests.js';
 import type { ChatCompletionRequest } from './chat-completion-request.js';
+import type { EmbeddingsRequest } from './embeddings-request.js';
 import type { ImageRequest } from './image-requests.js';
 import type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './native-requests.js';
 import type { ResponsesRequest } from './responses-request.js';
@@ -18,6 +19,8 @@ export interface OperationRequests {
   'native.embed': NativeEmbedRequest;
   /** `POST /v1beta/models/{model}:batchEmbedContents`. */
   'native.batchEmbed': NativeBatchEmbedRequest;
+  /** `POST /v1/embeddings`, in the OpenAI format. */
+  embeddings: EmbeddingsRequest;
   /** `POST /v1/images/generations`. */
   'images.generate': ImageRequest;
   /** `POST /v1/images/edits`. */

@@ -17,6 +17,8 @@ export interface OperationResults {
   'native.generate': JsonResult | StreamResult;
   'native.embed': JsonResult;
   'native.batchEmbed': JsonResult;
+  /** Only ever served through a translator (`embeddings-to-native`). */
+  embeddings: JsonResult;
   'images.generate': JsonResult;
   'images.edit': JsonResult;
   /** The upstream accepted the task; core stores it and polls it. */
@@ -53,6 +55,7 @@ export const operationResultKinds: { readonly [Name in keyof OperationRequests]:
   'native.generate': ['json', 'stream'],
   'native.embed': ['json'],
   'native.batchEmbed': ['json'],
+  embeddings: ['json'],
   'images.generate': ['json'],
   'images.edit': ['json'],
   'video.submit': ['task'],

@@ -77,8 +77,11 @@ export interface Translator<Client extends OperationName = OperationName, Served
    * and `tools`, whether a chat stream asked for usage).
    */
   answer(body: unknown, usage: Usage, operation: Served, context: TranslationContext, request: OperationRequests[Client]): unknown;
-  /** A fresh translation of one streamed answer of `operation`, for the client's validated `request`. */
-  stream(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
+  /**
+   * A fresh translation of one streamed answer of `operation`, for the client's validated
+   * `request`. Absent where the client's operation never streams (embeddings).
+   */
+  stream?(operation: Served, context: TranslationContext, request: OperationRequests[Client]): StreamTranslation;
 }
 
 /** Identity helper that types a translator definition. */

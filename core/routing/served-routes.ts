@@ -13,6 +13,7 @@ export const operationRoutes: { readonly [Name in OperationName]: readonly strin
   'native.generate': ['POST /v1beta/models/{model}:generateContent', 'POST /v1beta/models/{model}:streamGenerateContent'],
   'native.embed': ['POST /v1beta/models/{model}:embedContent'],
   'native.batchEmbed': ['POST /v1beta/models/{model}:batchEmbedContents'],
+  embeddings: ['POST /v1/embeddings'],
   'images.generate': ['POST /v1/images/generations'],
   'images.edit': ['POST /v1/images/edits'],
   'video.submit': ['POST /v1/video/generations', 'POST /v1/videos'],

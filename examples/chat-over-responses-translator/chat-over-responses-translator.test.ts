@@ -80,7 +80,7 @@ t.test('the recorded answer becomes a chat completion: its text, its reasoning s
 });
 
 t.test('the recorded stream becomes chat chunks: the role first, the text in order, stop, usage when asked for, then [DONE]', async (t) => {
-  const translation = translator.stream('responses', context(true), recorded('a tool result sent back, streamed'));
+  const translation = translator.stream!('responses', context(true), recorded('a tool result sent back, streamed'));
   const outputs = [...textStream().flatMap((output) => translation.push(output)), ...translation.end()];
   const events = outputs.filter((output) => output.type === 'event');
   const chunks = events.slice(0, -1).map((event) => JSON.parse(event.data));
@@ -94,7 +94,7 @@ t.test('the recorded stream becomes chat chunks: the role first, the text in ord
 });
 
 t.test('a recorded stream that fails before any text passes its error on and commits nothing', async (t) => {
-  const translation = translator.stream('responses', context(true), recorded('a tool result sent back, streamed'));
+  const translation = translator.stream!('responses', context(true), recorded('a tool result sent back, streamed'));
   const outputs = decodeRecordedStream(fixture('responses-stream-error.sse'), responsesEvents()).flatMap((output) => translation.push(output));
   t.notOk(outputs.some((output) => output.type === 'event' && output.content), 'no event carries content');
   t.match(outputs.find((output) => output.type === 'error'), { error: { code: 'insufficient_quota' } });

@@ -29,7 +29,10 @@ export function translatedBody(context: RequestContext, translated: Translated, 
 
 /** Translate back, a stream: the provider's decoder with a fresh translation of this stream stacked on it (see `translatedDecoder`). */
 export function translatedStream(context: RequestContext, translated: Translated, result: StreamResult): StreamResult {
-  const translation = translated.translator.stream(translated.operation, translationContext(context), context.invocation.request as never);
+  const { translator } = translated;
+  // Only a translator whose client operation never streams leaves stream() out, and its served operations answer JSON.
+  if (translator.stream === undefined) throw new Error(`translator ${translator.name} has no stream translation, yet ${translated.operation} answered a stream`);
+  const translation = translator.stream(translated.operation, translationContext(context), context.invocation.request as never);
   return { ...result, decoder: translatedDecoder(result.decoder, translation) };
 }
 

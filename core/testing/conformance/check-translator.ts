@@ -139,6 +139,7 @@ function checkAnswer(checks: CheckList, title: string, translator: Translator, o
 function runTranslation(translator: Translator, operation: OperationName, context: TranslationContext, request: unknown, outputs: readonly StreamOutput[], ended = true): { batches: StreamOutput[][]; thrown?: string } {
   const batches: StreamOutput[][] = [];
   try {
+    if (translator.stream === undefined) return { batches, thrown: 'the translator has no stream()' };
     const translation = translator.stream(operation as never, context, request as never);
     for (const output of outputs) batches.push(translation.push(output));
     if (ended) batches.push(translation.end());

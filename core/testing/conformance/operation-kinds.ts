@@ -5,6 +5,7 @@ import { taskQueryOperations } from '../../pipeline/operation-invocation.js';
 import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../contracts/asset-requests.js';
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
+import { embeddingsRequestSchema } from '../../contracts/embeddings-request.js';
 import { imageRequestSchema } from '../../contracts/image-requests.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../contracts/native-requests.js';
 import { responsesRequestSchema } from '../../contracts/responses-request.js';
@@ -61,6 +62,7 @@ export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value
   'native.generate': nativeGenerateRequestSchema,
   'native.embed': nativeEmbedRequestSchema,
   'native.batchEmbed': nativeBatchEmbedRequestSchema,
+  embeddings: embeddingsRequestSchema,
   'images.generate': imageRequestSchema,
   'images.edit': imageRequestSchema,
   'video.submit': videoSubmitRequestSchema,

@@ -40,7 +40,7 @@ const graph = new Map(floors.flatMap(sourceFiles).map((file) => [file, importsOf
 const edges = (breaks: (file: string, target: string) => boolean): string[] =>
   [...graph].flatMap(([file, imports]) => imports.filter((target) => breaks(file, target)).map((target) => `${file} → ${target}`));
 
-t.test('core imports nothing from plugins, providers or the server', async (t) => {
+t.test('core imports nothing from plugins, providers, translators or the server', async (t) => {
   t.strictSame(edges((file, target) => file.startsWith('core/') && !target.startsWith('core/')), []);
 });
 
@@ -56,6 +56,11 @@ t.test("a shared dialect imports only core's entries and files of its own folder
 t.test("a translator imports only core's entries and other translators' files", async (t) => {
   // Translators know formats, not vendors: no provider, no shared dialect, no core internals.
   t.strictSame(edges((file, target) => file.startsWith('translators/') && !coreEntries.has(target) && !target.startsWith('translators/')), []);
+});
+
+t.test('a translator imports only core/index.ts and files of its own folder: it knows formats, not vendors', async (t) => {
+  const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
+  t.strictSame(edges((file, target) => file.startsWith('translators/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
 });
 
 t.test('plugins and providers never import the server floor', async (t) => {

@@ -142,7 +142,7 @@ t.test('a record lives for the configured TTL', async (t) => {
 t.test("a translated stream's closing event gives the response to remember; a failed response is not kept", async (t) => {
   const conversations = store();
   const request = validated({ model: 'gx-2.5-pro', input: 'One', stream: true });
-  const outputs = translateAll(responsesToChat.stream('chat', contextFor(true), request), [
+  const outputs = translateAll(responsesToChat.stream!('chat', contextFor(true), request), [
     { type: 'event', data: JSON.stringify({ choices: [{ index: 0, delta: { content: 'First.' }, finish_reason: 'stop' }] }), content: true },
     { type: 'usage', usage },
     { type: 'event', data: '[DONE]', content: false },

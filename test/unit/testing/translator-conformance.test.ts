@@ -46,7 +46,7 @@ t.test('an answer id drawn at random fails the purity check', async (t) => {
 t.test('a stream that commits before the served stream carries model output fails the content check', async (t) => {
   const translator = broken({
     stream: (...parameters) => {
-      const translation = chatOverResponses.stream(...parameters);
+      const translation = chatOverResponses.stream!(...parameters);
       return { push: (output) => translation.push(output).map((out) => (out.type === 'event' ? { ...out, content: true } : out)), end: () => translation.end() };
     },
   });
@@ -56,7 +56,7 @@ t.test('a stream that commits before the served stream carries model output fail
 t.test('a stream that swallows the usage fails the pass-through check', async (t) => {
   const translator = broken({
     stream: (...parameters) => {
-      const translation = chatOverResponses.stream(...parameters);
+      const translation = chatOverResponses.stream!(...parameters);
       return { push: (output) => (output.type === 'usage' ? [] : translation.push(output)), end: () => translation.end() };
     },
   });

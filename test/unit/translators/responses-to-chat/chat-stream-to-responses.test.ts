@@ -15,7 +15,7 @@ const gpDecoder = () => createGpChatStreamDecoder({ includeUsage: true });
 const deepSeekFrames = (): SseFrame[] => fixtureText('responses-to-chat/deepseek-chat-tool-call.chunks.txt').split('\n').map((data) => ({ data }));
 
 const streamRequest = recordedRequest('openai-sdk-stream-text');
-const translate = (served: readonly StreamOutput[], request = streamRequest) => translateAll(responsesToChat.stream('chat', contextFor(true), request), served);
+const translate = (served: readonly StreamOutput[], request = streamRequest) => translateAll(responsesToChat.stream!('chat', contextFor(true), request), served);
 const types = (events: readonly ResponsesEvent[]) => events.map((event) => event.type);
 const last = (events: readonly ResponsesEvent[]) => events.at(-1) as ResponsesEvent & { response: JsonObject & { output: JsonObject[]; usage?: JsonObject } };
 const usages = (outputs: readonly StreamOutput[]) => outputs.flatMap((output) => (output.type === 'usage' ? [output.usage] : []));
@@ -150,7 +150,7 @@ t.test('usage, affinity and error outputs pass on unchanged; after an error noth
   const usageOutput: StreamOutput = { type: 'usage', usage };
   const affinity: StreamOutput = { type: 'affinity', key: 'k' };
   const error: StreamOutput = { type: 'error', error: upstreamStreamTruncated() };
-  const translation = responsesToChat.stream('chat', contextFor(true), streamRequest);
+  const translation = responsesToChat.stream!('chat', contextFor(true), streamRequest);
   const text = JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] });
   t.equal(translation.push(usageOutput)[0], usageOutput, 'usage is the same output');
   t.equal(translation.push(affinity)[0], affinity);
