@@ -68,6 +68,7 @@ export type {
   ChatFinishReason,
 } from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
+export type { MessagesContentBlock, MessagesMessage, MessagesRequest } from './contracts/messages-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';
 export {

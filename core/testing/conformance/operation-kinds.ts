@@ -4,6 +4,7 @@ import { assetCreateRequestSchema, assetGroupCreateRequestSchema } from '../../c
 import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
 import { imageRequestSchema } from '../../contracts/image-requests.js';
+import { messagesRequestSchema } from '../../contracts/messages-request.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../contracts/native-requests.js';
 import { responsesRequestSchema } from '../../contracts/responses-request.js';
 import { videoSubmitRequestSchema } from '../../contracts/video-requests.js';
@@ -18,6 +19,7 @@ type Kind = OperationResult['kind'];
 export const resultKinds: Record<OperationName, { plain: readonly Kind[]; streamed?: readonly Kind[] }> = {
   chat: { plain: ['json'], streamed: ['stream'] },
   responses: { plain: ['json'], streamed: ['stream'] },
+  messages: { plain: ['json'], streamed: ['stream'] },
   'native.generate': { plain: ['json'], streamed: ['stream'] },
   'native.embed': { plain: ['json'] },
   'native.batchEmbed': { plain: ['json'] },
@@ -75,6 +77,7 @@ export const taskQueries: ReadonlySet<OperationName> = new Set(['video.status', 
 export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { message: string } } } } = {
   chat: chatCompletionRequestSchema,
   responses: responsesRequestSchema,
+  messages: messagesRequestSchema,
   'native.generate': nativeGenerateRequestSchema,
   'native.embed': nativeEmbedRequestSchema,
   'native.batchEmbed': nativeBatchEmbedRequestSchema,
