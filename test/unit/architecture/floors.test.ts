@@ -10,7 +10,7 @@ import ts from 'typescript';
 // together for a reader).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const floors = ['core', 'plugins', 'providers', 'server'];
+const floors = ['core', 'plugins', 'providers', 'translators', 'server'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -40,6 +40,11 @@ t.test('core imports nothing from plugins, providers or the server', async (t) =
 t.test('a provider imports only core/index.ts and files of its own folder', async (t) => {
   const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
   t.strictSame(edges((file, target) => file.startsWith('providers/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
+});
+
+t.test('a translator imports only core/index.ts and files of its own folder', async (t) => {
+  const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
+  t.strictSame(edges((file, target) => file.startsWith('translators/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
 });
 
 t.test('plugins and providers never import the server floor', async (t) => {
@@ -72,9 +77,9 @@ t.test('the check sees the imports it judges', async (t) => {
   t.ok(graph.get('core/errors/gateway-error.ts')?.includes('core/errors/error-code-registry.ts'), 'a type-only import counts');
 });
 
-t.test('the published package ships the four floors and no vendor fake', async (t) => {
+t.test('the published package ships the five floors and no vendor fake', async (t) => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
-  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`));
+  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`).sort());
   // The vendor fakes live in test/fakes; what core/testing ships must not reach them.
   t.strictSame(edges((file, target) => floors.some((floor) => file.startsWith(`${floor}/`)) && target.startsWith('test/')), []);
 });
