@@ -10,8 +10,8 @@ export const invalidRequest = (message: string, options?: GatewayErrorOptions) =
 export const unauthorized = (message: string, code: GatewayErrorCode = 'invalid_api_key') => new GatewayError(401, code, message);
 
 /**
- * 400: the request carries two different credentials (a Bearer token and another
- * `x-gx-api-key` or `?key=`, or two `Authorization` lines). Which one was meant cannot be
+ * 400: the request carries two different credentials (a Bearer token and another key in a
+ * header or `?key=` its surface reads, or two `Authorization` lines). Which one was meant cannot be
  * known, so neither is used; the same key sent twice is not ambiguous.
  */
 export const ambiguousCredentials = (where: string) =>

@@ -22,10 +22,13 @@ export function createLogger(options: { level?: string; destination?: Destinatio
         paths: [
           'req.headers.authorization',
           'req.headers["x-gx-api-key"]',
+          'req.headers["x-goog-api-key"]',
           'req.headers["x-api-key"]',
           'req.headers.cookie',
           'headers.authorization',
           'headers["x-gx-api-key"]',
+          'headers["x-goog-api-key"]',
+          'headers["x-api-key"]',
         ],
         censor: '[redacted]',
       },

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 
 import fastifyPlugin from 'fastify-plugin';
 import { unauthorized } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import { readApiKey, readBearerCredential, type CredentialSources } from '../../core/pipeline/steps/read-api-key.js';
 import type { AuthFailureLimiter } from '../../core/security/auth-failure-limiter.js';
+import { apiKeyHint, apiKeyPlaces, readApiKey, readBearerCredential, type ApiKeyPlaces, type CredentialSources } from '../../core/tokens/read-credentials.js';
 import { wellFormedApiKey, type AuthenticatedToken, type TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
@@ -11,13 +11,14 @@ import type { UserService } from '../../core/users/user-service.js';
 /**
  * How the callers of a route authenticate:
  * - `api-key`: a token's API key as `Authorization: Bearer sk-...` (the `/v1` surface);
- * - `native-api-key`: the same, or as `x-gx-api-key` or `?key=` (the `/v1beta` surface);
+ * - `native-api-key`: the same, or as `x-gx-api-key`, `x-goog-api-key` or `?key=` (the `/v1beta` surface);
+ * - `messages-api-key`: the same, or as `x-api-key` (the Messages format's route);
  * - `login`: a user's login token as `Authorization: Bearer <login token>` (the management API);
  * - `none`: nothing (health, metrics, and a validation page's callback, which checks what it can itself).
  */
-export type RouteAuth = 'api-key' | 'native-api-key' | 'login' | 'none';
+export type RouteAuth = 'api-key' | 'native-api-key' | 'messages-api-key' | 'login' | 'none';
 
-const routeAuths: readonly RouteAuth[] = ['api-key', 'native-api-key', 'login', 'none'];
+const routeAuths: readonly RouteAuth[] = ['api-key', 'native-api-key', 'messages-api-key', 'login', 'none'];
 
 /** A registered route and the authentication it declared. */
 export interface DeclaredRoute {
@@ -97,15 +98,11 @@ export const routeAuthPlugin = fastifyPlugin(
         throw await failures.countFailure(error, request.ip, `api-key:${key.slice(0, prefixCharacters)}`);
       }
     };
-    const apiKeyGuard = (native: boolean): onRequestAsyncHookHandler =>
+    const apiKeyGuard = (places: ApiKeyPlaces): onRequestAsyncHookHandler =>
       async function apiKeyGuard(request) {
         failures.refuseLockedAddress(request.ip);
-        const key = readApiKey(credentialSources(request), native);
-        if (key === undefined) {
-          throw unauthorized(
-            native ? 'missing API key: send Authorization: Bearer sk-..., x-gx-api-key or ?key=' : 'missing API key: send Authorization: Bearer sk-...',
-          );
-        }
+        const key = readApiKey(credentialSources(request), places);
+        if (key === undefined) throw unauthorized(`missing API key: send ${apiKeyHint(places)}`);
         apiTokens.set(request, await authenticateKey(request, key));
       };
     const loginGuard: onRequestAsyncHookHandler = async function loginGuard(request) {
@@ -120,8 +117,9 @@ export const routeAuthPlugin = fastifyPlugin(
       signedInUsers.set(request, user);
     };
     const guards: Record<Exclude<RouteAuth, 'none'>, onRequestAsyncHookHandler> = {
-      'api-key': apiKeyGuard(false),
-      'native-api-key': apiKeyGuard(true),
+      'api-key': apiKeyGuard(apiKeyPlaces.openai),
+      'native-api-key': apiKeyGuard(apiKeyPlaces.native),
+      'messages-api-key': apiKeyGuard(apiKeyPlaces.messages),
       login: loginGuard,
     };
 
@@ -134,7 +132,7 @@ export const routeAuthPlugin = fastifyPlugin(
         throw new Error(`the route ${name} declares no authentication: register it with config.auth set to one of ${routeAuths.join(', ')}`);
       }
       if (isModelRoute(route.url) && auth === 'login') {
-        throw new Error(`the model route ${name} must take an API key (config.auth api-key or native-api-key) or declare none`);
+        throw new Error(`the model route ${name} must take an API key (config.auth api-key, native-api-key or messages-api-key) or declare none`);
       }
       declared.push({ method: String(route.method), url: route.url, auth });
       if (auth !== 'none') route.onRequest = [guards[auth], ...[route.onRequest ?? []].flat()];

@@ -6,14 +6,12 @@ import { startCompatGateway } from './compat-gateway.js';
 const gateway = await startCompatGateway(t);
 
 /**
- * The official client pointed at the gateway. js-genai (Node) sends its `apiKey` only as an
- * `x-goog-api-key` header, which the gateway does not read: its native surface takes the key
- * as `x-gx-api-key`, `?key=` or `Authorization: Bearer`. So the key also goes in
- * `httpOptions.headers` as `x-gx-api-key`. `apiKey` must still be set, or the SDK falls
- * back to Google Cloud application-default credentials.
+ * The official client pointed at the gateway with only a base URL and a key, as its users set
+ * it up. js-genai (Node) sends its `apiKey` as an `x-goog-api-key` header, which the native
+ * surface reads beside the spec's `x-gx-api-key`.
  */
 function clientWith(apiKey: string): GoogleGenAI {
-  return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: gateway.url, headers: { 'x-gx-api-key': apiKey } } });
+  return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: gateway.url } });
 }
 
 const client = clientWith(gateway.apiKey);
@@ -106,11 +104,28 @@ t.test('an unknown API key makes the SDK throw ApiError with status 401', async 
   t.match((error as ApiError).message, /UNAUTHENTICATED|API key/);
 });
 
-t.test('apiKey alone is not enough: the SDK sends it as x-goog-api-key, which the gateway does not read', async (t) => {
-  const keyOnly = new GoogleGenAI({ apiKey: gateway.apiKey, httpOptions: { baseUrl: gateway.url } });
-  const error = await keyOnly.models.generateContent({ model: 'gx-2.5-pro', contents: 'hi' }).catch((caught: unknown) => caught);
+t.test('apiKey alone is enough: the SDK sends it as x-goog-api-key, which the gateway reads', async (t) => {
+  gateway.upstream.reset();
+  const response = await clientWith(gateway.apiKey).models.generateContent({ model: 'gx-2.5-pro', contents: 'key only' });
+  t.equal(response.text, 'echo: key only');
+  t.equal(gateway.upstream.requests.length, 1, 'the call reached the upstream');
+});
+
+t.test('the key may also go as the spec header x-gx-api-key', async (t) => {
+  const specHeader = new GoogleGenAI({ apiKey: gateway.apiKey, httpOptions: { baseUrl: gateway.url, headers: { 'x-gx-api-key': gateway.apiKey } } });
+  const response = await specHeader.models.generateContent({ model: 'gx-2.5-pro', contents: 'spec header' });
+  t.equal(response.text, 'echo: spec header');
+});
+
+t.test('a different key in x-gx-api-key than the SDK sends in x-goog-api-key makes the SDK throw ApiError with status 400', async (t) => {
+  const conflicting = new GoogleGenAI({
+    apiKey: gateway.apiKey,
+    httpOptions: { baseUrl: gateway.url, headers: { 'x-gx-api-key': 'sk-another-key-than-the-sdk-key-0000000000000000' } },
+  });
+  const error = await conflicting.models.generateContent({ model: 'gx-2.5-pro', contents: 'hi' }).catch((caught: unknown) => caught);
   t.ok(error instanceof ApiError, `ApiError, got ${String(error)}`);
-  t.equal((error as ApiError).status, 401);
+  t.equal((error as ApiError).status, 400);
+  t.match((error as ApiError).message, /two different credentials/);
 });
 
 t.test('the key may also go as Authorization: Bearer', async (t) => {

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import t from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
 import { errorHandlerPlugin } from '../../plugins/errors/error-handler.js';
-import { routeAuthPlugin } from '../../plugins/auth/route-auth.js';
+import { apiTokenOf, routeAuthPlugin } from '../../plugins/auth/route-auth.js';
 import { InjectionTokens, systemClock } from '../../core/di/injection-tokens.js';
 import { AuthFailureLimiter } from '../../core/security/auth-failure-limiter.js';
 import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
@@ -143,6 +143,10 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
     ['two different ?key=', `/v1beta/models?key=${key}&key=${otherKey}`, {}],
     ['two different x-gx-api-key lines', '/v1beta/models', { 'x-gx-api-key': [key, otherKey] }],
     ['two Authorization lines on the native surface', '/v1beta/models', { authorization: [`Bearer ${key}`, `Bearer ${otherKey}`] }],
+    ['x-gx-api-key and another x-goog-api-key', '/v1beta/models', { 'x-gx-api-key': key, 'x-goog-api-key': otherKey }],
+    ['Bearer and another x-goog-api-key', '/v1beta/models', { authorization: `Bearer ${key}`, 'x-goog-api-key': otherKey }],
+    ['x-goog-api-key and another ?key=', `/v1beta/models?key=${otherKey}`, { 'x-goog-api-key': key }],
+    ['two different x-goog-api-key lines', '/v1beta/models', { 'x-goog-api-key': [key, otherKey] }],
   ];
   for (const [what, url, headers] of ambiguous) {
     const response = await get(url, headers);
@@ -168,10 +172,14 @@ t.test('different credentials on one request are refused with 400 ambiguous_cred
     ['the same Authorization line twice', '/v1beta/models', { authorization: [`Bearer ${key}`, `bearer  ${key}`] }],
     ['the same ?key= twice', `/v1beta/models?key=${key}&key=${key}`, {}],
     ['the same key with and without sk-', `/v1beta/models?key=${token.key}`, { authorization: `Bearer ${key}` }],
+    ['x-goog-api-key and x-gx-api-key with the same key', '/v1beta/models', { 'x-goog-api-key': key, 'x-gx-api-key': token.key }],
   ];
   for (const [what, url, headers] of same) t.equal((await get(url, headers)).statusCode, 200, `${what}: accepted`);
   t.equal((await get('/v1/models', { authorization: [`Bearer ${key}`, `Bearer ${key}`] })).statusCode, 200, 'the same Authorization line twice on /v1: accepted');
   t.equal((await get('/v1/models', { authorization: `Bearer ${key}`, 'x-gx-api-key': otherKey })).statusCode, 200, '/v1 reads no x-gx-api-key, so another key there is not a credential');
+  const vendorHeaders = { authorization: `Bearer ${key}`, 'x-goog-api-key': otherKey, 'x-api-key': otherKey };
+  t.equal((await get('/v1/models', vendorHeaders)).statusCode, 200, '/v1 reads neither x-goog-api-key nor x-api-key');
+  t.equal((await get('/v1/models', { 'x-goog-api-key': key })).statusCode, 401, 'a key in x-goog-api-key alone is no credential on /v1');
 });
 
 t.test('an app does not start with a route that declares no authentication, or a model route that takes a login token', async (t) => {
@@ -207,4 +215,44 @@ t.test('an app does not start with a route that declares no authentication, or a
   await guarded.ready();
   const refused = await guarded.inject({ method: 'POST', url: '/v1beta/extra', payload: {} });
   t.equal(refused.statusCode, 401, 'a declared guard refuses a request without a key before its handler');
+});
+
+t.test('a route that declares messages-api-key takes the key as x-api-key or Bearer, with the same checks', async (t) => {
+  const gateway = await buildTestApp(t, 'memory');
+  const token = await issueToken(t, gateway);
+  const other = await issueToken(t, gateway);
+  const key = `sk-${token.key}`;
+  const app = Fastify();
+  t.teardown(() => app.close());
+  void app.register(errorHandlerPlugin, { bodyLimitMegabytes: 1 });
+  void app.register(routeAuthPlugin, {
+    authenticator: gateway.app.gateway.resolve(TokenAuthenticator),
+    users: gateway.app.gateway.resolve(UserService),
+    failures: new AuthFailureLimiter(gateway.config.security.auth_failures, gateway.app.gateway.resolve(InjectionTokens.storeBackend), systemClock),
+  });
+  void app.register(async (scope) => {
+    scope.post('/v1/messages', { config: { auth: 'messages-api-key' } }, async (request) => ({ token: apiTokenOf(request).token.id }));
+  });
+  await app.ready();
+  const post = (headers: Record<string, string | string[]>) => app.inject({ method: 'POST', url: '/v1/messages', headers, payload: {} });
+
+  const fromHeader = await post({ 'x-api-key': key });
+  t.equal(fromHeader.statusCode, 200, 'x-api-key, as Claude Code and the Anthropic SDK send it, is accepted');
+  t.equal(fromHeader.json().token, token.id, 'and authenticates that key');
+  t.equal((await post({ authorization: `Bearer ${key}` })).json().token, token.id, 'so is Authorization: Bearer');
+  t.equal((await post({ 'x-api-key': key, authorization: `Bearer ${token.key}` })).statusCode, 200, 'the same key in both places is accepted');
+
+  const missing = await post({ 'x-goog-api-key': key, 'x-gx-api-key': key });
+  t.equal(missing.statusCode, 401, 'the native headers are no credential there');
+  t.match(missing.json(), { error: { message: /Authorization: Bearer sk-\.\.\. or x-api-key/ } }, 'the 401 says where the key goes');
+  t.equal((await post({ 'x-api-key': `sk-${'a'.repeat(48)}` })).statusCode, 401, 'an unknown key in x-api-key is refused');
+  const conflicting: Array<[string, Record<string, string | string[]>]> = [
+    ['Bearer and another x-api-key', { authorization: `Bearer ${key}`, 'x-api-key': `sk-${other.key}` }],
+    ['two different x-api-key lines', { 'x-api-key': [key, `sk-${other.key}`] }],
+  ];
+  for (const [what, headers] of conflicting) {
+    const answer = await post(headers);
+    t.equal(answer.statusCode, 400, `${what}: 400`);
+    t.match(answer.json(), { error: { code: 'ambiguous_credentials' } }, `${what}: ambiguous_credentials`);
+  }
 });

@@ -32,7 +32,7 @@ async function canaryGateway(t: Test, overrides: Record<string, unknown> = {}, o
   return { upstream, gateway, token: await issueToken(t, gateway) };
 }
 
-/** Requests down every path: success, stream, upstream failure, refused channel key, the key in a query or a header, wrong keys. */
+/** Requests down every path: success, stream, upstream failure, refused channel key, the key in a query or a header (the spec's and the vendor's), wrong keys. */
 async function sendDownEveryPath(gateway: TestApp, upstream: FakeGxUpstream, token: IssuedToken): Promise<void> {
   await postChat(gateway, token, chatBody('hello'));
   await postChat(gateway, token, chatBody('hello', { stream: true }));
@@ -41,6 +41,7 @@ async function sendDownEveryPath(gateway: TestApp, upstream: FakeGxUpstream, tok
   await postChat(gateway, token, { ...chatBody('wrong channel key'), model: 'gx-3-pro' });
   await postNative(gateway, undefined, `gx-2.5-pro:generateContent?key=sk-${token.key}`, nativeBody('key in the query'));
   await postNative(gateway, undefined, 'gx-2.5-pro:generateContent', nativeBody('key in a header'), { 'x-gx-api-key': `sk-${token.key}` });
+  await postNative(gateway, undefined, 'gx-2.5-pro:generateContent', nativeBody('key in the vendor header'), { 'x-goog-api-key': `sk-${token.key}` });
   await gateway.app.inject({ method: 'POST', url: '/v1/chat/completions?key=sk-' + token.key, headers: { authorization: `Bearer sk-${token.key}x` }, payload: chatBody('a wrong key') });
   await gateway.asUser(token.loginToken, { method: 'GET', url: '/api/token/' });
   await gateway.asUser(`${token.loginToken}x`, { method: 'GET', url: '/api/token/' });

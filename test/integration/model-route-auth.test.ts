@@ -99,11 +99,12 @@ for (const driver of storageDrivers) {
       t.equal((await get(gateway, `/v1/models/gx-2.5-pro?key=sk-${token.key}`)).statusCode, 401);
     });
 
-    t.test('/v1beta accepts the key as a Bearer token, as x-gx-api-key and as ?key=', async (t) => {
+    t.test('/v1beta accepts the key as a Bearer token, as x-gx-api-key, as x-goog-api-key and as ?key=', async (t) => {
       const token = await issueToken(t, gateway);
       const ways: Array<[string, Omit<InjectOptions, 'url' | 'method'>, string]> = [
         ['Bearer', { headers: token.bearer }, ''],
         ['x-gx-api-key', { headers: { 'x-gx-api-key': `sk-${token.key}` } }, ''],
+        ['x-goog-api-key (the real vendor header)', { headers: { 'x-goog-api-key': `sk-${token.key}` } }, ''],
         ['?key=', {}, `?key=sk-${token.key}`],
       ];
       for (const [way, options, query] of ways) {
@@ -140,6 +141,8 @@ for (const driver of storageDrivers) {
         ['a malformed ?key=', {}, '?key=not-a-key'],
         ['an unknown Bearer key', { headers: { authorization: `Bearer sk-${unknownKey()}` } }, ''],
         ['an unknown x-gx-api-key', { headers: { 'x-gx-api-key': `sk-${unknownKey()}` } }, ''],
+        ['a malformed x-goog-api-key', { headers: { 'x-goog-api-key': 'sk-short' } }, ''],
+        ['an unknown x-goog-api-key', { headers: { 'x-goog-api-key': `sk-${unknownKey()}` } }, ''],
         ['an unknown ?key=', {}, `?key=sk-${unknownKey()}`],
       ];
       for (const [what, options, query] of cases) {
