@@ -137,37 +137,38 @@ const message = z.strictObject({
   content: z.union([z.string(), z.array(contentBlock)], { error: 'expected a string or an array of content blocks' }),
 });
 
-const customTool = z.strictObject({
-  type: z.literal('custom').nullish(),
-  name: text('the tool name').regex(/^[a-zA-Z0-9_-]{1,128}$/, { error: 'expected 1 to 128 letters, digits, "_" or "-"' }),
-  description: text('a description').optional(),
-  input_schema: z.looseObject({ type: z.literal('object', { error: 'expected "object"' }) }, { error: 'expected a JSON schema object with "type": "object"' }),
-  cache_control: cacheControl,
-  strict: flag.optional(),
-  // A hint to stream the input before it is validated; chat streams every call's arguments anyway.
-  eager_input_streaming: flag.nullish(),
-  input_examples: refused('tool input examples are not served by this gateway; describe the input in the description instead'),
-  defer_loading: z
-    .boolean({ error: 'expected true or false' })
-    .refine((value) => !value, { error: 'deferred tool loading needs Anthropic\'s tool search, which this gateway does not serve; set false or leave it out' })
-    .optional(),
-  allowed_callers: z
-    .array(z.string(), { error: 'expected an array of callers' })
-    .refine((callers) => callers.every((caller) => caller === 'direct'), {
-      error: 'only direct calls are served by this gateway (code execution is not); set ["direct"] or leave it out',
-    })
-    .optional(),
-});
-/** A typed tool (`bash_20250124`, `web_search_20250305`, `text_editor_…`): Anthropic's own tools, refused by name. */
-const anthropicTool = z.looseObject({
-  type: z
-    .string({ error: 'expected a tool type' })
-    .refine((type) => type !== 'custom', { abort: true })
-    .refine(() => false, {
-      error: (issue) => `the Anthropic tool type ${JSON.stringify(issue.input)} is not served by this gateway; declare a custom tool with name, description and input_schema instead`,
-    }),
-});
-const tool = z.union([customTool, anthropicTool], { error: 'expected a tool: {name, description, input_schema}' });
+/**
+ * A custom tool. A typed tool (`bash_20250124`, `web_search_20250305`, `text_editor_…`) is one of
+ * Anthropic's own, refused by its type, which is checked first so that is what the client reads.
+ */
+const tool = z.strictObject(
+  {
+    type: z
+      .string({ error: 'expected "custom"' })
+      .refine((type) => type === 'custom', {
+        error: (issue) => `the Anthropic tool type ${JSON.stringify(issue.input)} is not served by this gateway; declare a custom tool with name, description and input_schema instead`,
+      })
+      .nullish(),
+    name: text('the tool name').regex(/^[a-zA-Z0-9_-]{1,128}$/, { error: 'expected 1 to 128 letters, digits, "_" or "-"' }),
+    description: text('a description').optional(),
+    input_schema: z.looseObject({ type: z.literal('object', { error: 'expected "object"' }) }, { error: 'expected a JSON schema object with "type": "object"' }),
+    cache_control: cacheControl,
+    strict: flag.optional(),
+    // A hint to stream the input before it is validated; chat streams every call's arguments anyway.
+    eager_input_streaming: flag.nullish(),
+    input_examples: refused('tool input examples are not served by this gateway; describe the input in the description instead'),
+    // Anthropic keeps a deferred tool out of the model's context until a tool search finds it;
+    // the chat request leaves it out likewise (Claude Code declares one, `DeferredToolPlaceholder`).
+    defer_loading: flag.optional(),
+    allowed_callers: z
+      .array(z.string(), { error: 'expected an array of callers' })
+      .refine((callers) => callers.every((caller) => caller === 'direct'), {
+        error: 'only direct calls are served by this gateway (code execution is not); set ["direct"] or leave it out',
+      })
+      .optional(),
+  },
+  { error: 'expected a tool: {name, description, input_schema}' },
+);
 
 const toolChoice = z.discriminatedUnion(
   'type',
@@ -210,7 +211,11 @@ const promptFields = {
   cache_control: cacheControl,
   // `fast` asks Anthropic for a faster tier; the served model runs at its own speed.
   speed: choice(['standard', 'fast']).nullish(),
-  context_management: refused('context management (server-side editing of the conversation) is not served by this gateway; leave it out'),
+  // Server-side edits of the conversation (clearing old tool results or thinking) to save
+  // tokens: not applied, the conversation is sent as it is (Claude Code sends one).
+  context_management: z
+    .strictObject({ edits: z.array(z.looseObject({ type: text('an edit type') }), { error: 'expected an array of edits' }).optional() }, { error: 'expected an object' })
+    .nullish(),
   mcp_servers: refused('MCP servers are connected by Anthropic\'s API, not by this gateway; call the MCP tools from the client as custom tools'),
   compaction: refused('server-side compaction is not served by this gateway; leave it out'),
   billing_policy: refused('Anthropic billing policies do not apply to this gateway; leave it out'),

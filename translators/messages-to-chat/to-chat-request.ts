@@ -3,9 +3,13 @@ import { toChatMessages } from './to-chat-messages.js';
 
 type ChatTool = NonNullable<ChatCompletionRequest['tools']>[number];
 
-/** Custom tools as chat functions: `input_schema` is the parameters schema; cache breakpoints and streaming hints are left out. */
+/**
+ * Custom tools as chat functions: `input_schema` is the parameters schema; cache breakpoints and
+ * streaming hints are left out, and so are deferred tools (`defer_loading`), which the model
+ * does not see until a tool search loads them.
+ */
 function toChatTools(tools: NonNullable<MessagesRequest['tools']>): ChatTool[] {
-  return tools.map((tool) => {
+  return tools.filter((tool) => tool.defer_loading !== true).map((tool) => {
     const declaration: ChatTool['function'] = { name: tool.name, parameters: tool.input_schema };
     if (tool.description !== undefined && tool.description !== '') declaration.description = tool.description;
     if (tool.strict === true) declaration.strict = true;
@@ -21,14 +25,14 @@ function toChatTools(tools: NonNullable<MessagesRequest['tools']>): ChatTool[] {
  */
 function addToolChoice(chat: ChatCompletionRequest, request: MessagesRequest): void {
   const choice = request.tool_choice;
-  const tools = request.tools ?? [];
+  const tools = chat.tools ?? [];
   if (choice === undefined) return;
   if (tools.length === 0) {
     if (choice.type === 'auto' || choice.type === 'none') return;
     throw invalidRequest(`tool_choice: "${choice.type}" needs tools; declare them in tools or leave tool_choice out`, { param: 'tool_choice' });
   }
   if (choice.type === 'tool') {
-    if (!tools.some((tool) => tool.name === choice.name)) {
+    if (!tools.some((tool) => tool.function.name === choice.name)) {
       throw invalidRequest(`tool_choice.name: ${quoted(choice.name)} is not one of the tools`, { param: 'tool_choice.name' });
     }
     chat.tool_choice = { type: 'function', function: { name: choice.name } };
@@ -42,11 +46,13 @@ const efforts = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max
 
 /**
  * Thinking in the two controls the chat format has, each read by the families it concerns
- * (docs/routes.md): `extra_body.gx.thinking_config` gets the exact budget and asks for the
- * thoughts back (`enabled`), or asks for them at the model's own budget (`adaptive`,
- * `between_tools`); `display: "omitted"` thinks without returning them. `disabled` sends
- * nothing, so the model's default holds. `output_config.effort` becomes `reasoning_effort`
- * (`xhigh` and `max` as `high`, the most chat says), which families without a budget read.
+ * (docs/routes.md): `output_config.effort` becomes `reasoning_effort` (`xhigh` and `max` as
+ * `high`, the most chat says), which every family reads; `extra_body.gx.thinking_config`
+ * carries what only a budget-and-thoughts family can be told: the exact budget of `enabled`,
+ * and whether to return the thoughts (`adaptive` and `between_tools` at the model's own
+ * budget; `display: "omitted"` thinks without returning them). Sent only when it says more
+ * than the effort, because gx reads it instead of `reasoning_effort`. `disabled` sends
+ * nothing, so the model's default holds.
  */
 function addThinking(chat: ChatCompletionRequest, request: MessagesRequest): void {
   const effort = request.output_config?.effort;
@@ -54,8 +60,8 @@ function addThinking(chat: ChatCompletionRequest, request: MessagesRequest): voi
   const thinking = request.thinking;
   if (thinking === undefined || thinking.type === 'disabled') return;
   const includeThoughts = !('display' in thinking) || thinking.display !== 'omitted';
-  const config: Record<string, unknown> = thinking.type === 'enabled' ? { thinking_budget: thinking.budget_tokens, include_thoughts: includeThoughts } : { include_thoughts: includeThoughts };
-  chat.extra_body = { gx: { thinking_config: config } };
+  if (thinking.type === 'enabled') chat.extra_body = { gx: { thinking_config: { thinking_budget: thinking.budget_tokens, include_thoughts: includeThoughts } } };
+  else if (includeThoughts) chat.extra_body = { gx: { thinking_config: { include_thoughts: true } } };
 }
 
 /** Structured output (`output_config.format`, or the beta `output_format`) as a chat `json_schema` response format. */
@@ -85,7 +91,8 @@ export function toChatRequest(request: MessagesRequest, context: TranslationCont
   if (request.top_p !== undefined) chat.top_p = request.top_p;
   if (request.top_k !== undefined) chat.top_k = request.top_k;
   if (request.stop_sequences !== undefined && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
-  if (request.tools !== undefined && request.tools.length > 0) chat.tools = toChatTools(request.tools);
+  const tools = toChatTools(request.tools ?? []);
+  if (tools.length > 0) chat.tools = tools;
   addToolChoice(chat, request);
   addThinking(chat, request);
   addOutputFormat(chat, request);
