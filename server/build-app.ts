@@ -3,6 +3,7 @@ import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
+import { messagesRoutes } from '../plugins/messages/messages-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { videoRoutes } from '../plugins/video/video-routes.js';
 import { AssetOwnershipRepository } from '../plugins/assets/asset-ownership-repository.js';
@@ -176,6 +177,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(chatRoutes, { runner, config });
     await app.register(audioRoutes, { runner, config });
     await app.register(responsesRoutes, { runner, config });
+    await app.register(messagesRoutes, { runner, config });
     await app.register(imagesRoutes, { runner, config });
     await app.register(nativeRoutes, { runner, config });
     const clock = container.resolve(InjectionTokens.clock);
