@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 /**
  * The dialect of a request: the one its route declared, else by the route's own pattern
- * (`/api` envelope, `/v1beta` native, `/v1/messages` Anthropic's, the rest OpenAI). Never by the URL as sent, which may
+ * (`/api` envelope, `/v1beta` native, the rest OpenAI; an unmatched `/v1/messages/…` Anthropic's). Never by the URL as sent, which may
  * spell the same route percent-encoded, in another case, with doubled slashes or in
  * absolute form; only a request no route matched is read from its path, normalized as the
  * router reads it.
@@ -27,7 +27,9 @@ export function dialectOf(request: FastifyRequest): ErrorDialect {
   const path = pattern ?? routerPath(request.url);
   if (path.startsWith('/api/')) return 'envelope';
   if (path.startsWith('/v1beta/')) return 'native';
-  if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return 'anthropic';
+  // The Messages routes declare their dialect; a path beside them that no route serves
+  // (`/v1/messages/batches`) answers in it too, since only an Anthropic client calls there.
+  if (pattern === undefined && (path === '/v1/messages' || path.startsWith('/v1/messages/'))) return 'anthropic';
   return 'openai';
 }
 

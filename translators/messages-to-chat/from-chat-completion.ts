@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emptyUpstreamAnswer, invalidUpstreamAnswer, parseUpstreamJson, type TranslationContext, type Usage } from '../../core/index.js';
+import { emptyUpstreamAnswer, invalidUpstreamAnswer, type TranslationContext, type Usage } from '../../core/index.js';
 import { messageId, toMessagesStopReason, toMessagesUsage, toolInput, type MessagesStopReason, type MessagesUsage } from './messages-answer-parts.js';
 
 // Lenient: the served body is a chat completion from a provider (gx builds it, gp passes the
@@ -41,8 +41,8 @@ export interface MessagesAnswer {
 }
 
 /**
- * The Messages answer for a served chat completion (a parsed object, or its JSON text as a
- * passthrough provider returns it): the first choice's thoughts as a thinking block, its text
+ * The Messages answer for a served chat completion (parsed: the pipeline parses the JSON text
+ * a passthrough provider such as gp answers): the first choice's thoughts as a thinking block, its text
  * (or refusal) as a text block, its tool calls as tool_use blocks with their ids and the
  * arguments parsed; the stop reason mapped; `usage` from the billed usage; the id `msg_…`
  * from the request id and the model the client named. A thinking block's `signature` is
@@ -50,15 +50,7 @@ export interface MessagesAnswer {
  * @throws GatewayError 502 for a body that is not a chat completion, or has no choice.
  */
 export function fromChatCompletion(body: unknown, usage: Usage, context: TranslationContext): MessagesAnswer {
-  let json = body;
-  if (typeof body === 'string') {
-    try {
-      json = parseUpstreamJson(body);
-    } catch (error) {
-      throw invalidUpstreamAnswer('a chat completion', { cause: error });
-    }
-  }
-  const parsed = chatCompletionSchema.safeParse(json);
+  const parsed = chatCompletionSchema.safeParse(body);
   if (!parsed.success) throw invalidUpstreamAnswer('a chat completion', { cause: parsed.error });
   const choice = parsed.data.choices[0];
   if (choice === undefined) throw emptyUpstreamAnswer('the upstream answered a chat completion without any choice');

@@ -14,10 +14,11 @@ const gxServed = (native: unknown) => fromGxResponse(native, { model: 'gx-3-pro-
 const answer = (body: unknown, usage: Parameters<typeof translator.answer>[1], model = 'gx-2.5-pro') =>
   translator.answer(body, usage, 'chat', context({ model })) as Record<string, any>;
 
-t.test('a gp chat completion (its JSON text) becomes a Messages answer with one text block', async (t) => {
+t.test('a gp chat completion becomes a Messages answer with one text block', async (t) => {
+  // gp answers the upstream's bytes; the pipeline parses them before the translator reads them.
   const recorded = JSON.parse(gpRecording);
   const usage = fromOpenAiChatUsage(recorded.usage);
-  const message = answer(gpRecording, usage, 'gp-nano');
+  const message = answer(recorded, usage, 'gp-nano');
   t.strictSame(message, {
     id: 'msg_0b6f6f0e5a384bd49a532f6f3c6b1d7e',
     type: 'message',
@@ -67,7 +68,7 @@ t.test('the id is stable for one request and differs between requests', async (t
 
 t.test('a served body that is not a chat completion, or has no choice, is a 502', async (t) => {
   const usage = fromOpenAiChatUsage(JSON.parse(gpRecording).usage);
-  for (const body of ['<html>bad gateway</html>', { object: 'chat.completion' }, { choices: [] }]) {
+  for (const body of ['<html>bad gateway</html>', { object: 'chat.completion' }, { choices: [] }, null]) {
     let failure: GatewayError | undefined;
     try {
       answer(body, usage);

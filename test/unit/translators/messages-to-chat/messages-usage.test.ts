@@ -8,7 +8,7 @@ import { context } from './fixtures/messages-fixtures.js';
 // Usage exactness: the Messages usage is written from the usage the gateway bills, field for
 // field, and the billed usage is never changed by the translation.
 
-const recordedCompletion = readFileSync(new URL('../../../fixtures/gp/openai-chat-completion-nonstream.json', import.meta.url), 'utf8');
+const recordedCompletion = JSON.parse(readFileSync(new URL('../../../fixtures/gp/openai-chat-completion-nonstream.json', import.meta.url), 'utf8'));
 const billed = (): Usage =>
   Object.freeze({
     inputTokens: 1200,
@@ -48,7 +48,7 @@ t.test('the JSON answer and the closing stream event carry the same usage, from 
 });
 
 t.test('a recorded OpenAI usage converts exactly as the gp provider bills it', async (t) => {
-  const recorded = JSON.parse(recordedCompletion).usage;
+  const recorded = recordedCompletion.usage;
   const usage = fromOpenAiChatUsage(recorded);
   const answer = translator.answer(recordedCompletion, usage, 'chat', context()) as { usage: ReturnType<typeof toMessagesUsage> };
   t.equal(answer.usage.input_tokens + answer.usage.cache_read_input_tokens, recorded.prompt_tokens);

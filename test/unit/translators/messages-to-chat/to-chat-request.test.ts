@@ -53,20 +53,13 @@ t.test("Claude Code's tools become chat functions with their schemas, its deferr
 
 t.test("Claude Code's tool round trip keeps the tool_use id from the call to its result", async (t) => {
   const [, second] = claudeCodeBodies('tool');
+  const [call] = (second!.messages as JsonObject[]).at(-2)!.content as JsonObject[];
+  const [result] = (second!.messages as JsonObject[]).at(-1)!.content as JsonObject[];
+  t.equal(result!.tool_use_id, call!.id, 'the recording answers its call');
   const chat = translate(second, true);
   const [assistant, tool] = chat.messages.slice(-2);
-  t.strictSame(assistant, {
-    role: 'assistant',
-    content: null,
-    tool_calls: [
-      {
-        id: 'toolu_72bffb2bef983261b06447e7',
-        type: 'function',
-        function: { name: 'Bash', arguments: JSON.stringify({ command: 'echo recorded > marker.txt', description: 'Write the marker file' }) },
-      },
-    ],
-  });
-  t.strictSame(tool, { role: 'tool', tool_call_id: 'toolu_72bffb2bef983261b06447e7', content: '(Bash completed with no output)' }, 'is_error false: the text as it is');
+  t.strictSame(assistant, { role: 'assistant', content: null, tool_calls: [{ id: call!.id, type: 'function', function: { name: 'Bash', arguments: JSON.stringify(call!.input) } }] });
+  t.strictSame(tool, { role: 'tool', tool_call_id: call!.id, content: '(Bash completed with no output)' }, 'is_error false: the text as it is');
 
   // The same request on gx: the call and its result become a functionCall and a functionResponse of that name.
   const native = toGxRequest(chat, { upstreamModel: 'gx-2.5-pro', media: new Map() });
