@@ -60,6 +60,7 @@ export type { ResponsesContentPart, ResponsesInputItem, ResponsesToolOutput } fr
 export type { ResponsesTool, ResponsesToolChoice } from './contracts/responses-tools.js';
 export { outputItemIdFor, responseIdFor, type OutputItemKind } from './conversations/responses-ids.js';
 export type { EmbeddingsRequest } from './contracts/embeddings-request.js';
+export type { MessagesContentBlock, MessagesMessage, MessagesRequest } from './contracts/messages-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';
 export { toImagesUsage, type ImagesUsage } from './contracts/images-usage.js';
 export type { VideoSubmitRequest, VideoTaskQuery } from './contracts/video-requests.js';

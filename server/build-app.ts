@@ -3,6 +3,7 @@ import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
+import { messagesRoutes } from '../plugins/messages/messages-routes.js';
 import { imagesRoutes } from '../plugins/images/images-routes.js';
 import { videoRoutes } from '../plugins/video/video-routes.js';
 import { AssetOwnershipRepository } from '../plugins/assets/asset-ownership-repository.js';
@@ -178,6 +179,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(chatRoutes, { pipeline, config });
     await app.register(audioRoutes, { pipeline, config });
     await app.register(responsesRoutes, { pipeline, config });
+    await app.register(messagesRoutes, { pipeline, config });
     await app.register(imagesRoutes, { pipeline, config });
     await app.register(nativeRoutes, { pipeline, config });
     await app.register(embeddingsRoutes, { pipeline, config });

@@ -19,7 +19,8 @@ export interface ChatLikeRequest {
   generationConfig?: unknown;
 }
 
-const bytesPerToken = 4;
+/** The estimate's rate for text: a token for every 4 UTF-8 bytes of JSON. */
+export const estimatedBytesPerToken = 4;
 
 const positiveInteger = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
@@ -59,7 +60,7 @@ export function estimateChatUsage(body: object, config: Pick<GatewayConfig, 'bil
         : { systemInstruction: request.systemInstruction, contents: request.contents };
   const size = measureChatInput(input);
   return {
-    inputTokens: Math.ceil(size.textBytes / bytesPerToken) + size.mediaTokens,
+    inputTokens: Math.ceil(size.textBytes / estimatedBytesPerToken) + size.mediaTokens,
     cachedInputTokens: 0,
     outputTokens: outputTokens ?? requestedOutputTokens(request) ?? config.billing.estimated_output_tokens,
     reasoningTokens: 0,

@@ -67,7 +67,8 @@ function base64(owner: Fields, field: string, kind: InlineMediaKind): InlineMedi
  * The inline payload of one content part, if it has one. Chat: `image_url` (`{url}` or a
  * string) and `file.url` as data URIs, `input_audio.data` and `file.file_data` as data URIs
  * or bare base64. Responses: `input_image.image_url` and `input_file.file_url` as data URIs,
- * `input_file.file_data` either way. Native (no `type`): `inlineData.data`.
+ * `input_file.file_data` either way. Messages: an image or document block's base64
+ * `source.data`. Native (no `type`): `inlineData.data`.
  */
 function partMedia(part: Fields): InlineMedia | undefined {
   switch (part.type) {
@@ -91,6 +92,13 @@ function partMedia(part: Fields): InlineMedia | undefined {
       const kind = kindOfFileName(part.filename);
       return dataUri(part, 'file_data', kind) ?? base64(part, 'file_data', kind) ?? dataUri(part, 'file_url', kind);
     }
+    case 'image':
+    case 'document': {
+      // Messages: `{type: "image" | "document", source: {type: "base64", media_type, data}}`.
+      const source = objectOf(part.source);
+      if (source?.type !== 'base64') return undefined;
+      return base64(source, 'data', typeof source.media_type === 'string' ? inlineMediaKindOf(source.media_type, 'file') : 'file');
+    }
     case undefined: {
       const inline = objectOf(part.inlineData ?? part.inline_data);
       const mimeType = inline?.mimeType ?? inline?.mime_type;
@@ -105,8 +113,9 @@ function partMedia(part: Fields): InlineMedia | undefined {
 // common case, allocates nothing.
 type Found = InlineMedia[] | undefined;
 
-/** The parts of a gx function response, which may carry parts of its own (images a tool returned). */
+/** The parts of a gx function response or a Messages tool result, which may carry parts of their own (images a tool returned). */
 function functionResponsePartsOf(part: Fields): unknown {
+  if (part.type === 'tool_result') return part.content;
   return part.type === undefined ? objectOf(part.functionResponse ?? part.function_response)?.parts : undefined;
 }
 
@@ -165,9 +174,10 @@ function scanTurns(turns: unknown, found: Found): Found {
 
 /**
  * The inline payloads of a chat-like input, where the wire formats put them: in the content
- * parts of chat `messages`, of Responses `input` (message content, function call output, bare
- * parts) and of native `contents` and `systemInstruction`. `input` is the messages array, or
- * `{instructions, input}`, or `{systemInstruction, contents}`. Reads no payload: only the
+ * parts of chat and Messages `messages` (tool results included), of Responses `input`
+ * (message content, function call output, bare parts) and of native `contents` and
+ * `systemInstruction`. `input` is the messages array, or `{instructions, input}`, or
+ * `{systemInstruction, contents}`. Reads no payload: only the
  * first characters of a data URI. Media elsewhere (a data URI inside text) stays text.
  * Undefined when there is none.
  */

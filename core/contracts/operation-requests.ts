@@ -3,6 +3,7 @@ import type { SpeechRequest, TranscriptionRequest } from './audio-requests.js';
 import type { ChatCompletionRequest } from './chat-completion-request.js';
 import type { EmbeddingsRequest } from './embeddings-request.js';
 import type { ImageRequest } from './image-requests.js';
+import type { MessagesRequest } from './messages-request.js';
 import type { NativeBatchEmbedRequest, NativeEmbedRequest, NativeGenerateRequest } from './native-requests.js';
 import type { ResponsesRequest } from './responses-request.js';
 import type { VideoSubmitRequest, VideoTaskQuery } from './video-requests.js';
@@ -13,6 +14,8 @@ export interface OperationRequests {
   chat: ChatCompletionRequest;
   /** `POST /v1/responses`. */
   responses: ResponsesRequest;
+  /** `POST /v1/messages`: the Anthropic Messages format, served through a translator to `chat`. */
+  messages: MessagesRequest;
   /** `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent`. */
   'native.generate': NativeGenerateRequest;
   /** `POST /v1beta/models/{model}:embedContent`. */

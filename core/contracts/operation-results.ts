@@ -13,6 +13,8 @@ export interface OperationResults {
   chat: JsonResult | StreamResult;
   /** `json`, or `stream` when the client asked for a stream. */
   responses: JsonResult | StreamResult;
+  /** Only ever served through a translator (`messages-to-chat`): `json`, or `stream`. */
+  messages: JsonResult | StreamResult;
   /** `json`, or `stream` for `:streamGenerateContent`. */
   'native.generate': JsonResult | StreamResult;
   'native.embed': JsonResult;
@@ -52,6 +54,7 @@ export type ResultKindOf<Name extends keyof OperationRequests> = OperationResult
 export const operationResultKinds: { readonly [Name in keyof OperationRequests]: readonly ResultKindOf<Name>[] } = {
   chat: ['json', 'stream'],
   responses: ['json', 'stream'],
+  messages: ['json', 'stream'],
   'native.generate': ['json', 'stream'],
   'native.embed': ['json'],
   'native.batchEmbed': ['json'],

@@ -10,6 +10,7 @@ import type { Channel } from './channel.js';
 export const operationRoutes: { readonly [Name in OperationName]: readonly string[] } = {
   chat: ['POST /v1/chat/completions'],
   responses: ['POST /v1/responses'],
+  messages: ['POST /v1/messages'],
   'native.generate': ['POST /v1beta/models/{model}:generateContent', 'POST /v1beta/models/{model}:streamGenerateContent'],
   'native.embed': ['POST /v1beta/models/{model}:embedContent'],
   'native.batchEmbed': ['POST /v1beta/models/{model}:batchEmbedContents'],

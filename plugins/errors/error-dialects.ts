@@ -3,8 +3,8 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { GatewayErrorCode } from '../../core/errors/error-code-registry.js';
 import { scrubSecrets } from '../../core/security/secret-values.js';
 
-/** The error shapes clients read: management envelope, OpenAI-style, gx native, and the image routes' table. */
-export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images';
+/** The error shapes clients read: management envelope, OpenAI-style, gx native, the image routes' table, and Anthropic's (the Messages routes). */
+export type ErrorDialect = 'envelope' | 'openai' | 'native' | 'images' | 'anthropic';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 /**
  * The dialect of a request: the one its route declared, else by the route's own pattern
- * (`/api` envelope, `/v1beta` native, the rest OpenAI). Never by the URL as sent, which may
+ * (`/api` envelope, `/v1beta` native, the rest OpenAI; an unmatched `/v1/messages/…` Anthropic's). Never by the URL as sent, which may
  * spell the same route percent-encoded, in another case, with doubled slashes or in
  * absolute form; only a request no route matched is read from its path, normalized as the
  * router reads it.
@@ -27,6 +27,9 @@ export function dialectOf(request: FastifyRequest): ErrorDialect {
   const path = pattern ?? routerPath(request.url);
   if (path.startsWith('/api/')) return 'envelope';
   if (path.startsWith('/v1beta/')) return 'native';
+  // The Messages routes declare their dialect; a path beside them that no route serves
+  // (`/v1/messages/batches`) answers in it too, since only an Anthropic client calls there.
+  if (pattern === undefined && (path === '/v1/messages' || path.startsWith('/v1/messages/'))) return 'anthropic';
   return 'openai';
 }
 
@@ -83,7 +86,36 @@ export function formatError(dialect: ErrorDialect, error: GatewayError): unknown
       return { error: openAiErrorObject(error) };
     case 'images':
       return { error: { message: scrubSecrets(error.message), type: error.statusCode >= 500 ? 'server_error' : 'invalid_request_error', code: scrubSecrets(error.code) } };
+    case 'anthropic':
+      return { type: 'error', error: anthropicErrorObject(error) };
   }
+}
+
+// Anthropic's error types by HTTP status (its API errors page); 503, the gateway's "no channel
+// can take it now", reads as Anthropic's overloaded_error, which its SDK and Claude Code retry.
+const anthropicTypes: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  503: 'overloaded_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+};
+
+/**
+ * The inner object of Anthropic's error shape, `{type, message}`, scrubbed of the operator's
+ * secrets: the type by status (another 4xx is `invalid_request_error`, another 5xx
+ * `api_error`). The shape has no place for the gateway's stable code, which the log line keeps.
+ */
+export function anthropicErrorObject(error: GatewayError): { type: string; message: string } {
+  return {
+    type: anthropicTypes[error.statusCode] ?? (error.statusCode >= 500 ? 'api_error' : 'invalid_request_error'),
+    message: scrubSecrets(error.message),
+  };
 }
 
 /**

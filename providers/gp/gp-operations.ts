@@ -48,11 +48,18 @@ async function callGp(host: ProviderHost, call: OperationCall<PreparedGpRequest<
 
 /**
  * The client's chat request as the upstream gets it: every field, unknown ones included, with
- * `model` replaced by the upstream model. A stream always asks for usage, because billing
- * needs it whether or not the client wants to see it.
+ * `model` replaced by the upstream model, except `extra_body.gx`, gx's native passthrough (spec
+ * part 1), which an OpenAI-format upstream refuses as an unknown field: the Messages
+ * translator puts its thinking budget there for gx, and the same request reaches gp. A stream
+ * always asks for usage, because billing needs it whether or not the client wants to see it.
  */
 export function toGpRequest(request: ChatCompletionRequest, upstreamModel: string, stream: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request, model: upstreamModel };
+  if (request.extra_body !== undefined && request.extra_body !== null) {
+    const { gx: _gx, ...otherFields } = request.extra_body;
+    if (Object.keys(otherFields).length > 0) body.extra_body = otherFields;
+    else delete body.extra_body;
+  }
   if (stream) body.stream_options = { ...(request.stream_options ?? {}), include_usage: true };
   return body;
 }

@@ -7,6 +7,7 @@ import { speechRequestSchema } from '../../contracts/audio-requests.js';
 import { chatCompletionRequestSchema } from '../../contracts/chat-completion-request.js';
 import { embeddingsRequestSchema } from '../../contracts/embeddings-request.js';
 import { imageRequestSchema } from '../../contracts/image-requests.js';
+import { messagesRequestSchema } from '../../contracts/messages-request.js';
 import { nativeBatchEmbedRequestSchema, nativeEmbedRequestSchema, nativeGenerateRequestSchema } from '../../contracts/native-requests.js';
 import { responsesRequestSchema } from '../../contracts/responses-request.js';
 import { videoSubmitRequestSchema } from '../../contracts/video-requests.js';
@@ -59,6 +60,7 @@ export const taskQueries: ReadonlySet<OperationName> = new Set(taskQueryOperatio
 export const clientRequestSchemas: { [Name in OperationName]?: { safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { message: string } } } } = {
   chat: chatCompletionRequestSchema,
   responses: responsesRequestSchema,
+  messages: messagesRequestSchema,
   'native.generate': nativeGenerateRequestSchema,
   'native.embed': nativeEmbedRequestSchema,
   'native.batchEmbed': nativeBatchEmbedRequestSchema,

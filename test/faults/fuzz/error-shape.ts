@@ -9,6 +9,11 @@ export function dialectOfErrorBody(body: unknown): Dialect | undefined {
     const envelope = body as { success: unknown; message: unknown };
     return envelope.success === false && typeof envelope.message === 'string' && envelope.message !== '' ? 'envelope' : undefined;
   }
+  if (sameKeys(body, ['type', 'error'])) {
+    const anthropic = body as { type: unknown; error: Record<string, unknown> };
+    const fine = anthropic.type === 'error' && sameKeys(anthropic.error, ['type', 'message']) && typeof anthropic.error.type === 'string' && typeof anthropic.error.message === 'string';
+    return fine ? 'anthropic' : undefined;
+  }
   if (!sameKeys(body, ['error'])) return undefined;
   const error = (body as { error: Record<string, unknown> }).error;
   if (sameKeys(error, ['message', 'type', 'code', 'param'])) {
@@ -28,5 +33,6 @@ export function dialectOfErrorBody(body: unknown): Dialect | undefined {
 export function dialectOfPath(url: string): Dialect {
   if (url.startsWith('/api/')) return 'envelope';
   if (url.startsWith('/v1beta/')) return 'native';
+  if (url === '/v1/messages' || url.startsWith('/v1/messages/')) return 'anthropic';
   return 'openai';
 }

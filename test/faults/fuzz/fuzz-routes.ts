@@ -1,8 +1,8 @@
 import { pcmTone, wavFile } from '../../fakes/openai/fake-openai-upstream.js';
 import { tinyPngBase64 } from '../../fakes/gx/fake-gx-upstream.js';
 
-/** The error shapes of DESIGN §8. */
-export type Dialect = 'envelope' | 'openai' | 'native' | 'images';
+/** The error shapes of DESIGN §8, and Anthropic's (the Messages routes). */
+export type Dialect = 'envelope' | 'openai' | 'native' | 'images' | 'anthropic';
 
 /** Ids the routes' paths and bodies refer to, made by the test before fuzzing. */
 export interface FuzzEnvironment {
@@ -127,6 +127,33 @@ export const fuzzRoutes: FuzzRoute[] = [
     json: () => ({ model: 'gp-5.4', stream: true, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }] }),
     urlFields: [['messages', 0, 'content', 0, 'image_url', 'url']],
     dialect: 'openai',
+  },
+  {
+    name: 'messages',
+    method: 'POST',
+    path: '/v1/messages',
+    auth: 'api',
+    json: () => ({
+      model: 'gx-2.5-pro',
+      max_tokens: 16,
+      system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found' }] },
+      ],
+      tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+    }),
+    urlFields: [['messages', 0, 'content', 1, 'source', 'url']],
+    dialect: 'anthropic',
+  },
+  {
+    name: 'messages count_tokens',
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    auth: 'api',
+    json: () => ({ model: 'gx-2.5-pro', messages: [{ role: 'user', content: 'hi' }] }),
+    dialect: 'anthropic',
   },
   {
     name: 'responses',

@@ -58,11 +58,6 @@ t.test("a translator imports only core's entries and other translators' files", 
   t.strictSame(edges((file, target) => file.startsWith('translators/') && !coreEntries.has(target) && !target.startsWith('translators/')), []);
 });
 
-t.test('a translator imports only core/index.ts and files of its own folder: it knows formats, not vendors', async (t) => {
-  const ownFolder = (file: string) => `${file.split('/').slice(0, 2).join('/')}/`;
-  t.strictSame(edges((file, target) => file.startsWith('translators/') && target !== 'core/index.ts' && !target.startsWith(ownFolder(file))), []);
-});
-
 t.test('plugins and providers never import the server floor', async (t) => {
   t.strictSame(edges((file, target) => !file.startsWith('server/') && target.startsWith('server/')), []);
 });

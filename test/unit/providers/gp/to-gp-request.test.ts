@@ -24,3 +24,9 @@ t.test('a stream always asks for usage, keeping the other stream options', async
   });
   t.notOk('stream_options' in toGpRequest(request({}), 'm', false), 'a non-stream request is left alone');
 });
+
+t.test("gx's native passthrough is left out, and the rest of extra_body goes through", async (t) => {
+  const thinking = { gx: { thinking_config: { thinking_budget: 2048, include_thoughts: true } } };
+  t.notOk('extra_body' in toGpRequest(request({ extra_body: thinking }), 'm', false), 'an extra_body of gx fields alone is left out whole');
+  t.strictSame(toGpRequest(request({ extra_body: { ...thinking, vendor_flag: true } }), 'm', false).extra_body, { vendor_flag: true });
+});

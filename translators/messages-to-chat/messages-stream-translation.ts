@@ -1,0 +1,161 @@
+import { emptyUsage, type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
+import { isRecord } from '../../core/kit/index.js';
+import { messageId, toMessagesStopReason, toMessagesUsage } from './messages-answer-parts.js';
+
+type EventOutput = Extract<StreamOutput, { type: 'event' }>;
+type BlockKind = 'text' | 'thinking' | 'tool_use';
+
+/** What the translation reads of one served chat chunk's first choice; the rest is ignored. */
+interface ChunkChoice {
+  reasoning: string;
+  text: string;
+  toolCalls: { index: number; id: string | undefined; name: string; arguments: string }[];
+  finishReason: string | undefined;
+}
+
+const stringAt = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The first choice of a chat chunk's JSON text, read by hand: the chunks come from a
+ * provider's decoder (gx builds them, gp checked the upstream's), and this runs once per event,
+ * so it reads only what it needs. A chunk without a choice (the usage chunk, `choices: []`)
+ * says nothing; `[DONE]` and text that is not a JSON object are undefined, and skipped.
+ */
+function readChunkChoice(data: string): ChunkChoice | undefined {
+  if (data === '[DONE]') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(json)) return undefined;
+  const choice = Array.isArray(json.choices) && isRecord(json.choices[0]) ? json.choices[0] : {};
+  const delta = isRecord(choice.delta) ? choice.delta : {};
+  const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+  return {
+    reasoning: stringAt(delta.reasoning_content),
+    text: stringAt(delta.content) + stringAt(delta.refusal),
+    toolCalls: calls.filter(isRecord).map((call, position) => {
+      const fn = isRecord(call.function) ? call.function : {};
+      return { index: typeof call.index === 'number' ? call.index : position, id: typeof call.id === 'string' ? call.id : undefined, name: stringAt(fn.name), arguments: stringAt(fn.arguments) };
+    }),
+    finishReason: typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : undefined,
+  };
+}
+
+const event = (type: string, payload: Record<string, unknown>, content = false, outputCharacters = 0): EventOutput => ({
+  type: 'event',
+  event: type,
+  data: JSON.stringify({ type, ...payload }),
+  content,
+  outputCharacters,
+});
+
+/**
+ * Turns a served chat stream into the Messages event stream: `message_start`, then per
+ * content block `content_block_start`, its deltas (`thinking_delta` for reasoning text,
+ * `text_delta`, `input_json_delta` for tool-call arguments) and `content_block_stop`, indexes
+ * counted from 0 in the order the blocks open; at the end `message_delta` with the stop reason
+ * and the billed usage, and `message_stop`. Deltas and tool_use starts (the tool's name) carry
+ * model output and are marked `content`. `usage`, `affinity` and `error` outputs pass through
+ * unchanged; after an error nothing more is written (the route writes the error event).
+ *
+ * `message_start` waits for the first chunk's usage, which gx reports right after the chunk's
+ * events, so its `usage` has the prompt's tokens when the family reports them early; otherwise
+ * it goes out with the next chunk, and `message_delta` carries the whole usage either way.
+ */
+export function createMessagesStreamTranslation(context: TranslationContext): StreamTranslation {
+  const id = messageId(context);
+  let started = false;
+  let held: ChunkChoice | undefined;
+  let failed = false;
+  let usage: Usage | undefined;
+  let finishReason: string | undefined;
+  let blocks = 0;
+  let open: { index: number; kind: BlockKind } | undefined;
+  const toolBlocks = new Map<number, number>();
+
+  const closeOpen = (outputs: EventOutput[]) => {
+    if (open === undefined) return;
+    outputs.push(event('content_block_stop', { index: open.index }));
+    open = undefined;
+  };
+  const openBlock = (outputs: EventOutput[], kind: BlockKind, block: Record<string, unknown>, content = false, characters = 0): number => {
+    closeOpen(outputs);
+    const index = blocks++;
+    open = { index, kind };
+    outputs.push(event('content_block_start', { index, content_block: block }, content, characters));
+    return index;
+  };
+  const delta = (outputs: EventOutput[], index: number, payload: Record<string, unknown>, characters: number) =>
+    outputs.push(event('content_block_delta', { index, delta: payload }, true, characters));
+
+  const translate = (choice: ChunkChoice): EventOutput[] => {
+    const outputs: EventOutput[] = [];
+    if (choice.reasoning !== '') {
+      if (open?.kind !== 'thinking') openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+      delta(outputs, open!.index, { type: 'thinking_delta', thinking: choice.reasoning }, choice.reasoning.length);
+    }
+    if (choice.text !== '') {
+      if (open?.kind !== 'text') openBlock(outputs, 'text', { type: 'text', text: '' });
+      delta(outputs, open!.index, { type: 'text_delta', text: choice.text }, choice.text.length);
+    }
+    for (const call of choice.toolCalls) {
+      let index = toolBlocks.get(call.index);
+      if (index === undefined) {
+        index = openBlock(outputs, 'tool_use', { type: 'tool_use', id: call.id ?? `${id}_tool_${call.index}`, name: call.name, input: {} }, true, call.name.length);
+        toolBlocks.set(call.index, index);
+      }
+      if (call.arguments !== '') delta(outputs, index, { type: 'input_json_delta', partial_json: call.arguments }, call.arguments.length);
+    }
+    if (choice.finishReason !== undefined) {
+      finishReason = choice.finishReason;
+      closeOpen(outputs);
+    }
+    return outputs;
+  };
+
+  const messageStart = (): EventOutput => {
+    started = true;
+    const message = { id, type: 'message', role: 'assistant', model: context.model, content: [], stop_reason: null, stop_sequence: null, usage: toMessagesUsage(usage ?? emptyUsage()) };
+    return event('message_start', { message });
+  };
+  /** `message_start`, then the held chunk's events. */
+  const start = (): EventOutput[] => {
+    const first = held;
+    held = undefined;
+    return [messageStart(), ...(first === undefined ? [] : translate(first))];
+  };
+
+  return {
+    push(output: StreamOutput): StreamOutput[] {
+      if (output.type !== 'event') {
+        if (output.type === 'error') failed = true;
+        if (output.type !== 'usage') return [output];
+        usage = output.usage;
+        return failed || started || held === undefined ? [output] : [...start(), output];
+      }
+      if (failed) return [];
+      const choice = readChunkChoice(output.data);
+      if (choice === undefined) return [];
+      if (started) return translate(choice);
+      if (held === undefined) {
+        held = choice;
+        return [];
+      }
+      return [...start(), ...translate(choice)];
+    },
+
+    end(): StreamOutput[] {
+      if (failed) return [];
+      const outputs: EventOutput[] = started ? [] : start();
+      closeOpen(outputs);
+      outputs.push(
+        event('message_delta', { delta: { stop_reason: toMessagesStopReason(finishReason), stop_sequence: null }, usage: toMessagesUsage(usage ?? emptyUsage()) }),
+        event('message_stop', {}),
+      );
+      return outputs;
+    },
+  };
+}
