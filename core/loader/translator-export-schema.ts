@@ -19,7 +19,8 @@ const method = (name: string) => z.custom<(...parameters: unknown[]) => unknown>
 /**
  * What a translator module's default export must look like; checked when the gateway starts,
  * before anything is called, as a provider plugin's is: a name, the client's operation, the
- * operations it serves that one with (never the client's own), and its three functions.
+ * operations it serves that one with (never the client's own), `request` and `answer`, and
+ * `stream` whenever the client's operation can stream (embeddings never do, so theirs has none).
  */
 export const translatorExportSchema = z
   .object({
@@ -28,6 +29,9 @@ export const translatorExportSchema = z
     served: z.array(operation('each of served'), { error: 'served must be a list of operations' }).min(1, { error: 'served must name at least one operation' }),
     request: method('request'),
     answer: method('answer'),
-    stream: method('stream'),
+    stream: method('stream').optional(),
   })
-  .refine((translator) => !translator.served.includes(translator.client), { error: 'served must not include client: a provider that implements it is called directly' });
+  .refine((translator) => !translator.served.includes(translator.client), { error: 'served must not include client: a provider that implements it is called directly' })
+  .refine((translator) => translator.stream !== undefined || !(operationResultKinds[translator.client] as readonly string[]).includes('stream'), {
+    error: (issue) => `stream must be a function: ${String((issue.input as { client?: unknown }).client)} answers streams too`,
+  });
