@@ -1,9 +1,7 @@
-// Pending: runs once the pipeline chooses the native-to-chat translator for a channel whose
-// provider implements chat but not native.generate (tap matches *.test.ts only; rename this
-// file to google-genai-on-gp.test.ts to enable it). The official @google/genai client, which
-// Gemini CLI is built on, calls the native routes for a gp model, served by the chat
-// completions of the fake OpenAI upstream. Gemini CLI itself runs in the agents suite
-// (test/agents/gemini-cli-on-gp.pending.ts on the agents branch).
+// The official @google/genai client, which Gemini CLI is built on, calls the native routes for
+// a gp model (whose provider implements chat but not native.generate), served through the
+// native-to-chat translator by the chat completions of the fake OpenAI upstream. Gemini CLI
+// itself runs in the agents suite (test/agents/gemini-cli-on-gp.test.ts).
 import { readFileSync } from 'node:fs';
 import { GoogleGenAI, type Content } from '@google/genai';
 import t from 'tap';
