@@ -5,16 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { GoogleGenAI, type Content } from '@google/genai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
-import { startCompatGateway } from './compat-gateway.js';
+import { startGpCompatGateway } from './compat-gateway.js';
 
-const upstreamKey = 'gp-native-upstream-key';
-const upstream = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
-t.teardown(() => upstream.close());
-const gateway = await startCompatGateway(t, {
-  providers: [{ name: 'gp-main', plugin: 'gp', base_url: upstream.url, api_key: upstreamKey, models: ['gp-5.4'] }],
-  pricing: { 'gp-5.4': { input_per_mtok: 1.25, output_per_mtok: 10 } },
-});
+const { gateway, upstream } = await startGpCompatGateway(t);
 
 /** As in google-genai-client.test.ts: the key also in the spec's header, until the vendor's own is read. */
 const client = new GoogleGenAI({ apiKey: gateway.apiKey, httpOptions: { baseUrl: gateway.url, headers: { 'x-gx-api-key': gateway.apiKey } } });
