@@ -19,8 +19,8 @@ const method = (name: string) => z.custom<(...parameters: unknown[]) => unknown>
 /**
  * What a translator module's default export must look like; checked when the gateway starts,
  * before anything is called, as a provider plugin's is: a name, the client's operation, the
- * operations it serves that one with (never the client's own), and its functions: `stream`
- * may be left out only when the client's operation never streams (embeddings).
+ * operations it serves that one with (never the client's own), `request` and `answer`, and
+ * `stream` whenever the client's operation can stream (embeddings never do, so theirs has none).
  */
 export const translatorExportSchema = z
   .object({
@@ -33,5 +33,5 @@ export const translatorExportSchema = z
   })
   .refine((translator) => !translator.served.includes(translator.client), { error: 'served must not include client: a provider that implements it is called directly' })
   .refine((translator) => translator.stream !== undefined || !(operationResultKinds[translator.client] as readonly string[]).includes('stream'), {
-    error: 'stream must be a function: the client operation can be streamed',
+    error: (issue) => `stream must be a function: ${String((issue.input as { client?: unknown }).client)} answers streams too`,
   });

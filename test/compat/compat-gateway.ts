@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { startFakeGxUpstream, type FakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
@@ -59,4 +60,19 @@ export async function startCompatGateway(t: Test, extras: CompatGatewayExtras = 
   const token = await tokens.create(user.id, { name: 'compat', unlimited_quota: true });
   const key = await tokens.revealKey(user.id, token.id);
   return { url: `http://127.0.0.1:${port}`, apiKey: `sk-${key}`, upstream };
+}
+
+/**
+ * The compat gateway with a gp channel too, serving `gp-5.4` on a fake OpenAI upstream, which
+ * closes when `t` ends.
+ */
+export async function startGpCompatGateway(t: Test): Promise<{ gateway: CompatGateway; upstream: FakeOpenAiUpstream }> {
+  const apiKey = 'gp-compat-upstream-key';
+  const upstream = await startFakeOpenAiUpstream({ apiKey });
+  t.teardown(() => upstream.close());
+  const gateway = await startCompatGateway(t, {
+    providers: [{ name: 'gp-main', plugin: 'gp', base_url: upstream.url, api_key: apiKey, models: ['gp-5.4'] }],
+    pricing: { 'gp-5.4': { input_per_mtok: 1.25, output_per_mtok: 10 } },
+  });
+  return { gateway, upstream };
 }

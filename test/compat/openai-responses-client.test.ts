@@ -1,15 +1,8 @@
 import OpenAI, { BadRequestError, RateLimitError } from 'openai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
-import { startCompatGateway } from './compat-gateway.js';
+import { startGpCompatGateway } from './compat-gateway.js';
 
-const upstreamKey = 'gp-compat-upstream-key';
-const upstream = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
-t.teardown(() => upstream.close());
-const gateway = await startCompatGateway(t, {
-  providers: [{ name: 'gp-main', plugin: 'gp', base_url: upstream.url, api_key: upstreamKey, models: ['gp-5.4'] }],
-  pricing: { 'gp-5.4': { input_per_mtok: 1.25, output_per_mtok: 10 } },
-});
+const { gateway, upstream } = await startGpCompatGateway(t);
 
 /** The official client as an application would configure it; retries off so errors surface at once. */
 const client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.url}/v1`, maxRetries: 0 });

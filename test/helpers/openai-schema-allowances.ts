@@ -55,6 +55,18 @@ export const openAiSchemaAllowances = {
   },
 
   /**
+   * With `encoding_format: "base64"` (which the description's own `CreateEmbeddingRequest`
+   * offers, and the official `openai` SDK asks for by default) each vector is the base64 of its
+   * little-endian float32 values, a string (docs/routes.md, "POST /v1/embeddings"; the SDK
+   * decodes it so); `Embedding.embedding` only says a list of floats.
+   */
+  embeddingBase64String: {
+    name: 'embedding-base64-string',
+    reason: 'with `encoding_format: "base64"` each `embedding` is the base64 of its float32 values, a string, as the request schema offers and the openai SDK decodes (docs/routes.md)',
+    at: '/components/schemas/Embedding/properties/embedding',
+    accepts: { type: 'string', pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' },
+  },
+  /**
    * Spec part 2 has the image routes fail with `{error: {message, type, code}}`, without the
    * `param` that `Error` requires (docs/images.md, "Errors answer").
    */

@@ -43,3 +43,23 @@ t.test('a name that is neither a built-in, a path nor a package fails the start 
 t.test('without a translators folder (a build with no built-in translators) the default list is empty', async (t) => {
   t.strictSame(await loadTranslators(undefined, 'gateway.yaml', join(tmpdir(), 'no-such-translators-folder/')), []);
 });
+
+t.test('the shipped built-in translators all load, embeddings-to-native among them without a stream translation', async (t) => {
+  const loaded = await loadTranslators(undefined, 'gateway.yaml');
+  t.strictSame(loaded.map((translator) => translator.name), builtInTranslatorNames());
+  t.equal(loaded.find((translator) => translator.name === 'embeddings-to-native')?.stream, undefined, 'embeddings never stream');
+});
+
+t.test('a translator without a stream translation fails the start when its client operation can stream', async (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'built-in-translators-'));
+  t.teardown(() => rmSync(directory, { recursive: true, force: true }));
+  mkdirSync(join(directory, 'responses-to-chat'));
+  writeFileSync(
+    join(directory, 'responses-to-chat', 'index.js'),
+    `export default { name: 'responses-to-chat', client: 'responses', served: ['chat'], request: (request) => ({ operation: 'chat', request }), answer: (body) => body };\n`,
+  );
+  await t.rejects(loadTranslators(['responses-to-chat'], 'gateway.yaml', `${directory}/`), {
+    name: 'ConfigError',
+    problems: [{ path: 'translators[0]', message: /is not a translator: stream must be a function: responses answers streams too/ }],
+  });
+});

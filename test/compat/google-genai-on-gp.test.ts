@@ -1,22 +1,13 @@
-// Pending: runs once the pipeline chooses the native-to-chat translator for a channel whose
-// provider implements chat but not native.generate (tap matches *.test.ts only; rename this
-// file to google-genai-on-gp.test.ts to enable it). The official @google/genai client, which
-// Gemini CLI is built on, calls the native routes for a gp model, served by the chat
-// completions of the fake OpenAI upstream. Gemini CLI itself runs in the agents suite
-// (test/agents/gemini-cli-on-gp.pending.ts on the agents branch).
+// The official @google/genai client, which Gemini CLI is built on, calls the native routes for
+// a gp model (whose provider implements chat but not native.generate), served through the
+// native-to-chat translator by the chat completions of the fake OpenAI upstream. Gemini CLI
+// itself runs in the agents suite (test/agents/gemini-cli-on-gp.test.ts).
 import { readFileSync } from 'node:fs';
 import { GoogleGenAI, type Content } from '@google/genai';
 import t from 'tap';
-import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
-import { startCompatGateway } from './compat-gateway.js';
+import { startGpCompatGateway } from './compat-gateway.js';
 
-const upstreamKey = 'gp-native-upstream-key';
-const upstream = await startFakeOpenAiUpstream({ apiKey: upstreamKey });
-t.teardown(() => upstream.close());
-const gateway = await startCompatGateway(t, {
-  providers: [{ name: 'gp-main', plugin: 'gp', base_url: upstream.url, api_key: upstreamKey, models: ['gp-5.4'] }],
-  pricing: { 'gp-5.4': { input_per_mtok: 1.25, output_per_mtok: 10 } },
-});
+const { gateway, upstream } = await startGpCompatGateway(t);
 
 /** As in google-genai-client.test.ts: the key also in the spec's header, until the vendor's own is read. */
 const client = new GoogleGenAI({ apiKey: gateway.apiKey, httpOptions: { baseUrl: gateway.url, headers: { 'x-gx-api-key': gateway.apiKey } } });

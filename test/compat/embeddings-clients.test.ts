@@ -1,5 +1,3 @@
-// Pending: runs once the pipeline chooses the embeddings-to-native translator for a gx channel
-// (tap matches *.test.ts only; rename this file to embeddings-clients.test.ts to enable it).
 // The official `openai` SDK, LangChain's OpenAIEmbeddings and the Vercel AI SDK's
 // openai.embedding() call POST /v1/embeddings on a gx embedding model, served by the native
 // embed calls of the fake gx upstream.

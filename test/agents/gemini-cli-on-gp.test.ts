@@ -1,6 +1,5 @@
 // Gemini CLI against a gp model: Gemini CLI speaks only the native streamGenerateContent,
-// which gp serves through the native translator (native to chat completions). This file
-// becomes `gemini-cli-on-gp.test.ts` when the translated route lands; tap runs only `*.test.ts`.
+// which gp serves through the native-to-chat translator (native to chat completions).
 import t from 'tap';
 import { startAgentGateway } from './agent-gateway.js';
 import { plainPromptAnswered, toolRoundTrip } from './agent-scenarios.js';
