@@ -19,7 +19,7 @@ const method = (name: string) => z.custom<(...parameters: unknown[]) => unknown>
 /**
  * What a translator module's default export must look like; checked when the gateway starts,
  * before anything is called, as a provider plugin's is: a name, the client's operation, the
- * operations it serves that one with (never the client's own), and its three functions.
+ * operations it serves that one with (never the client's own), and its functions (`stream` only where the client's operation streams).
  */
 export const translatorExportSchema = z
   .object({
@@ -28,6 +28,7 @@ export const translatorExportSchema = z
     served: z.array(operation('each of served'), { error: 'served must be a list of operations' }).min(1, { error: 'served must name at least one operation' }),
     request: method('request'),
     answer: method('answer'),
-    stream: method('stream'),
+    // Optional in the contract: a translator whose client operation never streams (embeddings) has none.
+    stream: method('stream').optional(),
   })
   .refine((translator) => !translator.served.includes(translator.client), { error: 'served must not include client: a provider that implements it is called directly' });
