@@ -36,6 +36,7 @@ import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { checkEncryptionKey } from './encryption-key-check.js';
 import { Channel } from '../core/routing/channel.js';
 import { ChannelAffinity } from '../core/routing/channel-affinity.js';
+import { ResponsesConversationStore, type StoredConversation } from '../core/conversations/responses-conversation-store.js';
 import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/errors/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/http/body-limit.js';
@@ -241,6 +242,7 @@ async function createModelRequestPipeline(
     catalog,
     ledger: container.resolve(QuotaLedger),
     affinity: new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
+    conversations: new ResponsesConversationStore(backend.keyv<StoredConversation>('responses-conversations'), config.routing.affinity.ttl_ms),
     config,
     // Without any rate limit no request has anything to draw or settle: no limiter at all.
     limiter: hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,

@@ -11,8 +11,8 @@ import { admitRate } from './steps/admit-rate.js';
 import { usageOfAnswer, usageOfStream } from './steps/answer-usage.js';
 import { authorizeModel } from './steps/authorize-model.js';
 import { callChannel } from './steps/call-channel.js';
+import { expandConversation, rememberConversation, rememberingConversation } from './steps/continue-conversation.js';
 import { detachHold } from './steps/detach-hold.js';
-
 import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
 import { observeRequest } from './steps/observe-request.js';
 import { nextAttempt, planRoute } from './steps/plan-route.js';
@@ -38,8 +38,10 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  *
  * 1. authorize the model (the token's model limits)
  * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
- * 3. price, 4. prepare and estimate, 5. rate limits and concurrency limits, 6. reserve quota
- * 7. per channel, in routing order: translate, call, then the answer: a JSON body is settled
+ * 3. price, 4. prepare and estimate (a Responses request for a translated channel is first
+ *    expanded with the conversation it continues), 5. rate limits and concurrency limits, 6. reserve quota
+ * 7. per channel, in routing order: translate, call, then the answer (a translated Responses
+ *    answer's conversation is kept for its follow-ups): a JSON body is settled
  *    at once; bytes and streams are settled once their sending has ended (`#whenSent`); a
  *    task detaches its hold to the task record
  * 8. when no channel answered: settle the failure (refund, or a departed client's prompt)
@@ -82,6 +84,7 @@ export class ModelRequestPipeline {
     await planRoute(context, services);
     try {
       priceRequest(context, services.config);
+      if (context.firstAttempt !== undefined) await expandConversation(context, services, context.firstAttempt.channel);
       prepareAndEstimate(context);
       await admitRate(context, services);
       await admitConcurrency(context, services);
@@ -126,6 +129,7 @@ export class ModelRequestPipeline {
     let channelRequest: ChannelRequest;
     let result: OperationResults[PipelineOperation];
     try {
+      await expandConversation(context, services, attempt.channel);
       channelRequest = translateRequest(context, attempt.channel);
       attempt.translator = channelRequest.translator?.name;
       result = await callChannel(context, attempt, channelRequest);
@@ -144,6 +148,7 @@ export class ModelRequestPipeline {
             return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
           }
         }
+        if (translator !== undefined) await rememberConversation(context, services, body);
         attempt.detach();
         attemptSucceeded(context, services, attempt);
         context.usage = usage;
@@ -171,6 +176,7 @@ export class ModelRequestPipeline {
         let translated: StreamResult;
         try {
           translated = translatedStream(context, { ...channelRequest, translator }, result);
+          translated = { ...translated, decoder: rememberingConversation(context, services, translated.decoder) };
         } catch (error) {
           void result.body.dump().catch(() => {});
           return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };

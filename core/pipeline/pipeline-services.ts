@@ -7,6 +7,7 @@ import type { Channel } from '../routing/channel.js';
 import type { ChannelAffinity } from '../routing/channel-affinity.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
+import type { ResponsesConversationStore } from '../conversations/responses-conversation-store.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 
 /** What the steps of a model request work with, built once at start and shared by every request. */
@@ -23,6 +24,8 @@ export interface PipelineServices {
   readonly concurrency?: ConcurrencyLimiter;
   /** Absent: nobody hears how requests end (unit tests). */
   readonly observer?: RunObserver;
+  /** The conversations of translated Responses answers (`previous_response_id`); absent: none is kept (unit tests). */
+  readonly conversations?: ResponsesConversationStore;
   /** Absent: no shutdown deadline applies. */
   readonly inFlight?: InFlightRequests;
 }

@@ -49,6 +49,12 @@ export interface RequestContext {
   readonly prepared: PreparedRequests;
   /** Made when a channel a translator serves is first tried; undefined while the providers serve the client's operation themselves. */
   translations: RequestTranslations | undefined;
+  /**
+   * The client's request as translators read it: a Responses request with its stored
+   * conversation put in (see `expandConversation`), any other as the client sent it. Set
+   * before a translated channel is first tried; undefined while none was.
+   */
+  translatorRequest: unknown;
   price: PriceConfig | undefined;
   /** The usage reserved for: the family's estimate of its prepared request, else the route's. */
   estimate: Usage;
@@ -79,6 +85,7 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     firstAttempt: undefined,
     prepared: new PreparedRequests(invocation.operation, invocation.request),
     translations: undefined,
+    translatorRequest: undefined,
     price: undefined,
     estimate: invocation.estimate,
     admission: unlimitedAdmission,

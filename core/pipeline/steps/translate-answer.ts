@@ -3,7 +3,7 @@ import type { Usage } from '../../contracts/usage.js';
 import { malformedUpstreamAnswer } from '../../errors/error-codes.js';
 import { translatedDecoder } from '../../streaming/translated-decoder.js';
 import type { RequestContext } from '../request-context.js';
-import type { ChannelRequest } from './translate-request.js';
+import { translatorRequestOf, type ChannelRequest } from './translate-request.js';
 
 /** A translated channel's request: its translator is set. */
 type Translated = ChannelRequest & { translator: NonNullable<ChannelRequest['translator']> };
@@ -24,7 +24,7 @@ export function translatedBody(context: RequestContext, translated: Translated, 
       throw malformedUpstreamAnswer(`the upstream's answer to ${operation} is not JSON, so it cannot be given in the format of ${context.operation}`, { cause });
     }
   }
-  return translator.answer(body, usage, operation, translationContext(context), context.invocation.request as never);
+  return translator.answer(body, usage, operation, translationContext(context), translatorRequestOf(context) as never);
 }
 
 /** Translate back, a stream: the provider's decoder with a fresh translation of this stream stacked on it (see `translatedDecoder`). */
@@ -32,7 +32,7 @@ export function translatedStream(context: RequestContext, translated: Translated
   const { translator } = translated;
   // Only a translator whose client operation never streams leaves stream() out, and its served operations answer JSON.
   if (translator.stream === undefined) throw new Error(`translator ${translator.name} has no stream translation, yet ${translated.operation} answered a stream`);
-  const translation = translator.stream(translated.operation, translationContext(context), context.invocation.request as never);
+  const translation = translator.stream(translated.operation, translationContext(context), translatorRequestOf(context) as never);
   return { ...result, decoder: translatedDecoder(result.decoder, translation) };
 }
 

@@ -31,7 +31,7 @@ function translatedRequest(context: RequestContext, translator: Translator): Tra
   const translations = (context.translations ??= startTranslations(context));
   let translated = translations.requests.get(translator);
   if (translated === undefined) {
-    translated = translator.request(context.invocation.request as never, translations.context);
+    translated = translator.request(translatorRequestOf(context) as never, translations.context);
     // The loader checked the operations it declares; what it returns is checked here, once.
     if (!translator.served.includes(translated.operation) || !isPipelineOperation(translated.operation)) {
       throw new Error(`translator ${translator.name} answered a request for ${String(translated.operation)}, which is not among the operations it serves (${translator.served.join(', ')})`);
@@ -47,4 +47,10 @@ function startTranslations(context: RequestContext): RequestTranslations {
     context: { model: context.model, requestId: invocation.requestId, createdSeconds: Math.floor(context.timings.startedAt / 1000), stream: invocation.stream },
     requests: new Map(),
   };
+}
+
+/** What translators translate: set by `expandConversation` before any translated channel is tried. */
+export function translatorRequestOf(context: RequestContext): unknown {
+  if (context.translatorRequest === undefined) throw new Error('a request is translated only after its conversation was expanded');
+  return context.translatorRequest;
 }

@@ -1,6 +1,5 @@
 // Codex CLI against a gx model: Codex speaks only Responses, which gx serves through the
-// Responses translator (Responses to chat completions, then chat to gx's native API). This
-// file becomes `codex-on-gx.test.ts` when the translated route lands; tap runs only `*.test.ts`.
+// Responses translator (Responses to chat completions, then chat to gx's native API).
 import t from 'tap';
 import { startAgentGateway } from './agent-gateway.js';
 import { plainPromptAnswered, toolRoundTrip } from './agent-scenarios.js';
