@@ -63,7 +63,8 @@ export const modelRouteRequests: ModelRouteRequest[] = [
     name: 'responses',
     dialect: 'openai',
     model: 'gp-5.4',
-    otherFamilyModel: 'gx-2.5-pro',
+    // Not a chat model: a chat family (gx) is served on Responses through a translator.
+    otherFamilyModel: 'gi-2',
     send: (gateway, token, model) => postJson(gateway, token, '/v1/responses', { model, input: prompt }),
   },
   {
@@ -73,7 +74,8 @@ export const modelRouteRequests: ModelRouteRequest[] = [
     otherFamilyModel: 'stt-1',
     send: (gateway, token, model) => postJson(gateway, token, '/v1/responses', { model, input: prompt, stream: true }),
   },
-  native('generateContent', contents, { model: 'gx-2.5-pro', otherFamilyModel: 'gp-5.4' }),
+  // Not a chat model: a chat family (gp) is served on the native API through a translator.
+  native('generateContent', contents, { model: 'gx-2.5-pro', otherFamilyModel: 'sr-2' }),
   native('streamGenerateContent?alt=sse', contents, { model: 'gx-2.5-pro', otherFamilyModel: 'gi-2' }),
   native('embedContent', () => ({ content: { parts: [{ text: prompt }] } }), { model: 'gx-2.5-pro', otherFamilyModel: 'tts-1' }),
   native('batchEmbedContents', (model) => ({ requests: [{ model: `models/${model}`, content: { parts: [{ text: prompt }] } }] }), {

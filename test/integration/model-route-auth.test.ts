@@ -280,23 +280,29 @@ for (const driver of storageDrivers) {
     });
 
     t.test('each model lists the routes it can be called on: its family\'s operations, and nothing the group cannot reach', async (t) => {
+      // The built-in translators add the client formats a family's provider does not speak:
+      // Responses and Messages on gx, Messages and the native API on gp, OpenAI embeddings on gx.
       const gxRoutes = [
         'POST /v1/chat/completions',
+        'POST /v1/responses',
+        'POST /v1/messages',
         'POST /v1beta/models/{model}:generateContent',
         'POST /v1beta/models/{model}:streamGenerateContent',
         'POST /v1beta/models/{model}:embedContent',
         'POST /v1beta/models/{model}:batchEmbedContents',
+        'POST /v1/embeddings',
         'POST /v1/images/generations',
         'POST /v1/images/edits',
       ];
+      const gpRoutes = ['POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1beta/models/{model}:generateContent', 'POST /v1beta/models/{model}:streamGenerateContent'];
       const token = await issueToken(t, gateway, { group: 'auto' });
       const listed = (await get(gateway, '/v1/models', { headers: token.bearer })).json().data as Array<{ id: string; routes: string[] }>;
-      t.strictSame(Object.fromEntries(listed.map((model) => [model.id, model.routes])), { 'gp-5.4': ['POST /v1/chat/completions'], 'gx-2.5-pro': gxRoutes, 'gx-latest': gxRoutes });
+      t.strictSame(Object.fromEntries(listed.map((model) => [model.id, model.routes])), { 'gp-5.4': gpRoutes, 'gx-2.5-pro': gxRoutes, 'gx-latest': gxRoutes });
       const patterned = (await get(gateway, '/v1/models/gx-3-pro-preview', { headers: token.bearer })).json();
       t.match(patterned, { id: 'gx-3-pro-preview', object: 'model', owned_by: 'model-gateway' });
       t.strictSame(patterned.routes, gxRoutes, 'a model a pattern serves has its routes too');
       const native = (await get(gateway, '/v1beta/models', { headers: token.bearer })).json().models as Array<{ name: string; supportedGenerationMethods: string[] }>;
-      t.strictSame(native.find((model) => model.name === 'models/gp-5.4')?.supportedGenerationMethods, [], 'gp has no native method');
+      t.strictSame(native.find((model) => model.name === 'models/gp-5.4')?.supportedGenerationMethods, ['generateContent', 'streamGenerateContent'], 'gp generates through native-to-chat, and embeds nothing');
     });
 
     t.test('model_limits enabled with an empty list allow no model', async (t) => {

@@ -134,7 +134,8 @@ export const fuzzRoutes: FuzzRoute[] = [
     path: '/v1/messages',
     auth: 'api',
     json: () => ({
-      model: 'gx-2.5-pro',
+      // gp: it hands image URLs to its upstream, which fetches them (gx would fetch example.com here, with no network).
+      model: 'gp-5.4',
       max_tokens: 16,
       system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } }],
       messages: [
