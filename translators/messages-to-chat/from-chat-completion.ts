@@ -1,27 +1,7 @@
-import { z } from 'zod';
 import { emptyUpstreamAnswer, type TranslationContext, type Usage } from '../../core/index.js';
 import { invalidUpstreamAnswer } from '../../core/kit/index.js';
+import { chatCompletionSchema } from '../shared/chat-answer.js';
 import { messageId, toMessagesStopReason, toMessagesUsage, toolInput, type MessagesStopReason, type MessagesUsage } from './messages-answer-parts.js';
-
-// Lenient: the served body is a chat completion from a provider (gx builds it, gp passes the
-// upstream's through), and only the fields the answer is made of are read.
-const chatCompletionSchema = z.looseObject({
-  choices: z.array(
-    z.looseObject({
-      message: z
-        .looseObject({
-          content: z.string().nullish(),
-          reasoning_content: z.string().nullish(),
-          refusal: z.string().nullish(),
-          tool_calls: z
-            .array(z.looseObject({ id: z.string().nullish(), function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
-            .nullish(),
-        })
-        .nullish(),
-      finish_reason: z.string().nullish(),
-    }),
-  ),
-});
 
 /** One block of a Messages answer's `content`. */
 export type MessagesContent =
@@ -58,11 +38,11 @@ export function fromChatCompletion(body: unknown, usage: Usage, context: Transla
 
   const message = choice.message;
   const content: MessagesContent[] = [];
-  const thoughts = message?.reasoning_content ?? '';
+  const thoughts = message.reasoning_content ?? '';
   if (thoughts !== '') content.push({ type: 'thinking', thinking: thoughts, signature: '' });
-  const text = (message?.content ?? '') + (message?.refusal ?? '');
+  const text = (message.content ?? '') + (message.refusal ?? '');
   if (text !== '') content.push({ type: 'text', text });
-  (message?.tool_calls ?? []).forEach((call, index) => {
+  (message.tool_calls ?? []).forEach((call, index) => {
     content.push({ type: 'tool_use', id: call.id ?? `${messageId(context)}_tool_${index}`, name: call.function?.name ?? '', input: toolInput(call.function?.arguments ?? '') });
   });
   return {

@@ -1,5 +1,5 @@
 import { emptyUsage, type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
-import { isRecord } from '../../core/kit/index.js';
+import { chatChunkSchema } from '../shared/chat-answer.js';
 import { messageId, toMessagesStopReason, toMessagesUsage } from './messages-answer-parts.js';
 
 type EventOutput = Extract<StreamOutput, { type: 'event' }>;
@@ -13,13 +13,11 @@ interface ChunkChoice {
   finishReason: string | undefined;
 }
 
-const stringAt = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /**
- * The first choice of a chat chunk's JSON text, read by hand: the chunks come from a
- * provider's decoder (gx builds them, gp checked the upstream's), and this runs once per event,
- * so it reads only what it needs. A chunk without a choice (the usage chunk, `choices: []`)
- * says nothing; `[DONE]` and text that is not a JSON object are undefined, and skipped.
+ * The first choice of a chat chunk's JSON text, read with the translators' one reading of chat
+ * chunks: the chunks come from a provider's decoder (gx builds them, gp checked the upstream's).
+ * A chunk without a choice (the usage chunk, `choices: []`) says nothing; `[DONE]` and text
+ * that is not a chat chunk are undefined, and skipped.
  */
 function readChunkChoice(data: string): ChunkChoice | undefined {
   if (data === '[DONE]') return undefined;
@@ -29,18 +27,15 @@ function readChunkChoice(data: string): ChunkChoice | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(json)) return undefined;
-  const choice = Array.isArray(json.choices) && isRecord(json.choices[0]) ? json.choices[0] : {};
-  const delta = isRecord(choice.delta) ? choice.delta : {};
-  const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+  const parsed = chatChunkSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const choice = parsed.data.choices?.[0];
+  const delta = choice?.delta;
   return {
-    reasoning: stringAt(delta.reasoning_content),
-    text: stringAt(delta.content) + stringAt(delta.refusal),
-    toolCalls: calls.filter(isRecord).map((call, position) => {
-      const fn = isRecord(call.function) ? call.function : {};
-      return { index: typeof call.index === 'number' ? call.index : position, id: typeof call.id === 'string' ? call.id : undefined, name: stringAt(fn.name), arguments: stringAt(fn.arguments) };
-    }),
-    finishReason: typeof choice.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : undefined,
+    reasoning: delta?.reasoning_content ?? '',
+    text: (delta?.content ?? '') + (delta?.refusal ?? ''),
+    toolCalls: (delta?.tool_calls ?? []).map((call, position) => ({ index: call.index ?? position, id: call.id ?? undefined, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' })),
+    finishReason: typeof choice?.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : undefined,
   };
 }
 

@@ -1,25 +1,7 @@
-import { z } from 'zod';
 import { emptyUpstreamAnswer, type TranslationContext, type Usage } from '../../core/index.js';
-import { parseUpstreamAnswer } from '../../core/kit/index.js';
-import { chatLogprobsSchema, toFunctionCallPart, toLogprobsResult, toNativeFinishReason, toUsageMetadata, type NativeAnswerPart } from './native-answer-parts.js';
-
-// Lenient: the served body is a provider's chat completion (its own object, or an upstream's
-// answer passed through, parsed by the pipeline), so only what the native answer is made of is read.
-const chatCompletionSchema = z.looseObject({
-  id: z.string().nullish(),
-  choices: z.array(
-    z.looseObject({
-      message: z.looseObject({
-        content: z.string().nullish(),
-        refusal: z.string().nullish(),
-        reasoning_content: z.string().nullish(),
-        tool_calls: z.array(z.looseObject({ id: z.string().nullish(), function: z.looseObject({ name: z.string(), arguments: z.string().nullish() }) })).nullish(),
-      }),
-      finish_reason: z.string().nullish(),
-      logprobs: chatLogprobsSchema,
-    }),
-  ),
-});
+import { invalidUpstreamAnswer, parseUpstreamAnswer } from '../../core/kit/index.js';
+import { chatCompletionSchema } from '../shared/chat-answer.js';
+import { toFunctionCallPart, toLogprobsResult, toNativeFinishReason, toUsageMetadata, type NativeAnswerPart } from './native-answer-parts.js';
 
 /**
  * A chat completion as a native `generateContent` answer (spec part 1, "Native generate
@@ -43,7 +25,10 @@ export function fromChatCompletion(body: unknown, usage: Usage, context: Transla
   if (text !== '') parts.push({ text });
   let malformed = false;
   (message.tool_calls ?? []).forEach((call, index) => {
-    const part = toFunctionCallPart(call.id ?? `call_${context.requestId}_${index}`, call.function.name, call.function.arguments ?? '');
+    // A call must name its function: a native functionCall without a name is nothing a client can run.
+    const name = call.function?.name;
+    if (typeof name !== 'string') throw invalidUpstreamAnswer('a chat completion whose tool calls name their function');
+    const part = toFunctionCallPart(call.id ?? `call_${context.requestId}_${index}`, name, call.function?.arguments ?? '');
     if (part === undefined) malformed = true;
     else parts.push(part);
   });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { type Usage } from '../../core/index.js';
 import { parseEmbeddedJson } from '../../core/kit/index.js';
+import type { ChatLogprobs } from '../shared/chat-answer.js';
 
 /** One part of a native answer, as this translator writes it. */
 export type NativeAnswerPart =
@@ -77,13 +77,8 @@ export function toFunctionCallPart(id: string, name: string, argumentsText: stri
   return { functionCall: { id, name, args: parsed.value as Record<string, unknown> } };
 }
 
-const tokenLogprob = z.looseObject({ token: z.string(), logprob: z.number() });
-
-/** What this translator reads of a chat choice's `logprobs`. */
-export const chatLogprobsSchema = z.looseObject({ content: z.array(tokenLogprob.extend({ top_logprobs: z.array(tokenLogprob).nullish() })).nullish() }).nullish();
-
 /** Chat `logprobs` as `logprobsResult`: each chosen token, with the alternatives at its step. Undefined without any. */
-export function toLogprobsResult(logprobs: z.output<typeof chatLogprobsSchema>): NativeLogprobsResult | undefined {
+export function toLogprobsResult(logprobs: ChatLogprobs): NativeLogprobsResult | undefined {
   const content = logprobs?.content ?? [];
   if (content.length === 0) return undefined;
   const candidate = (entry: { token: string; logprob: number }) => ({ token: entry.token, logProbability: entry.logprob });

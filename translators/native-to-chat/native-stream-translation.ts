@@ -1,32 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
 import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatLogprobsSchema, toFunctionCallPart, toLogprobsResult, toNativeFinishReason, toUsageMetadata, type NativeAnswerPart } from './native-answer-parts.js';
-
-// Lenient: only the fields the native chunks are made of are read; the provider's decoder has
-// already checked the chunk's shape.
-const chunkSchema = z.looseObject({
-  id: z.string().nullish(),
-  choices: z
-    .array(
-      z.looseObject({
-        index: z.number().nullish(),
-        delta: z
-          .looseObject({
-            content: z.string().nullish(),
-            refusal: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            tool_calls: z
-              .array(z.looseObject({ index: z.number().nullish(), id: z.string().nullish(), function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish() }))
-              .nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-        logprobs: chatLogprobsSchema,
-      }),
-    )
-    .nullish(),
-});
+import { chatChunkSchema, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
+import { toFunctionCallPart, toLogprobsResult, toNativeFinishReason, toUsageMetadata, type NativeAnswerPart } from './native-answer-parts.js';
 
 /** A tool call being streamed: its id and name come first, its arguments in pieces. */
 interface ToolCallInProgress {
@@ -60,7 +36,7 @@ export function createNativeStreamTranslation(context: TranslationContext): Stre
   const chunk = (candidate: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     JSON.stringify({ candidates: [{ ...candidate, index: 0 }], ...extra, modelVersion: context.model, responseId: responseId ?? context.requestId });
 
-  const gather = (calls: NonNullable<NonNullable<NonNullable<z.output<typeof chunkSchema>['choices']>[number]['delta']>['tool_calls']>) => {
+  const gather = (calls: NonNullable<ChatChunkDelta['tool_calls']>) => {
     calls.forEach((call, position) => {
       const index = call.index ?? position;
       const known = toolCalls.get(index) ?? { id: call.id ?? `call_${context.requestId}_${index}`, name: '', arguments: '' };
@@ -91,9 +67,9 @@ export function createNativeStreamTranslation(context: TranslationContext): Stre
   };
 
   const translate = (data: string): StreamOutput[] => {
-    let parsed: z.ZodSafeParseResult<z.output<typeof chunkSchema>>;
+    let parsed: z.ZodSafeParseResult<ChatChunk>;
     try {
-      parsed = chunkSchema.safeParse(parseUpstreamJson(data));
+      parsed = chatChunkSchema.safeParse(parseUpstreamJson(data));
     } catch (error) {
       return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: error }) }];
     }

@@ -1,12 +1,11 @@
 import { outputItemIdFor, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
 import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatChunkSchema, type ChatChunk } from './chat-answer-schemas.js';
+import { chatChunkSchema, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
 import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
 import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
 import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
 
-type Delta = NonNullable<NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>>;
-type ToolCallDelta = NonNullable<Delta['tool_calls']>[number];
+type ToolCallDelta = NonNullable<ChatChunkDelta['tool_calls']>[number];
 
 /** The message item being written: its current content part, and the parts before it. */
 interface OpenMessage {

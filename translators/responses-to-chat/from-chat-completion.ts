@@ -1,6 +1,6 @@
 import { outputItemIdFor, type Usage } from '../../core/index.js';
 import { invalidUpstreamAnswer, parseUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatCompletionSchema } from './chat-answer-schemas.js';
+import { chatCompletionSchema } from '../shared/chat-answer.js';
 import { responseObject, statusForFinish, type ResponsesAnswerContext } from './responses-object.js';
 import { messageItem, outputTextPart, reasoningItem, toResponsesLogprobs, toolCallItem, type MessagePart, type OutputItem } from './responses-output-items.js';
 import { declaredTools } from './to-chat-tools.js';
@@ -25,7 +25,8 @@ function readBody(body: unknown): unknown {
  */
 export function fromChatCompletion(body: unknown, usage: Usage, context: ResponsesAnswerContext) {
   const completion = parseUpstreamAnswer(readBody(body), chatCompletionSchema, 'a chat completion');
-  const choice = completion.choices[0]!;
+  const choice = completion.choices[0];
+  if (choice === undefined) throw invalidUpstreamAnswer('a chat completion with a choice');
   const message = choice.message;
   const status = statusForFinish(choice.finish_reason);
   const itemStatus = status.status === 'incomplete' ? 'incomplete' : 'completed';

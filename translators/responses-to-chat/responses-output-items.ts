@@ -1,5 +1,5 @@
 import { outputItemIdFor } from '../../core/index.js';
-import type { ChatLogprobs } from './chat-answer-schemas.js';
+import type { ChatLogprobs } from '../shared/chat-answer.js';
 import { customToolInput, type DeclaredTool } from './to-chat-tools.js';
 
 // The output items of a Responses object, in the shapes and key order of the recorded real
