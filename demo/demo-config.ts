@@ -70,7 +70,7 @@ export function demoConfig(options: DemoConfigOptions): string {
     server: { host: options.host, port: options.port },
     storage: { driver: 'memory', data_dir: options.directory },
     security: { encryption_key: randomBytes(32).toString('hex') },
-    users: [{ id: demoUserId, username: 'demo', login_token: options.loginToken }],
+    users: [{ id: demoUserId, username: 'demo', login_token: options.loginToken, role: 'admin' }],
     groups: { default: { ratio: 1 } },
     providers: demoChannels(options.upstreams),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userRoles } from '../users/user-repository.js';
 import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
 /**
@@ -158,6 +159,8 @@ const userSchema = z.strictObject({
     .string({ error: 'expected a string' })
     .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'expected 1 to 64 letters, digits, ".", "_" or "-"' }),
   login_token: z.string({ error: 'expected a string' }).default(''),
+  // Explicit, and `user` unless said: an entry added for a colleague must not make them an admin.
+  role: z.enum(userRoles, { error: 'expected admin or user' }).default('user'),
 });
 
 const groupSchema = z.strictObject({ ratio: nonNegativeNumber.default(1) });

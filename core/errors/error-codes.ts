@@ -35,6 +35,13 @@ export const insufficientQuota = (message: string) => new GatewayError(402, 'ins
 /** 403: the credentials are valid but not allowed here (client IP, model). */
 export const forbidden = (message: string, code: GatewayErrorCode = 'access_denied') => new GatewayError(403, code, message);
 
+/**
+ * 403: the credentials are right but their user is disabled. Not a guess (the credential
+ * matched), so it is not counted as a failed authentication.
+ */
+export const userDisabled = (credential: 'login token' | 'API key') =>
+  new GatewayError(403, 'user_disabled', `the user this ${credential} belongs to is disabled; an admin can enable them again (PUT /api/user/ with status 1)`);
+
 /** 404: the addressed thing does not exist for this caller. */
 export const notFound = (message: string, code: GatewayErrorCode = 'not_found') => new GatewayError(404, code, message);
 

@@ -64,3 +64,15 @@ export const upstreamCodeLabel = 'upstream_code';
 export function outcomeLabel(code: string): string {
   return code === 'success' || Object.hasOwn(errorCodeRegistry, code) ? code : upstreamCodeLabel;
 }
+
+/** One observer that tells each of `observers`, in order. */
+export function observeAll(observers: readonly RunObserver[]): RunObserver {
+  return {
+    requestFinished: (request) => {
+      for (const observer of observers) observer.requestFinished(request);
+    },
+    settled: (settlement) => {
+      for (const observer of observers) observer.settled(settlement);
+    },
+  };
+}

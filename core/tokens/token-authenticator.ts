@@ -1,6 +1,6 @@
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
-import { forbidden, insufficientQuota, unauthorized } from '../errors/error-codes.js';
+import { forbidden, insufficientQuota, unauthorized, userDisabled } from '../errors/error-codes.js';
 import { ipInRanges, parseIpRange, type IpRange } from '../security/ip-allow-list.js';
 import { constantTimeEquals, type KeyCipher } from '../security/key-cipher.js';
 import { missedMessages, type StoreBackend } from '../store/store-backend.js';
@@ -8,7 +8,8 @@ import { AccessTimeRecorder } from './access-time-recorder.js';
 import { persistTokenStatus } from './persist-token-status.js';
 import { isExhausted, isExpired, TokenStatus, type TokenView } from './token-record.js';
 import type { TokenRepository } from './token-repository.js';
-import { tokenInvalidationChannel } from './token-invalidation.js';
+import { tokenInvalidationChannel, userInvalidationChannel } from './token-invalidation.js';
+import { UserStatus, type UserRepository } from '../users/user-repository.js';
 
 /** A token that passed authentication, as the pipeline sees it. */
 export interface AuthenticatedToken {
@@ -19,6 +20,8 @@ export interface AuthenticatedToken {
 
 interface CacheEntry {
   authenticated: AuthenticatedToken;
+  /** The token's user was disabled when the entry was read. */
+  ownerDisabled: boolean;
   loadedAt: number;
 }
 
@@ -33,11 +36,13 @@ export function wellFormedApiKey(presented: string): string | undefined {
 
 /**
  * Checks API keys on the model routes. Lookups come from an in-memory cache, dropped for a
- * token when any process announces it changed (see {@link tokenInvalidationChannel}); entries
- * also age out after a minute in case an announcement was missed.
+ * token when any process announces it changed (see {@link tokenInvalidationChannel}), and for
+ * every token of a user whose status changed ({@link userInvalidationChannel}); entries also
+ * age out after a minute in case an announcement was missed.
  */
 export class TokenAuthenticator {
   readonly #tokens: TokenRepository;
+  readonly #users: UserRepository;
   readonly #cipher: KeyCipher;
   readonly #backend: StoreBackend;
   readonly #accessTimes: AccessTimeRecorder;
@@ -51,12 +56,14 @@ export class TokenAuthenticator {
 
   constructor(
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
+    @inject(InjectionTokens.userRepository) users: UserRepository,
     @inject(InjectionTokens.keyCipher) cipher: KeyCipher,
     @inject(InjectionTokens.storeBackend) backend: StoreBackend,
     @inject(AccessTimeRecorder) accessTimes: AccessTimeRecorder,
     @inject(InjectionTokens.clock) clock: Clock,
   ) {
     this.#tokens = tokens;
+    this.#users = users;
     this.#cipher = cipher;
     this.#backend = backend;
     this.#accessTimes = accessTimes;
@@ -66,6 +73,7 @@ export class TokenAuthenticator {
   /** Starts listening for invalidations from other processes. */
   async start(): Promise<void> {
     await this.#backend.subscribe(tokenInvalidationChannel, (message) => (message === missedMessages ? this.forgetAll() : this.forget(Number(message))));
+    await this.#backend.subscribe(userInvalidationChannel, (message) => (message === missedMessages ? this.forgetAll() : this.forgetUser(Number(message))));
   }
 
   /** Drops every cached token: invalidations may have been missed while the broker was away. */
@@ -84,16 +92,27 @@ export class TokenAuthenticator {
     this.#keyById.delete(tokenId);
   }
 
+  /** Drops every cached token of a user (its status changed): a rare event, so the cache is scanned rather than indexed by user. */
+  forgetUser(userId: number): void {
+    this.#invalidations += 1;
+    for (const [key, entry] of this.#byKey) {
+      if (entry.authenticated.token.user_id !== userId) continue;
+      this.#byKey.delete(key);
+      this.#keyById.delete(entry.authenticated.token.id);
+    }
+  }
+
   /**
    * Authenticates `sk-<key>` (the prefix is optional) from `clientIp`. Throws 401 for an
-   * unknown, disabled or expired key, 402 when the quota is spent, 403 for an address
-   * outside `allow_ips`. Expired and spent tokens are stored with status 3 or 4.
+   * unknown, disabled or expired key, 403 when the key's user is disabled, 402 when the quota
+   * is spent, 403 for an address outside `allow_ips`. Expired and spent tokens are stored with status 3 or 4.
    */
   async authenticate(presented: string, clientIp: string): Promise<AuthenticatedToken> {
     const key = wellFormedApiKey(presented);
     if (key === undefined) throw unauthorized('invalid API key: expected "sk-" followed by 48 letters and digits');
     const entry = await this.#lookup(key);
     if (entry === undefined) throw unauthorized('invalid API key: no token has this key');
+    if (entry.ownerDisabled) throw userDisabled('API key');
     const { token } = entry.authenticated;
     const nowSeconds = Math.floor(this.#clock.now() / 1000);
     if (token.status === TokenStatus.disabled) throw unauthorized('this API key is disabled; enable the token to use it', 'token_disabled');
@@ -122,8 +141,12 @@ export class TokenAuthenticator {
     if (token === undefined) return undefined;
     const storedKey = this.#cipher.decrypt(token.sealed_key);
     if (!constantTimeEquals(storedKey, key)) return undefined;
+    // Read once per cache entry, not per request. Only a user disabled on purpose is refused;
+    // a token whose user has no record is judged by the token alone, as before users had a status.
+    const owner = await this.#users.get(token.user_id);
     const entry: CacheEntry = {
       authenticated: { token, allowRanges: token.allow_ips.map(parseIpRange).filter((range): range is IpRange => range !== undefined) },
+      ownerDisabled: owner?.status === UserStatus.disabled,
       loadedAt: this.#clock.now(),
     };
     if (this.#invalidations === invalidationsBefore) {

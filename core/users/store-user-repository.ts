@@ -2,7 +2,7 @@ import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { StoreRepository } from '../store/store-repository.js';
-import type { UserRecord, UserRepository } from './user-repository.js';
+import { UserStatus, type UserRecord, type UserRepository } from './user-repository.js';
 
 /** {@link UserRepository} on any {@link StoreBackend}. */
 export class StoreUserRepository extends StoreRepository implements UserRepository {
@@ -15,7 +15,10 @@ export class StoreUserRepository extends StoreRepository implements UserReposito
   }
 
   async get(id: number): Promise<UserRecord | undefined> {
-    return (await this.#records.get(String(id))) ?? undefined;
+    const stored = await this.#records.get(String(id));
+    if (stored === undefined || stored === null) return undefined;
+    // Users stored before statuses existed were all enabled.
+    return stored.status === undefined ? { ...stored, status: UserStatus.enabled } : stored;
   }
 
   async findByUsername(username: string): Promise<UserRecord | undefined> {

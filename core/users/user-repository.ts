@@ -1,8 +1,18 @@
+/** What a user may do: `admin` also manages users and channels and reads every user's usage. */
+export const userRoles = ['admin', 'user'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+/** User status values: the numbers the token API uses for a token's status (1 enabled, 2 disabled). */
+export const UserStatus = { enabled: 1, disabled: 2 } as const;
+export type UserStatusValue = (typeof UserStatus)[keyof typeof UserStatus];
+
 /** A person or system that owns tokens and signs in to the management API with a login token. */
 export interface UserRecord {
   id: number;
   username: string;
-  role: 'admin' | 'user';
+  role: UserRole;
+  /** A disabled user's login token and API keys are refused. */
+  status: UserStatusValue;
   /** SHA-256 of the login token; the token itself is never stored. */
   login_token_hash: string;
   created_time: number;

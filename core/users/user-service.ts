@@ -3,9 +3,12 @@ import { join, resolve } from 'node:path';
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
 import type { GatewayConfig } from '../config/config-schema.js';
-import { invalidRequest } from '../errors/error-codes.js';
+import { invalidRequest, notFound } from '../errors/error-codes.js';
 import { generateLoginToken, hashLoginToken } from '../security/login-token.js';
-import type { UserRecord, UserRepository } from './user-repository.js';
+import type { StoreBackend } from '../store/store-backend.js';
+import { TokenAuthenticator } from '../tokens/token-authenticator.js';
+import { userInvalidationChannel } from '../tokens/token-invalidation.js';
+import { UserStatus, type UserRecord, type UserRepository, type UserRole, type UserStatusValue } from './user-repository.js';
 
 /** What bootstrapping did, for the start-up log (never the token itself). */
 export interface BootstrapOutcome {
@@ -14,18 +17,35 @@ export interface BootstrapOutcome {
   generatedTokenFile?: string;
 }
 
-/** Users: bootstrap from config, creation from the CLI, sign-in by login token. */
+/** One page of users, newest first, as the token list pages. */
+export interface UserPage {
+  items: UserRecord[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** Users: bootstrap from config, creation from the CLI and the user API, sign-in by login token, enabling and disabling. */
 export class UserService {
   readonly #users: UserRepository;
   readonly #clock: Clock;
+  readonly #backend: StoreBackend;
+  readonly #authenticator: TokenAuthenticator;
 
-  constructor(@inject(InjectionTokens.userRepository) users: UserRepository, @inject(InjectionTokens.clock) clock: Clock) {
+  constructor(
+    @inject(InjectionTokens.userRepository) users: UserRepository,
+    @inject(InjectionTokens.clock) clock: Clock,
+    @inject(InjectionTokens.storeBackend) backend: StoreBackend,
+    @inject(TokenAuthenticator) authenticator: TokenAuthenticator,
+  ) {
     this.#users = users;
     this.#clock = clock;
+    this.#backend = backend;
+    this.#authenticator = authenticator;
   }
 
-  /** Creates a user and returns its login token; the only time the token is shown. */
-  async create(username: string, role: UserRecord['role'] = 'user'): Promise<{ user: UserRecord; loginToken: string }> {
+  /** Creates an enabled user and returns its login token; the only time the token is shown. */
+  async create(username: string, role: UserRole = 'user'): Promise<{ user: UserRecord; loginToken: string }> {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(username)) {
       throw invalidRequest('username: expected 1 to 64 letters, digits, ".", "_" or "-"', { param: 'username' });
     }
@@ -37,6 +57,7 @@ export class UserService {
       id: await this.#users.nextId(),
       username,
       role,
+      status: UserStatus.enabled,
       login_token_hash: hashLoginToken(loginToken),
       created_time: Math.floor(this.#clock.now() / 1000),
     };
@@ -44,16 +65,44 @@ export class UserService {
     return { user, loginToken };
   }
 
-  /** The user a login token belongs to, if any. */
+  /** The user a login token belongs to, if any, whatever its status: the caller refuses a disabled one. */
   authenticate(loginToken: string): Promise<UserRecord | undefined> {
     return this.#users.findByLoginTokenHash(hashLoginToken(loginToken));
   }
 
+  /** Every user, newest first. */
+  async list(page: number, pageSize: number): Promise<UserPage> {
+    const ids = (await this.#users.ids()).sort((a, b) => b - a);
+    const items = await Promise.all(ids.slice((page - 1) * pageSize, page * pageSize).map((id) => this.#users.get(id)));
+    return { items: items.filter((user): user is UserRecord => user !== undefined), total: ids.length, page, page_size: pageSize };
+  }
+
   /**
-   * Writes the config's users (the config is the truth for their name and login token).
-   * An entry whose login token is empty is skipped: its environment variable is unset.
-   * When no user is configured and the store is empty, a first admin is created and its
-   * login token written to `<dataDirectory>/admin-login-token` with mode 0600.
+   * Enables or disables user `id` on behalf of `actorId`. A disabled user's login token and API
+   * keys are refused: every process is told at once on the store's channel and drops the
+   * user's cached keys. Nobody disables themself (400), so the admin doing it keeps access.
+   */
+  async setStatus(actorId: number, id: number, status: UserStatusValue): Promise<UserRecord> {
+    if (id === actorId && status === UserStatus.disabled) {
+      throw invalidRequest('id: you cannot disable yourself; sign in as another admin to disable this user', { param: 'id' });
+    }
+    const user = await this.#users.get(id);
+    if (user === undefined) throw notFound(`id: no user has id ${id}`, 'user_not_found');
+    if (user.status === status) return user;
+    const updated = { ...user, status };
+    await this.#users.save(updated);
+    // This process forgets at once; on Redis its own announcement comes back only after a round trip.
+    this.#authenticator.forgetUser(id);
+    await this.#backend.publish(userInvalidationChannel, String(id));
+    return updated;
+  }
+
+  /**
+   * Writes the config's users (the config is the truth for their name, login token and role;
+   * a status set through the user API is kept). An entry whose login token is empty is
+   * skipped: its environment variable is unset. When no user is configured and the store is
+   * empty, a first admin is created and its login token written to
+   * `<dataDirectory>/admin-login-token` with mode 0600.
    */
   async bootstrap(users: GatewayConfig['users'], dataDirectory: string): Promise<BootstrapOutcome> {
     let configured = 0;
@@ -67,7 +116,8 @@ export class UserService {
       await this.#users.save({
         id: entry.id,
         username: entry.username,
-        role: 'admin',
+        role: entry.role,
+        status: existing?.status ?? UserStatus.enabled,
         login_token_hash: hashLoginToken(entry.login_token),
         created_time: existing?.created_time ?? Math.floor(this.#clock.now() / 1000),
       });

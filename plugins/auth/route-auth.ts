@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { unauthorized } from '../../core/errors/error-codes.js';
+import { forbidden, unauthorized, userDisabled } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { AuthFailureLimiter } from '../../core/security/auth-failure-limiter.js';
 import { apiKeyHint, apiKeyPlaces, readApiKey, readBearerCredential, type ApiKeyPlaces, type CredentialSources } from '../../core/tokens/read-credentials.js';
 import { wellFormedApiKey, type AuthenticatedToken, type TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
-import type { UserRecord } from '../../core/users/user-repository.js';
+import { UserStatus, type UserRecord } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
 
 /**
@@ -58,6 +58,17 @@ export function apiTokenOf(request: FastifyRequest): AuthenticatedToken {
 export function signedInUser(request: FastifyRequest): UserRecord {
   const user = signedInUsers.get(request);
   if (user === undefined) throw unauthorized('missing login token: send Authorization: Bearer <login token>', 'unauthorized');
+  return user;
+}
+
+/**
+ * The signed-in user when they are an admin; 403 `admin_required` otherwise (401 when nobody
+ * signed in). Admin routes call it first, before reading their input, so a user learns
+ * nothing about them but that they are for admins.
+ */
+export function requireAdmin(request: FastifyRequest): UserRecord {
+  const user = signedInUser(request);
+  if (user.role !== 'admin') throw forbidden(`${request.method} ${request.routeOptions.url ?? request.url} is for admins; sign in with an admin's login token`, 'admin_required');
   return user;
 }
 
@@ -114,6 +125,7 @@ export const routeAuthPlugin = fastifyPlugin(
         const unmarked = credential.startsWith(loginTokenMarker) ? credential.slice(loginTokenMarker.length) : credential;
         throw await failures.countFailure(unauthorized('invalid login token', 'unauthorized'), request.ip, `login:${unmarked.slice(0, prefixCharacters)}`);
       }
+      if (user.status === UserStatus.disabled) throw userDisabled('login token');
       signedInUsers.set(request, user);
     };
     const guards: Record<Exclude<RouteAuth, 'none'>, onRequestAsyncHookHandler> = {

@@ -8,7 +8,8 @@ const positiveIntegerText = z
   .regex(/^[1-9][0-9]{0,14}$/, { error: 'expected a positive integer' })
   .transform(Number);
 
-const integerField = (minimum: number, maximum: number, hint: string) =>
+/** An integer from `minimum` to `maximum`; `hint` completes the message "expected an integer ...". */
+export const integerField = (minimum: number, maximum: number, hint: string) =>
   z
     .number({ error: `expected an integer ${hint}` })
     .int({ error: `expected an integer ${hint}` })
@@ -82,7 +83,8 @@ const withoutServerOwned = (extra: readonly string[]) => (value: unknown) => {
   return copy;
 };
 
-const jsonObject = { error: 'expected a JSON object' };
+/** The message of a body that is not a JSON object. */
+export const jsonObject = { error: 'expected a JSON object' };
 
 /** POST /api/token/ */
 export const createTokenBody = z.preprocess(withoutServerOwned(['id', 'status']), z.strictObject({ name, ...tokenFields }, jsonObject));
@@ -119,8 +121,11 @@ const pageFields = {
     .refine((value) => value <= 100, { error: 'at most 100' }),
 };
 
+/** `p` (from 1) and `size` (1 to 100, default 20): how every list of the management API pages. */
+export const pageQuery = z.object(pageFields);
+
 /** GET /api/token/ */
-export const listTokensQuery = z.object(pageFields);
+export const listTokensQuery = pageQuery;
 
 /** GET /api/token/search */
 export const searchTokensQuery = z.object({

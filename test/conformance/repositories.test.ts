@@ -80,19 +80,27 @@ for (const driver of storageDrivers) {
 
     t.test('a user is found by id, username and login-token hash; a rotated hash no longer finds it', async (t) => {
       const id = await users.nextId();
-      await users.save({ id, username: 'alice', role: 'user', login_token_hash: 'h1', created_time: 1 });
+      await users.save({ id, username: 'alice', role: 'user', status: 1, login_token_hash: 'h1', created_time: 1 });
       t.match(await users.get(id), { username: 'alice' });
       t.match(await users.findByUsername('alice'), { id });
       t.match(await users.findByLoginTokenHash('h1'), { id });
-      await users.save({ id, username: 'alice', role: 'user', login_token_hash: 'h2', created_time: 1 });
+      await users.save({ id, username: 'alice', role: 'user', status: 1, login_token_hash: 'h2', created_time: 1 });
       t.equal(await users.findByLoginTokenHash('h1'), undefined);
       t.match(await users.findByLoginTokenHash('h2'), { id });
       t.equal(await users.count(), 1);
     });
 
+    t.test('a user stored before users had a status reads as enabled, and a status saved later is kept', async (t) => {
+      const id = await users.nextId();
+      await backend.keyv('users').set(String(id), { id, username: 'carol', role: 'user', login_token_hash: 'hc', created_time: 1 });
+      t.match(await users.get(id), { username: 'carol', status: 1 });
+      await users.save({ id, username: 'carol', role: 'user', status: 2, login_token_hash: 'hc', created_time: 1 });
+      t.match(await users.findByLoginTokenHash('hc'), { id, status: 2 });
+    });
+
     t.test('nextId skips ids taken by users written with explicit ids', async (t) => {
       const taken = (await users.nextId()) + 1;
-      await users.save({ id: taken, username: 'bob', role: 'admin', login_token_hash: 'hb', created_time: 1 });
+      await users.save({ id: taken, username: 'bob', role: 'admin', status: 1, login_token_hash: 'hb', created_time: 1 });
       const next = await users.nextId();
       t.not(next, taken);
       t.equal(await users.get(next), undefined);
