@@ -35,6 +35,14 @@ t.test('the shipped config/gateway.yaml is valid without any environment', async
   const { config } = loadConfigFile('config/gateway.yaml', {});
   t.equal(config.storage.driver, 'sqlite');
   t.equal(config.users[0]?.login_token, '');
+  t.equal(config.users[0]?.role, 'admin', 'its admin entry says so');
+});
+
+t.test('a user entry is a user unless it says role: admin, and any other role names its path', async (t) => {
+  const config = parseConfigText('users:\n  - { id: 1, username: ann, login_token: a }\n  - { id: 2, username: ben, login_token: b, role: admin }\n', 'gateway.yaml', {});
+  t.same(config.users.map((user) => user.role), ['user', 'admin']);
+  const error = problemsOf('users:\n  - { id: 1, username: ann, login_token: a, role: owner }\n');
+  t.same(error.problems, [{ path: 'users[0].role', message: 'expected admin or user', line: 2 }]);
 });
 
 t.test('${VAR} and ${VAR:-default} are read from the environment, and numbers may come as strings', async (t) => {
