@@ -200,8 +200,9 @@ export const upstreamModelUnknown = (detail: string) =>
 export const upstreamDeniedNamedResource = (detail: string) =>
   new GatewayError(403, 'upstream_invalid_request', `the upstream refused access to something the request names: ${detail}`, { retryable: true, fault: 'request' });
 
-/** 502 `upstream_auth_failed`: the upstream refused the channel's credentials (or plan); the channel's fault, so retryable elsewhere. */
-export const upstreamAuthFailed = (message: string) => new GatewayError(502, 'upstream_auth_failed', message, { retryable: true });
+/** 502 `upstream_auth_failed`: the upstream refused the channel's credentials (or plan); the channel's fault, so retryable elsewhere. `upstreamMessage`: the upstream's own words, for the operator only. */
+export const upstreamAuthFailed = (message: string, upstreamMessage?: string) =>
+  new GatewayError(502, 'upstream_auth_failed', message, { retryable: true, upstreamMessage });
 
 /** 501 `assets_unavailable`: the channel serving an asset request has no asset API configured. */
 export const assetsUnavailable = (channel: string, option: string) =>

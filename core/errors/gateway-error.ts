@@ -28,6 +28,12 @@ export interface GatewayErrorOptions {
    * tried on the next channel. Made by the constructors of `error-codes.ts`, not by hand.
    */
   fault?: UpstreamFault;
+  /**
+   * The upstream's own words, when the client's message leaves them out on purpose (a refused
+   * channel key: "API key not valid" would send a client looking at its own key). For the
+   * operator (the channel test), never sent to a client.
+   */
+  upstreamMessage?: string;
 }
 
 /** Whose fault a failed upstream call is; see {@link GatewayErrorOptions.fault}. */
@@ -47,6 +53,7 @@ export class GatewayError extends Error {
   readonly headers: Record<string, string>;
   readonly retryable: boolean;
   readonly fault: UpstreamFault;
+  readonly upstreamMessage: string | undefined;
 
   constructor(statusCode: number, code: GatewayErrorCode | UpstreamErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -57,6 +64,7 @@ export class GatewayError extends Error {
     this.headers = options.headers ?? {};
     this.retryable = options.retryable ?? false;
     this.fault = options.fault ?? (this.retryable ? 'channel' : 'request');
+    this.upstreamMessage = options.upstreamMessage;
   }
 
   /** True for any gateway error, whichever copy of core made it. */

@@ -45,7 +45,8 @@ export function errorForUpstreamStatus(status: number, upstreamMessage: string, 
   if (status === 408 || status === 504) return new GatewayError(504, 'upstream_timeout', `the upstream timed out: ${message}`, { retryable: true });
   if (status >= 500) return upstreamFailed(`the upstream failed (HTTP ${status}): ${message}`, { retryable: true });
   if (status === 401 || status === 403) {
-    return upstreamAuthFailed(`the upstream refused this channel's credentials (HTTP ${status})`);
+    // The upstream's words are about the channel's key, not the client's: kept for the operator only.
+    return upstreamAuthFailed(`the upstream refused this channel's credentials (HTTP ${status})`, message);
   }
   if (status === 404) return upstreamModelUnknown(message);
   return new GatewayError(status >= 400 && status < 500 ? status : 502, 'upstream_invalid_request', message);

@@ -155,7 +155,7 @@ export class ChannelTester {
       ok: failure === undefined,
       status,
       latency_ms: milliseconds,
-      error: failure === undefined ? null : { code: scrubSecrets(failure.code), message: scrubSecrets(failure.message) },
+      error: failure === undefined ? null : { code: scrubSecrets(failure.code), message: scrubSecrets(operatorMessage(failure)) },
     };
   }
 }
@@ -190,6 +190,12 @@ function operationToTest(channel: Channel, asked: OperationName | undefined): Op
     );
   }
   return first;
+}
+
+/** The error's message, with the upstream's own words where the client's message leaves them out. */
+function operatorMessage(error: GatewayError): string {
+  const words = error.upstreamMessage;
+  return words === undefined || words === '' || error.message.includes(words) ? error.message : `${error.message}; the upstream said: ${words}`;
 }
 
 /** Reads away what the answer still holds open (speech bytes), so the connection goes back to the pool. */
