@@ -15,7 +15,7 @@ import {
 /**
  * The guarantees several gateway instances on one shared store must keep, whatever the store:
  * exact quota under a race, give-backs that survive another instance's exhaustion, token
- * invalidation everywhere within 1 s, and task records and Responses affinity seen by all.
+ * invalidation and user disabling everywhere within 1 s, and task records and Responses affinity seen by all.
  * `scene` holds at least three instances.
  */
 export function multiInstanceCases(t: Test, scene: MultiInstanceScene): void {
@@ -87,6 +87,29 @@ export function multiInstanceCases(t: Test, scene: MultiInstanceScene): void {
       const processes = scene.instances[index]?.servingPids.length;
       t.ok(refused.milliseconds < 1000, `instance ${index} (${processes} serving processes) refuses it in every process ${refused.milliseconds} ms after the disable was sent`);
       t.same(refused.codes, ['token_disabled']);
+    }
+  });
+
+  t.test("a user disabled through one of them: its API keys are refused by every process of every instance within 1 s, and its login token everywhere", async (t) => {
+    const created = await httpCall(`${first}/api/user/`, { headers: scene.asOperator, body: { username: `disabled-${Date.now()}` } });
+    const user = created.json().data as { id: number; login_token: string };
+    const login = { authorization: `Bearer ${user.login_token}` };
+    const token = await issueSceneToken(scene, first, { unlimited_quota: true }, login);
+    for (const instance of scene.instances) {
+      const warm = await Promise.all(instance.servingPids.map(() => httpCall(`${instance.base}/v1/models`, { headers: token.bearer })));
+      t.same(warm.map((answer) => answer.status), instance.servingPids.map(() => 200), 'the key is served (and cached) first');
+    }
+
+    const sent = Date.now();
+    const disabled = await httpCall(`${second}/api/user/`, { method: 'PUT', headers: scene.asOperator, body: { id: user.id, status: 2 } });
+    t.equal(disabled.json().success, true);
+    const refusedAfter = await Promise.all(scene.instances.map((instance) => refusedByEveryProcess(instance, token, sent, { status: 403 })));
+    for (const [index, refused] of refusedAfter.entries()) {
+      t.ok(refused.milliseconds < 1000, `instance ${index} refuses the key in every process ${refused.milliseconds} ms after the disable was sent`);
+      t.same(refused.codes, ['user_disabled']);
+    }
+    for (const base of bases) {
+      t.equal((await httpCall(`${base}/api/token/`, { headers: login })).status, 403, 'the login token is refused');
     }
   });
 

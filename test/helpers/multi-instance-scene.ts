@@ -44,6 +44,7 @@ export interface MultiInstanceScene {
   upstreamA: FakeOpenAiUpstream;
   /** Serves gp-5.4 only. */
   upstreamB: FakeOpenAiUpstream;
+  /** The login of an admin configured on every instance. */
   asOperator: { authorization: string };
 }
 
@@ -71,7 +72,7 @@ export async function startMultiInstanceScene(t: Test, storage: GatewayConfig['s
           server: { host: '127.0.0.1', port: 0, shutdown_grace_ms: 2000, workers: count },
           storage: { ...storage, data_dir: join(directory, 'data') },
           security: { encryption_key: testEncryptionKey },
-          users: [{ id: 1, username: 'operator', login_token: loginToken }],
+          users: [{ id: 1, username: 'operator', login_token: loginToken, role: 'admin' }],
           pricing: { 'gp-5.4': { input_per_mtok: 2, output_per_mtok: 8 }, 'gp-mini': { per_call: 0.002 }, 'vx-test': { per_second: 0.1 } },
           providers: [
             gpChannel('gp-a', upstreamA, ['gp-5.4', 'gp-mini']),
@@ -109,12 +110,12 @@ export interface SceneToken {
   bearer: { authorization: string };
 }
 
-/** Creates a token through `base`'s management API and reveals its key there. */
-export async function issueSceneToken(scene: MultiInstanceScene, base: string, fields: Record<string, unknown>): Promise<SceneToken> {
-  const created = await httpCall(`${base}/api/token/`, { headers: scene.asOperator, body: { name: 'multi-instance', ...fields } });
+/** Creates a token through `base`'s management API and reveals its key there, as the operator or as the user whose login `owner` is. */
+export async function issueSceneToken(scene: MultiInstanceScene, base: string, fields: Record<string, unknown>, owner = scene.asOperator): Promise<SceneToken> {
+  const created = await httpCall(`${base}/api/token/`, { headers: owner, body: { name: 'multi-instance', ...fields } });
   if (created.json().success !== true) throw new Error(`token not created: ${created.body}`);
-  const id = (await httpCall(`${base}/api/token/?size=1`, { headers: scene.asOperator })).json().data.items[0].id as number;
-  const key = (await httpCall(`${base}/api/token/${id}/key`, { method: 'POST', headers: scene.asOperator })).json().data.key as string;
+  const id = (await httpCall(`${base}/api/token/?size=1`, { headers: owner })).json().data.items[0].id as number;
+  const key = (await httpCall(`${base}/api/token/${id}/key`, { method: 'POST', headers: owner })).json().data.key as string;
   return { id, bearer: { authorization: `Bearer sk-${key}` } };
 }
 
@@ -140,11 +141,16 @@ let requestCount = 0;
 
 /**
  * Sends `GET /v1/models` as the token to `instance` until every one of its serving processes
- * has refused it with 401 (a cluster hands each new connection to the next worker), or until
- * `giveUpAfter` ms past `since`. Returns when the last of them refused, in ms after `since`
- * (Infinity when one never did), and the error codes seen.
+ * has refused it with `status` (401 by default; a cluster hands each new connection to the
+ * next worker), or until `giveUpAfter` ms past `since`. Returns when the last of them refused,
+ * in ms after `since` (Infinity when one never did), and the error codes seen.
  */
-export async function refusedByEveryProcess(instance: GatewayInstance, token: SceneToken, since: number, giveUpAfter = 5000): Promise<{ milliseconds: number; codes: string[] }> {
+export async function refusedByEveryProcess(
+  instance: GatewayInstance,
+  token: SceneToken,
+  since: number,
+  { status = 401, giveUpAfter = 5000 }: { status?: number; giveUpAfter?: number } = {},
+): Promise<{ milliseconds: number; codes: string[] }> {
   const refusing = new Set<number>();
   const codes = new Set<string>();
   for (;;) {
@@ -152,13 +158,13 @@ export async function refusedByEveryProcess(instance: GatewayInstance, token: Sc
     const requestId = `refusal-${process.pid}-${requestCount}`;
     const answer = await httpCall(`${instance.base}/v1/models`, { headers: { ...token.bearer, 'x-request-id': requestId } });
     const at = Date.now() - since;
-    if (answer.status === 401) {
+    if (answer.status === status) {
       codes.add(answer.json().error.code as string);
       const [entry] = await instance.process.waitForLogs(/^request answered$/, 1, { where: (logged) => logged.reqId === requestId });
       refusing.add((entry as LogEntry).pid);
       if (instance.servingPids.every((pid) => refusing.has(pid))) return { milliseconds: at, codes: [...codes] };
     }
     if (at > giveUpAfter) return { milliseconds: Infinity, codes: [...codes, String(answer.status)] };
-    if (answer.status !== 401) await sleep(5);
+    if (answer.status !== status) await sleep(5);
   }
 }
