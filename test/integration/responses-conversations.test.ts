@@ -15,21 +15,30 @@ import { storageFor, testConfig } from '../helpers/test-config.js';
 
 const model = 'gx-2.5-pro';
 
-/** How the conversations' store writes behave: each one waits this long, and fails when told to. */
+/** How the conversations' store writes behave: each one waits this long, and fails when told to; the TTL of each is kept. */
 interface SlowWrites {
   delayMilliseconds: number;
   fail: boolean;
+  ttls?: (number | undefined)[];
 }
+
+/** The affinity TTL the gateways here are configured with: conversations are kept that long. */
+const affinityTtl = 2 * 3_600_000;
 
 /** A SQLite store whose conversation records are written slowly (or not at all), and the gateway on it. */
 async function gatewayWithSlowConversationWrites(t: Test, writes: SlowWrites): Promise<{ gateway: TestApp; upstream: Awaited<ReturnType<typeof startGx>> }> {
   const upstream = await startGx(t);
-  const config = testConfig(storageFor(t, 'sqlite'), { pricing: scenarioPricing, providers: [gxChannel('gx-main', upstream.url)] });
+  const config = testConfig(storageFor(t, 'sqlite'), {
+    pricing: scenarioPricing,
+    providers: [gxChannel('gx-main', upstream.url)],
+    routing: { affinity: { ttl_ms: affinityTtl } },
+  });
   const backend: StoreBackend = await createStoreBackend(config.storage);
   // keyv() gives the same instance for the same namespace: the one the gateway keeps conversations in.
   const records = backend.keyv<unknown>('responses-conversations');
   const write = records.set.bind(records);
   records.set = (async (...args: Parameters<typeof write>) => {
+    writes.ttls?.push(args[2]);
     await new Promise((resolve) => setTimeout(resolve, writes.delayMilliseconds));
     if (writes.fail) throw new Error('the store refused the write');
     return write(...args);
@@ -55,7 +64,8 @@ const upstreamTexts = (upstream: Awaited<ReturnType<typeof startGx>>) =>
   (upstream.requests.at(-1)!.json as { contents: { role: string; parts: { text?: string }[] }[] }).contents.flatMap((content) => content.parts.map((part) => `${content.role}: ${part.text}`));
 
 t.test('a follow-up sent as soon as response.completed arrives continues the stream, however slowly the store writes', async (t) => {
-  const { gateway, upstream } = await gatewayWithSlowConversationWrites(t, { delayMilliseconds: 400, fail: false });
+  const ttls: (number | undefined)[] = [];
+  const { gateway, upstream } = await gatewayWithSlowConversationWrites(t, { delayMilliseconds: 400, fail: false, ttls });
   const token = await issueToken(t, gateway);
 
   const first = await postResponses(gateway, token, { input: 'my name is Ada', stream: true });
@@ -70,6 +80,12 @@ t.test('a follow-up sent as soon as response.completed arrives continues the str
   t.equal(followUp.statusCode, 200, 'the follow-up finds the conversation');
   t.equal(followUp.json().previous_response_id, id);
   t.strictSame(upstreamTexts(upstream), ['user: my name is Ada', 'model: echo: my name is Ada', 'user: what is my name?'], 'the upstream got the whole conversation');
+  t.strictSame(ttls, [affinityTtl, affinityTtl], 'each answer is kept for the affinity TTL');
+
+  const stranger = await issueToken(t, gateway);
+  const foreign = await postResponses(gateway, stranger, { input: 'what is her name?', previous_response_id: id });
+  t.equal(foreign.statusCode, 404, "another user's key finds nothing under the id");
+  t.equal(foreign.json().error.code, 'previous_response_not_found');
 });
 
 t.test('a conversation the store fails to keep still ends its stream with response.completed, and the failure is logged without any key', async (t) => {
