@@ -54,6 +54,7 @@ export type {
   ChatCompletionToolCallDelta,
   ChatCompletionUsage,
   ChatFinishReason,
+  ChatReasoningDetail,
 } from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ResponsesContentPart, ResponsesInputItem, ResponsesToolOutput } from './contracts/responses-input-items.js';

@@ -74,6 +74,36 @@ t.test('assistant tool calls become functionCall parts after its text, the first
   });
 });
 
+t.test('signatures an assistant message brings back in reasoning_details go on the parts they came from, instead of the stub', async (t) => {
+  const { body } = translate({
+    messages: [
+      { role: 'user', content: 'weather in SF and NYC?' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'weather', arguments: '{"location":"New York"}' } },
+        ],
+        reasoning_details: [
+          { type: 'reasoning.text', text: 'another gateway’s kind', signature: 'not-gx' },
+          { type: 'reasoning.encrypted', data: 'c2lnLWNhbGwtMg==', id: 'call_2' },
+          { type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"sky":"clear"}' },
+    ],
+  });
+  t.strictSame((body.contents as unknown[])[1], {
+    role: 'model',
+    parts: [
+      { text: 'Checking.', thoughtSignature: 'c2lnLXRleHQ=' },
+      { functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: stub },
+      { functionCall: { name: 'weather', args: { location: 'New York' } }, thoughtSignature: 'c2lnLWNhbGwtMg==' },
+    ],
+  });
+});
+
 t.test('invalid JSON in tool call arguments is a 400 naming the field', async (t) => {
   const call = (argumentsText: string) =>
     translate({
