@@ -181,11 +181,11 @@ t.test('signatures sent back on thinking blocks reach gx on the parts the answer
   t.strictSame(chat.messages[4]?.reasoning_details, [{ type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' }]);
   t.ok(chatCompletionRequestSchema.safeParse(chat).success, "the gateway's chat schema accepts it");
   const contents = toGxRequest(chat, { upstreamModel: 'gx-3-pro-preview', media: new Map() }).body.contents as JsonObject[];
-  t.strictSame(contents[1].parts, [
+  t.strictSame(contents[1]?.parts, [
     { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLXBhcmlz' },
     { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
   ], 'the real signature, not the stand-in; the parallel call after it carries none, as gx sent it');
-  t.strictSame(contents[3].parts, [{ text: 'Sunny in Paris, rain in Rome.', thoughtSignature: 'c2lnLXRleHQ=' }]);
+  t.strictSame(contents[3]?.parts, [{ text: 'Sunny in Paris, rain in Rome.', thoughtSignature: 'c2lnLXRleHQ=' }]);
 });
 
 t.test('thinking shown at the model’s own budget, thinking omitted, and thinking disabled', async (t) => {
