@@ -7,7 +7,7 @@ import { generateText, streamText } from 'ai';
 import OpenAI, { NotFoundError } from 'openai';
 import t from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
-import { answerGenerateContent } from '../fakes/gx/generate-answer.js';
+import { answerGenerateContent, fakeThoughtSignature } from '../fakes/gx/generate-answer.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { issueToken, storedToken } from '../helpers/gateway-scenario.js';
 
@@ -74,7 +74,7 @@ t.test('a function call round trip on gx keeps the call id from the call to its 
   });
   const contents = (upstream.requests.at(-1)!.json as { contents: Array<{ parts: Array<Record<string, unknown>> }> }).contents;
   const parts = contents.flatMap((content) => content.parts);
-  t.match(parts.find((part) => part.functionCall !== undefined), { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, 'the conversation kept the call');
+  t.match(parts.find((part) => part.functionCall !== undefined), { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: fakeThoughtSignature('get_weather') }, 'the conversation kept the call, with the signature gx gave it');
   t.match(parts.find((part) => part.functionResponse !== undefined), { functionResponse: { name: 'get_weather' } }, 'the output went back as the call’s response');
   t.match(answer.output_text, /^get_weather returned .*clear/);
 });
