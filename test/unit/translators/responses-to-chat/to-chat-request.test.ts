@@ -192,6 +192,13 @@ t.test('tool_choice: a named function or custom tool is forced, allowed_tools na
   t.equal(translate({ ...base, tools, tool_choice: 'none' }).tool_choice, 'none');
 });
 
+t.test('a request whose only tools are web search is served without tools, its auto or none mode left out', async (t) => {
+  for (const toolChoice of [undefined, 'auto', 'none'] as const) {
+    const chat = translate({ ...base, tools: [{ type: 'web_search' }, { type: 'web_search_preview', search_context_size: 'low' }], tool_choice: toolChoice, parallel_tool_calls: true });
+    for (const field of ['tools', 'tool_choice', 'parallel_tool_calls']) t.notOk(field in chat, `${field} is not sent (tool_choice ${toolChoice ?? 'absent'})`);
+  }
+});
+
 t.test('parallel_tool_calls goes along with the tools, and only with them', async (t) => {
   t.equal((translate({ ...base, tools: [setHtml], parallel_tool_calls: false }) as Record<string, unknown>).parallel_tool_calls, false);
   t.notOk('parallel_tool_calls' in translate({ ...base, parallel_tool_calls: false }));
@@ -233,6 +240,8 @@ for (const [name, body, param, message] of [
   ['a local shell tool', { tools: [{ type: 'local_shell' }] }, 'tools[0].type', /a "local_shell" tool/],
   ['a field of a function tool without a chat form', { tools: [{ type: 'function', name: 'f', defer_loading: true }] }, 'tools[0].defer_loading', /cannot be served/],
   ['forcing a hosted tool', { tool_choice: { type: 'web_search_preview' } }, 'tool_choice.type', /forcing a "web_search_preview" tool/],
+  ['forcing web search by allowed_tools', { tools: [{ type: 'web_search' }], tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] } }, 'tool_choice.tools[0]', /naming one of the tools/],
+  ['requiring a tool when only web search is offered', { tools: [{ type: 'web_search' }], tool_choice: 'required' }, 'tool_choice', /"required" needs a tool the model can call/],
   ['forcing a tool that tools lacks', { tools: [setHtml], tool_choice: { type: 'function', name: 'setHtml' } }, 'tool_choice.name', /naming one of the tools/],
   ['an image by file id', { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /send the image as image_url/],
   ['an image in a system message', { input: [{ role: 'system', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }] }, 'input[0].content[0].type', /carries only text/],
