@@ -145,7 +145,8 @@ export function readGxCandidateParts(candidate: GxCandidate, precedingText = '')
       if (signature !== undefined) signatures.push({ type: 'reasoning.encrypted', data: signature, id: call.id });
       continue;
     }
-    if (signature !== undefined) signatures.push({ type: 'reasoning.encrypted', data: signature });
+    // An image's signature is not carried: chat has the image as markdown, and it goes back with the stub.
+    if (signature !== undefined && typeof part.text === 'string') signatures.push({ type: 'reasoning.encrypted', data: signature });
     // Thought images (interim drafts of 3-generation image models) are not answer content.
     if (part.thought === true) reasoning = typeof part.text === 'string' ? (reasoning ?? '') + part.text : reasoning;
     else content += renderGxPart(part, content === '' ? precedingText : content);
