@@ -54,11 +54,12 @@ export type {
   ChatCompletionToolCallDelta,
   ChatCompletionUsage,
   ChatFinishReason,
+  ChatReasoningDetail,
 } from './contracts/chat-completion-response.js';
 export type { ResponsesRequest } from './contracts/responses-request.js';
 export type { ResponsesContentPart, ResponsesInputItem, ResponsesToolOutput } from './contracts/responses-input-items.js';
 export type { ResponsesTool, ResponsesToolChoice } from './contracts/responses-tools.js';
-export { outputItemIdFor, responseIdFor, type OutputItemKind } from './conversations/responses-ids.js';
+export { outputItemIdFor, responseIdFor, responseIdOfItem, type OutputItemKind } from './conversations/responses-ids.js';
 export type { EmbeddingsRequest } from './contracts/embeddings-request.js';
 export type { MessagesContentBlock, MessagesMessage, MessagesRequest } from './contracts/messages-request.js';
 export type { ImageRequest, ImageUpload } from './contracts/image-requests.js';

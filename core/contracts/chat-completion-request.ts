@@ -24,6 +24,14 @@ const toolCall = z.looseObject({
   }),
 });
 
+// Opaque reasoning sent back (`reasoning_details`, see `ChatReasoningDetail`): lenient, as a
+// client sends back every kind it got from any gateway; a family reads the kinds it wrote.
+const reasoningDetail = z.looseObject({
+  type: z.string({ error: 'expected a reasoning detail type such as "reasoning.encrypted"' }),
+  data: z.string({ error: 'expected a string' }).nullish(),
+  id: z.string({ error: 'expected a string' }).nullish(),
+});
+
 const message = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function'], {
     error: 'expected one of system, developer, user, assistant, tool, function',
@@ -33,6 +41,7 @@ const message = z.looseObject({
   tool_calls: z.array(toolCall, { error: 'expected an array of tool calls' }).nullish(),
   tool_call_id: z.string({ error: 'expected a string' }).optional(),
   reasoning_content: z.string().nullish(),
+  reasoning_details: z.array(reasoningDetail, { error: 'expected an array of reasoning details' }).nullish(),
 });
 
 const number = (minimum: number, maximum: number) =>

@@ -22,6 +22,20 @@ export interface ChatCompletionToolCall {
   function: { name: string; arguments: string };
 }
 
+/**
+ * Reasoning a model hands back opaque, for the client to send back with the turn it belongs
+ * to, in the shape of OpenRouter's documented `reasoning_details` (its encrypted kind): a chat
+ * client that keeps the assistant message as it got it (`reasoning_details` included) sends it
+ * back untouched. `data` is the family's own token (gx's `thoughtSignature`); `id` is the tool
+ * call it belongs to, absent when it belongs to the message's text. Families without such
+ * tokens (gp) write none.
+ */
+export interface ChatReasoningDetail {
+  type: 'reasoning.encrypted';
+  data: string;
+  id?: string;
+}
+
 /** One token's log probability, with its alternatives. */
 export interface ChatCompletionTokenLogprob {
   token: string;
@@ -45,6 +59,8 @@ export interface ChatCompletionMessage {
   /** Thinking text; only present when the upstream returned thoughts. */
   reasoning_content?: string;
   tool_calls?: ChatCompletionToolCall[];
+  /** The opaque reasoning tokens of the answer; only present when the upstream gave some. */
+  reasoning_details?: ChatReasoningDetail[];
 }
 
 /** One choice of a non-streamed completion. */
@@ -76,6 +92,8 @@ export interface ChatCompletionDelta {
   content?: string;
   reasoning_content?: string;
   tool_calls?: ChatCompletionToolCallDelta[];
+  /** Opaque reasoning tokens, each whole, in the chunk of the part they came with. */
+  reasoning_details?: ChatReasoningDetail[];
 }
 
 /** One choice of a stream chunk. */

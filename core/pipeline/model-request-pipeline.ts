@@ -1,7 +1,7 @@
 import type { OperationResults } from '../contracts/operation-results.js';
 import type { StreamResult } from '../contracts/provider/operation-results.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { StreamOutcome } from '../streaming/stream-pump.js';
+import type { StreamOutcome, StreamPumpParts } from '../streaming/stream-pump.js';
 import { ChannelAttempt } from './channel-attempt.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import type { PipelineServices } from './pipeline-services.js';
@@ -11,7 +11,7 @@ import { admitRate } from './steps/admit-rate.js';
 import { usageOfAnswer, usageOfStream } from './steps/answer-usage.js';
 import { authorizeModel } from './steps/authorize-model.js';
 import { callChannel } from './steps/call-channel.js';
-import { expandConversation, rememberConversation, rememberingConversation } from './steps/continue-conversation.js';
+import { conversationHold, expandConversation, rememberConversation } from './steps/continue-conversation.js';
 import { detachHold } from './steps/detach-hold.js';
 import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
 import { observeRequest } from './steps/observe-request.js';
@@ -176,19 +176,22 @@ export class ModelRequestPipeline {
         let translated: StreamResult;
         try {
           translated = translatedStream(context, { ...channelRequest, translator }, result);
-          translated = { ...translated, decoder: rememberingConversation(context, services, translated.decoder) };
         } catch (error) {
           void result.body.dump().catch(() => {});
           return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
         }
-        return this.#stream(context, attempt, translated);
+        return this.#stream(context, attempt, translated, conversationHold(context, services));
       }
     }
   }
 
-  /** A stream: primed on this channel (or failed over), then sent; settled once it has ended (`#whenSent`). */
-  async #stream(context: RequestContext, attempt: ChannelAttempt, result: StreamResult): Promise<TryOutcome> {
-    const primed = await primeStream(context, this.services, attempt, result);
+  /**
+   * A stream: primed on this channel (or failed over), then sent; settled once it has ended
+   * (`#whenSent`). `holdBefore` holds an event back until what it waits for is done (a
+   * translated Responses stream's terminal event, until its conversation is stored).
+   */
+  async #stream(context: RequestContext, attempt: ChannelAttempt, result: StreamResult, holdBefore?: StreamPumpParts['holdBefore']): Promise<TryOutcome> {
+    const primed = await primeStream(context, this.services, attempt, result, holdBefore);
     if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, this.services, attempt, primed.failure) };
     attemptSucceeded(context, this.services, attempt);
     await rememberAffinity(context, this.services, attempt, primed.pump.affinityKey);

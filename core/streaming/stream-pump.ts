@@ -36,6 +36,15 @@ export interface StreamOutcome {
 /** What priming found before anything was sent to the client. */
 export type PrimeResult = { kind: 'content' } | { kind: 'ended' } | { kind: 'error'; error: GatewayError };
 
+/** An event the pump sends to the client, as the decoder gave it. */
+export type PumpedEvent = Extract<StreamOutput, { type: 'event' }>;
+
+/**
+ * What is written to the client, in order: text, or a wait that the text after it must not
+ * pass (see {@link StreamPumpParts.holdBefore}).
+ */
+type Piece = string | Promise<void>;
+
 /** The parts of one streamed response. */
 export interface StreamPumpParts {
   body: UpstreamBody;
@@ -47,6 +56,14 @@ export interface StreamPumpParts {
   upstreamAbort: AbortController;
   /** Aborted when the client has gone away. */
   clientSignal: AbortWatch;
+  /**
+   * Called for each event as it is decoded; a promise it returns holds that event (and all
+   * after it) back from the client until it settles. The pipeline holds a translated
+   * Responses stream's terminal event until the conversation it ends is stored, so a
+   * follow-up the client sends the moment it reads that event finds it. The promise must
+   * not reject: what failed is the hook's to report, and the answer still goes out.
+   */
+  holdBefore?: (event: PumpedEvent) => Promise<void> | undefined;
 }
 
 // Decoders report what an upstream sent wrong as GatewayErrors; anything else thrown is a bug
@@ -71,7 +88,7 @@ export class StreamPump implements InterruptibleStream {
   readonly #parts: StreamPumpParts;
   #reportEnd!: (outcome: StreamOutcome) => void;
   readonly #iterator: AsyncIterator<Uint8Array>;
-  readonly #held: string[] = [];
+  readonly #held: Piece[] = [];
   #usage: Usage | undefined;
   #affinityKey: string | undefined;
   #outputCharacters = 0;
@@ -143,12 +160,28 @@ export class StreamPump implements InterruptibleStream {
       },
     });
     this.#closed = new Promise((resolve) => readable.once('close', resolve));
-    const write = async (text: string) => {
+    const writeText = async (text: string) => {
       if (text === '') return;
       lastWrite = Date.now();
       if (!readable.push(text) && this.#interruption === undefined && !readable.destroyed) {
         await new Promise<void>((resolve) => (this.#resumeReading = resolve));
       }
+    };
+    // The text of a run of pieces goes out in one push, as it did before any was held; a
+    // wait sends what came before it first, so only what follows it is held back.
+    const write = async (pieces: readonly Piece[]) => {
+      let text = '';
+      for (const piece of pieces) {
+        if (typeof piece === 'string') {
+          text += piece;
+          continue;
+        }
+        await writeText(text);
+        text = '';
+        // A hold that failed anyway releases what it held: the answer is never lost to it.
+        await piece.catch(() => {});
+      }
+      await writeText(text);
     };
     const keepalive = parts.encoder.keepalive;
     const timer =
@@ -165,7 +198,7 @@ export class StreamPump implements InterruptibleStream {
     const run = async () => {
       let failure: GatewayError | undefined;
       try {
-        await write(parts.encoder.start() + this.#held.join(''));
+        await write([parts.encoder.start(), ...this.#held]);
         this.#held.length = 0;
         if (this.#errorAfterHeld !== undefined) throw this.#errorAfterHeld;
         // A stream that ended while priming has been flushed into what was held already.
@@ -173,17 +206,17 @@ export class StreamPump implements InterruptibleStream {
           for (;;) {
             const next = await this.#iterator.next();
             if (next.done === true) break;
-            const outputs: string[] = [];
+            const outputs: Piece[] = [];
             const error = this.#translateChunk(next.value, outputs);
-            await write(outputs.join(''));
+            await write(outputs);
             if (error !== undefined) throw error;
             if (this.#interruption !== undefined) throw this.#interruption;
           }
           // An upstream body that ends quietly when aborted must not pass for a whole stream.
           if (this.#interruption !== undefined) throw this.#interruption;
-          const ending: string[] = [];
+          const ending: Piece[] = [];
           const error = this.#flushEnd(ending);
-          await write(ending.join(''));
+          await write(ending);
           if (error !== undefined) throw error;
         }
       } catch (error) {
@@ -225,7 +258,7 @@ export class StreamPump implements InterruptibleStream {
    * encoder's end. Returns the error the end revealed (a stream that broke off, or had no
    * answer) instead of the encoder's end, so the caller can report it.
    */
-  #flushEnd(texts: string[]): GatewayError | undefined {
+  #flushEnd(texts: Piece[]): GatewayError | undefined {
     const error = this.#translateFrames(this.#parts.splitter.end(), texts) ?? this.#apply(this.#parts.decoder.end(), texts);
     if (error === undefined) texts.push(this.#parts.encoder.end());
     return error;
@@ -237,7 +270,7 @@ export class StreamPump implements InterruptibleStream {
    * counts as sent, however its bytes were chunked, so a stream with content before the
    * oversized event always starts and ends with an in-band error, and one without fails over.
    */
-  #translateChunk(chunk: Uint8Array, texts: string[]): GatewayError | undefined {
+  #translateChunk(chunk: Uint8Array, texts: Piece[]): GatewayError | undefined {
     const frames: SseFrame[] = [];
     let splitFailure: unknown;
     try {
@@ -250,7 +283,7 @@ export class StreamPump implements InterruptibleStream {
     return asGatewayError(splitFailure);
   }
 
-  #translateFrames(frames: SseFrame[], texts: string[]): GatewayError | undefined {
+  #translateFrames(frames: SseFrame[], texts: Piece[]): GatewayError | undefined {
     for (const frame of frames) {
       const error = this.#apply(this.#parts.decoder.push(frame), texts);
       if (error !== undefined) return error;
@@ -258,7 +291,7 @@ export class StreamPump implements InterruptibleStream {
     return undefined;
   }
 
-  #apply(outputs: StreamOutput[], texts: string[]): GatewayError | undefined {
+  #apply(outputs: StreamOutput[], texts: Piece[]): GatewayError | undefined {
     for (const output of outputs) {
       if (output.type === 'usage') this.#usage = output.usage;
       else if (output.type === 'error') return output.error;
@@ -266,6 +299,8 @@ export class StreamPump implements InterruptibleStream {
       else {
         if (output.content) this.#contentSeen = true;
         this.#outputCharacters += output.outputCharacters ?? (output.content ? output.data.length : 0);
+        const hold = this.#parts.holdBefore?.(output);
+        if (hold !== undefined) texts.push(hold);
         texts.push(this.#parts.encoder.event(output));
       }
     }

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import t, { type Test } from 'tap';
+import { fakeThoughtSignature } from '../fakes/gx/generate-answer.js';
 import { startFakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
 import { gxChannel, issueToken, scenarioGateway, startGx, storedToken, waitForToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import type { TestApp } from '../helpers/build-test-app.js';
@@ -39,7 +40,7 @@ async function scene(t: Test): Promise<Scene> {
   const gateway = await scenarioGateway(t, {
     pricing,
     providers: [
-      gxChannel('gx-main', gx.url, { models: ['gx-2.5-pro', 'gx-2.5-flash'] }),
+      gxChannel('gx-main', gx.url, { models: ['gx-2.5-pro', 'gx-2.5-flash', 'gx-3-pro-preview'] }),
       { name: 'gp-main', plugin: 'gp', base_url: openAi.url, api_key: openAiKey, models: ['gp-nano'], model_map: { 'gp-nano': 'gpt-4.1-nano' }, groups: ['default'] },
     ],
   });
@@ -114,6 +115,28 @@ t.test('the Anthropic SDK on every chat family', async (t) => {
     const sent = s.gx.requests.at(-1)!.json as { contents: Array<{ parts: Array<Record<string, unknown>> }> };
     t.strictSame(sent.contents.at(-1)?.parts, [{ functionResponse: { name: 'get_weather', response: { temperature: 18 } } }]);
     t.match(second.content, [{ type: 'text', text: /get_weather returned/ }]);
+    t.strictSame(
+      sent.contents.at(-2)?.parts,
+      [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: fakeThoughtSignature('get_weather') }],
+      'the signature gx gave the call, kept in a thinking block by the SDK, is back on the call',
+    );
+  });
+
+  t.test('gx-3: a streamed answer’s thought signature comes back on the text gx signed, on the next turn', async (t) => {
+    const model = 'gx-3-pro-preview';
+    const first = await s.client.messages.stream({ model, max_tokens: 64, messages: [{ role: 'user', content: 'Say hi.' }] }).finalMessage();
+    t.match(first.content, [{ type: 'text', text: 'echo: Say hi.' }, { type: 'thinking', thinking: '', signature: fakeThoughtSignature('text') }]);
+    await s.client.messages.create({
+      model,
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'Say hi.' },
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: 'Again.' },
+      ],
+    });
+    const sent = s.gx.requests.at(-1)!.json as { contents: Array<{ role: string; parts: Array<Record<string, unknown>> }> };
+    t.strictSame(sent.contents[1], { role: 'model', parts: [{ text: 'echo: Say hi.', thoughtSignature: fakeThoughtSignature('text') }] });
   });
 
   t.test('gp: a tool call comes back as tool_use with its id, and the result goes to gp as a tool message of that id', async (t) => {

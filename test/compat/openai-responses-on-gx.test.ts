@@ -4,10 +4,10 @@
 import type { AddressInfo } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
-import OpenAI, { NotFoundError } from 'openai';
+import OpenAI, { BadRequestError, NotFoundError } from 'openai';
 import t from 'tap';
 import { startFakeGxUpstream } from '../fakes/gx/fake-gx-upstream.js';
-import { answerGenerateContent } from '../fakes/gx/generate-answer.js';
+import { answerGenerateContent, fakeThoughtSignature } from '../fakes/gx/generate-answer.js';
 import { buildTestApp } from '../helpers/build-test-app.js';
 import { issueToken, storedToken } from '../helpers/gateway-scenario.js';
 
@@ -74,7 +74,7 @@ t.test('a function call round trip on gx keeps the call id from the call to its 
   });
   const contents = (upstream.requests.at(-1)!.json as { contents: Array<{ parts: Array<Record<string, unknown>> }> }).contents;
   const parts = contents.flatMap((content) => content.parts);
-  t.match(parts.find((part) => part.functionCall !== undefined), { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, 'the conversation kept the call');
+  t.match(parts.find((part) => part.functionCall !== undefined), { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: fakeThoughtSignature('get_weather') }, 'the conversation kept the call, with the signature gx gave it');
   t.match(parts.find((part) => part.functionResponse !== undefined), { functionResponse: { name: 'get_weather' } }, 'the output went back as the call’s response');
   t.match(answer.output_text, /^get_weather returned .*clear/);
 });
@@ -102,6 +102,16 @@ t.test('a follow-up of a response sent with store: false, or of an unknown id, i
     t.type(error, NotFoundError);
     t.match((error as NotFoundError).message, new RegExp(`previous_response_id: no response "${id}" is kept`));
   }
+});
+
+t.test('a request whose only tool is web search (as Codex offers it) is answered without it; forcing web search is a 400 naming the field', async (t) => {
+  const answered = await client.responses.create({ model, input: 'search for nothing', tools: [{ type: 'web_search' }], tool_choice: 'auto' });
+  t.equal(answered.output_text, 'echo: search for nothing');
+  const sent = upstream.requests.at(-1)!.json as Record<string, unknown>;
+  t.notOk('tools' in sent || 'toolConfig' in sent, 'gx is offered no tool and no calling mode');
+  const error = await client.responses.create({ model, input: 'search', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } as never }).catch((caught: unknown) => caught);
+  t.type(error, BadRequestError);
+  t.match(error, { status: 400, param: 'tool_choice.type', message: /tool_choice\.type: forcing a "web_search" tool cannot be served on this model/ });
 });
 
 const vercel = createOpenAI({ apiKey, baseURL });

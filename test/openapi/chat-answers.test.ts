@@ -31,13 +31,14 @@ for (const model of ['gx-2.5-pro', 'gp-5.4']) {
 }
 
 // The gp family passes the upstream's answer on; its tool calls are OpenAI's own. gx builds them.
-t.test('a gx tool call, JSON and streamed, matches', async (t) => {
+t.test('a gx tool call with its thought signature (reasoning_details), JSON and streamed, matches', async (t) => {
   const body = { model: 'gx-2.5-pro', messages: messages('call get_weather {"city": "Paris"}'), tools: [weatherTool], tool_choice: 'required' };
   const json = await postJson('/v1/chat/completions', body);
   t.match(json.json().choices[0], { finish_reason: 'tool_calls', message: { tool_calls: [{ type: 'function', function: { name: 'get_weather' } }] } });
+  t.match(json.json().choices[0].message.reasoning_details, [{ type: 'reasoning.encrypted', data: String, id: json.json().choices[0].message.tool_calls[0].id }]);
   const stream = await postJson('/v1/chat/completions', { ...body, stream: true, stream_options: { include_usage: true } });
-  const chunks = sseEvents(stream) as Array<{ choices: Array<{ delta: { tool_calls?: unknown[] } }> }>;
-  t.ok(chunks.some((chunk) => chunk.choices[0]?.delta.tool_calls !== undefined), 'a chunk carries the call');
+  const chunks = sseEvents(stream) as Array<{ choices: Array<{ delta: { tool_calls?: unknown[]; reasoning_details?: unknown[] } }> }>;
+  t.ok(chunks.some((chunk) => chunk.choices[0]?.delta.tool_calls !== undefined && chunk.choices[0].delta.reasoning_details !== undefined), 'a chunk carries the call and its signature');
   assertOpenAiSchema(t, 'CreateChatCompletionResponse', [json.json()], { what: 'a gx completion that calls a tool' });
   assertOpenAiSchema(t, 'CreateChatCompletionStreamResponse', chunks, { what: 'the chunks of a gx stream that calls a tool' });
 });

@@ -8,10 +8,10 @@ import { startEveryFamilyGateway, sseEvents } from './every-family-gateway.js';
 const { postJson } = await startEveryFamilyGateway(t);
 const weatherTool = { type: 'function', name: 'get_weather', description: 'The weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 
-t.test('a translated gx Response, with text or a function call, matches Response', async (t) => {
+t.test('a translated gx Response, with text or a function call and its signature, matches Response', async (t) => {
   const text = await postJson('/v1/responses', { model: 'gx-2.5-pro', input: 'hello', instructions: 'Be brief.' });
   const call = await postJson('/v1/responses', { model: 'gx-2.5-pro', input: 'call get_weather {"city": "Paris"}', tools: [weatherTool] });
-  t.match(call.json().output, [{ type: 'function_call', name: 'get_weather' }]);
+  t.match(call.json().output, [{ type: 'reasoning', encrypted_content: String, summary: [] }, { type: 'function_call', name: 'get_weather' }]);
   const bodies = [text, call].map((response) => {
     t.equal(response.statusCode, 200);
     return response.json();

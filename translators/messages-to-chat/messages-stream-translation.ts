@@ -1,5 +1,5 @@
 import { emptyUsage, type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
-import { chatChunkSchema } from '../shared/chat-answer.js';
+import { chatChunkSchema, chatSignatures, type ChatSignature } from '../shared/chat-answer.js';
 import { messageId, toMessagesStopReason, toMessagesUsage } from './messages-answer-parts.js';
 
 type EventOutput = Extract<StreamOutput, { type: 'event' }>;
@@ -10,6 +10,8 @@ interface ChunkChoice {
   reasoning: string;
   text: string;
   toolCalls: { index: number; id: string | undefined; name: string; arguments: string }[];
+  /** The chunk's signatures (`reasoning_details`), each naming the tool call it belongs to, or none for the text. */
+  signatures: ChatSignature[];
   finishReason: string | undefined;
 }
 
@@ -35,6 +37,7 @@ function readChunkChoice(data: string): ChunkChoice | undefined {
     reasoning: delta?.reasoning_content ?? '',
     text: (delta?.content ?? '') + (delta?.refusal ?? ''),
     toolCalls: (delta?.tool_calls ?? []).map((call, position) => ({ index: call.index ?? position, id: call.id ?? undefined, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' })),
+    signatures: chatSignatures(delta?.reasoning_details),
     finishReason: typeof choice?.finish_reason === 'string' && choice.finish_reason !== '' ? choice.finish_reason : undefined,
   };
 }
@@ -50,7 +53,9 @@ const event = (type: string, payload: Record<string, unknown>, content = false, 
 /**
  * Turns a served chat stream into the Messages event stream: `message_start`, then per
  * content block `content_block_start`, its deltas (`thinking_delta` for reasoning text,
- * `text_delta`, `input_json_delta` for tool-call arguments) and `content_block_stop`, indexes
+ * `text_delta`, `input_json_delta` for tool-call arguments, `signature_delta` for a signature
+ * the chunk's `reasoning_details` carry, on a thinking block right before the tool_use or text
+ * it belongs to, or right after text already written) and `content_block_stop`, indexes
  * counted from 0 in the order the blocks open; at the end `message_delta` with the stop reason
  * and the billed usage, and `message_stop`. Deltas and tool_use starts (the tool's name) carry
  * model output and are marked `content`. `usage`, `affinity` and `error` outputs pass through
@@ -68,8 +73,11 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
   let usage: Usage | undefined;
   let finishReason: string | undefined;
   let blocks = 0;
-  let open: { index: number; kind: BlockKind } | undefined;
+  /** The block being written; a thinking block is `signed` once its signature_delta went out. */
+  let open: { index: number; kind: BlockKind; signed?: boolean } | undefined;
   const toolBlocks = new Map<number, number>();
+  /** A text block has been opened: a signature of the text has text to belong to. */
+  let wroteText = false;
 
   const closeOpen = (outputs: EventOutput[]) => {
     if (open === undefined) return;
@@ -85,20 +93,44 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
   };
   const delta = (outputs: EventOutput[], index: number, payload: Record<string, unknown>, characters: number) =>
     outputs.push(event('content_block_delta', { index, delta: payload }, true, characters));
+  /**
+   * `signature` as the signature_delta of a thinking block, before the block it belongs to
+   * (as the JSON answer places it): the open thinking block when it has none yet, else a
+   * thinking block of its own with no text; it closes when the next block opens.
+   */
+  const sign = (outputs: EventOutput[], signature: string) => {
+    if (open?.kind !== 'thinking' || open.signed === true) openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+    open!.signed = true;
+    outputs.push(event('content_block_delta', { index: open!.index, delta: { type: 'signature_delta', signature } }));
+  };
 
   const translate = (choice: ChunkChoice): EventOutput[] => {
     const outputs: EventOutput[] = [];
+    const callIds = new Set(choice.toolCalls.flatMap((call) => (call.id === undefined ? [] : [call.id])));
+    const callSignature = (callId: string | undefined) => choice.signatures.find((signature) => callId !== undefined && signature.id === callId)?.data;
+    const textSignature = choice.signatures.findLast((signature) => signature.id === undefined || !callIds.has(signature.id))?.data;
     if (choice.reasoning !== '') {
-      if (open?.kind !== 'thinking') openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+      if (open?.kind !== 'thinking' || open.signed === true) openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
       delta(outputs, open!.index, { type: 'thinking_delta', thinking: choice.reasoning }, choice.reasoning.length);
     }
+    let textSigned = false;
     if (choice.text !== '') {
-      if (open?.kind !== 'text') openBlock(outputs, 'text', { type: 'text', text: '' });
+      if (open?.kind !== 'text') {
+        if (textSignature !== undefined) sign(outputs, textSignature);
+        textSigned = textSignature !== undefined;
+        openBlock(outputs, 'text', { type: 'text', text: '' });
+        wroteText = true;
+      }
       delta(outputs, open!.index, { type: 'text_delta', text: choice.text }, choice.text.length);
     }
+    // A signature of text already written (gx signs the empty part it ends a text answer with)
+    // comes after that text; one of text the answer has none of is left out, as in the JSON answer.
+    if (textSignature !== undefined && !textSigned && wroteText) sign(outputs, textSignature);
     for (const call of choice.toolCalls) {
       let index = toolBlocks.get(call.index);
       if (index === undefined) {
+        const signature = callSignature(call.id);
+        if (signature !== undefined) sign(outputs, signature);
         index = openBlock(outputs, 'tool_use', { type: 'tool_use', id: call.id ?? `${id}_tool_${call.index}`, name: call.name, input: {} }, true, call.name.length);
         toolBlocks.set(call.index, index);
       }

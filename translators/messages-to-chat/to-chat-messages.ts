@@ -1,4 +1,5 @@
 import { invalidRequest, type ChatMessage, type MessagesContentBlock, type MessagesMessage, type MessagesRequest } from '../../core/index.js';
+import { chatReasoningDetails, type ChatSignature } from '../shared/chat-answer.js';
 
 type ChatContentPart = Exclude<NonNullable<ChatMessage['content']>, string>[number];
 type ChatToolCall = NonNullable<ChatMessage['tool_calls']>[number];
@@ -116,24 +117,40 @@ function userMessages(blocks: readonly MessagesContentBlock[], field: string): C
 
 /**
  * An assistant message: text blocks as its content, tool_use blocks as `tool_calls` (ids
- * kept, so the results that answer them still match), thinking blocks as `reasoning_content`.
- * Signatures and redacted thinking are left out: chat has no place for them, and the gx chat
- * dialect replays a function call with its documented stand-in signature instead.
+ * kept, so the results that answer them still match), thinking blocks as `reasoning_content`,
+ * and their signatures as the chat `reasoning_details` a signing family (gx) reads back: a
+ * thinking block's signature belongs to the tool_use right after it (thinking blocks between
+ * them aside), else to the message's text, which is where the answer put it
+ * (`fromChatCompletion`, the stream translation). Redacted thinking is left out: it is
+ * Anthropic's own, and no chat family reads it.
  */
 function assistantMessage(blocks: readonly MessagesContentBlock[], field: string): ChatMessage[] {
   const parts: ChatContentPart[] = [];
   const toolCalls: ChatToolCall[] = [];
   const thoughts: string[] = [];
+  const signatures: ChatSignature[] = [];
+  /** The signature of the last thinking block, until the block it belongs to comes. */
+  let pending: string | undefined;
+  const settle = (id: string | undefined) => {
+    if (pending !== undefined) signatures.push({ data: pending, id });
+    pending = undefined;
+  };
   blocks.forEach((block, index) => {
     switch (block.type) {
       case 'text':
+        settle(undefined);
         parts.push(textPart(block.text));
         return;
       case 'tool_use':
+        settle(block.id);
         toolCalls.push(toolCall(block));
         return;
       case 'thinking':
         thoughts.push(block.thinking);
+        if (block.signature === '') return;
+        // Two signed blocks in a row: the first has no block of its own to sign, so it is the text's.
+        settle(undefined);
+        pending = block.signature;
         return;
       case 'redacted_thinking':
         return;
@@ -141,10 +158,12 @@ function assistantMessage(blocks: readonly MessagesContentBlock[], field: string
         throw refuse(`${field}[${index}]`, `an assistant message carries text, thinking and tool_use blocks, not ${block.type}`);
     }
   });
+  settle(undefined);
   if (parts.length === 0 && toolCalls.length === 0 && thoughts.length === 0) return [];
   const message: ChatMessage = { role: 'assistant', content: parts.length === 0 ? (toolCalls.length > 0 ? null : '') : chatContent(parts) };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thoughts.length > 0) message.reasoning_content = thoughts.join('');
+  if (signatures.length > 0) message.reasoning_details = chatReasoningDetails(signatures);
   return [message];
 }
 

@@ -1,6 +1,6 @@
 import { outputItemIdFor, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
 import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatChunkSchema, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
+import { chatChunkSchema, chatSignatures, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
 import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
 import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
 import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
@@ -16,12 +16,15 @@ interface OpenMessage {
   part: { type: 'output_text' | 'refusal'; text: string; logprobs: ResponsesLogprob[] };
 }
 
-/** The reasoning item being written. */
+/** The reasoning item being written: its summary, if it has one, and the signature it carries for the item after it. */
 interface OpenReasoning {
   kind: 'reasoning';
   id: string;
   outputIndex: number;
   text: string;
+  /** A summary part was opened (an item that only carries a signature has none). */
+  summarized: boolean;
+  encrypted: string | undefined;
 }
 
 /** A tool call being written; calls stay open until the answer finishes, as chat may interleave their fragments. */
@@ -42,7 +45,9 @@ interface OpenCall {
  * and `response.output_item.done`, reasoning as a summary
  * (`response.reasoning_summary_part.added`, `.reasoning_summary_text.delta`/`.done`,
  * `.reasoning_summary_part.done`), text as `output_text` (`response.content_part.added`,
- * `.output_text.delta`/`.done`, `.content_part.done`), calls with
+ * `.output_text.delta`/`.done`, `.content_part.done`), a signature of the served chunk
+ * (`reasoning_details`) as the `encrypted_content` of a reasoning item right before the
+ * call or text it belongs to (or right after text already written), calls with
  * `response.function_call_arguments.delta`/`.done` or, for custom tools, their input in
  * `response.custom_tool_call_input.delta`/`.done` once the call's arguments are whole (chat
  * streams them as JSON, whose string cannot be cut into input deltas before it closes); and
@@ -66,6 +71,8 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
   let open: OpenMessage | OpenReasoning | undefined;
   const calls = new Map<number, OpenCall>();
   let outputCount = 0;
+  /** A message item has been opened: a signature of the text has text to belong to. */
+  let wroteText = false;
 
   const event = (type: string, fields: Record<string, unknown>, outputCharacters = 0): StreamOutput => ({
     type: 'event',
@@ -109,33 +116,48 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
       return;
     }
     const fields = { item_id: item.id, output_index: item.outputIndex, summary_index: 0 };
-    events.push(
-      event('response.reasoning_summary_text.done', { ...fields, text: item.text }),
-      event('response.reasoning_summary_part.done', { ...fields, part: { type: 'summary_text', text: item.text } }),
-    );
-    const reasoning = reasoningItem(item.id, [item.text]);
+    if (item.summarized) {
+      events.push(
+        event('response.reasoning_summary_text.done', { ...fields, text: item.text }),
+        event('response.reasoning_summary_part.done', { ...fields, part: { type: 'summary_text', text: item.text } }),
+      );
+    }
+    const reasoning = reasoningItem(item.id, item.summarized ? [item.text] : [], item.encrypted);
     events.push(event('response.output_item.done', { output_index: item.outputIndex, item: reasoning }));
     place(item.outputIndex, reasoning);
   };
 
+  const openReasoning = (events: StreamOutput[], summarized: boolean): OpenReasoning => {
+    closeOpen(events);
+    const outputIndex = claimIndex();
+    const id = outputItemIdFor('reasoning', context.requestId, outputIndex);
+    const reasoning: OpenReasoning = { kind: 'reasoning', id, outputIndex, text: '', summarized, encrypted: undefined };
+    open = reasoning;
+    events.push(event('response.output_item.added', { output_index: outputIndex, item: { id, type: 'reasoning', summary: [] } }));
+    if (summarized) events.push(event('response.reasoning_summary_part.added', { item_id: id, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } }));
+    return reasoning;
+  };
+  /**
+   * `encrypted` (a signature of the served chunk) on a reasoning item right before the item it
+   * belongs to, as the JSON answer places it: the thoughts being written when they carry none
+   * yet, else an item of its own without a summary; it is done when the next item opens.
+   */
+  const sign = (encrypted: string, events: StreamOutput[]) => {
+    const reasoning = open?.kind === 'reasoning' && open.encrypted === undefined ? open : openReasoning(events, false);
+    reasoning.encrypted = encrypted;
+  };
+
   const addReasoning = (text: string, events: StreamOutput[]) => {
-    if (open?.kind !== 'reasoning') {
-      closeOpen(events);
-      const outputIndex = claimIndex();
-      const id = outputItemIdFor('reasoning', context.requestId, outputIndex);
-      open = { kind: 'reasoning', id, outputIndex, text: '' };
-      events.push(
-        event('response.output_item.added', { output_index: outputIndex, item: { id, type: 'reasoning', summary: [] } }),
-        event('response.reasoning_summary_part.added', { item_id: id, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } }),
-      );
-    }
-    open.text += text;
-    events.push(event('response.reasoning_summary_text.delta', { item_id: open.id, output_index: open.outputIndex, summary_index: 0, delta: text }, text.length));
+    // Thoughts after a signature are another reasoning item: the signature belongs to what follows it.
+    const reasoning = open?.kind === 'reasoning' && open.summarized && open.encrypted === undefined ? open : openReasoning(events, true);
+    reasoning.text += text;
+    events.push(event('response.reasoning_summary_text.delta', { item_id: reasoning.id, output_index: reasoning.outputIndex, summary_index: 0, delta: text }, text.length));
   };
 
   const addMessageText = (type: 'output_text' | 'refusal', text: string, logprobs: ResponsesLogprob[], events: StreamOutput[]) => {
     if (open?.kind !== 'message') {
       closeOpen(events);
+      wroteText = true;
       const outputIndex = claimIndex();
       const id = outputItemIdFor('message', context.requestId, outputIndex);
       open = { kind: 'message', id, outputIndex, parts: [], part: { type, text: '', logprobs: [] } };
@@ -160,10 +182,11 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     return event('response.content_part.added', { item_id: message.id, output_index: message.outputIndex, content_index: message.parts.length, part });
   };
 
-  const addToolCall = (delta: ToolCallDelta, position: number, events: StreamOutput[]) => {
+  const addToolCall = (delta: ToolCallDelta, position: number, events: StreamOutput[], signature: string | undefined) => {
     const index = delta.index ?? position;
     let call = calls.get(index);
     if (call === undefined) {
+      if (signature !== undefined) sign(signature, events);
       closeOpen(events);
       const chatName = delta.function?.name ?? '';
       const outputIndex = claimIndex();
@@ -227,10 +250,22 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     if (choice === undefined) return events;
     start(events);
     const delta = choice.delta ?? {};
+    const callIds = new Set((delta.tool_calls ?? []).flatMap((call) => (typeof call.id === 'string' ? [call.id] : [])));
+    const signatures = chatSignatures(delta.reasoning_details);
+    const textSignature = signatures.findLast((signature) => signature.id === undefined || !callIds.has(signature.id))?.data;
+    const hasText = (typeof delta.content === 'string' && delta.content !== '') || (typeof delta.refusal === 'string' && delta.refusal !== '');
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') addReasoning(delta.reasoning_content, events);
+    const signsNewText = textSignature !== undefined && hasText && open?.kind !== 'message';
+    if (signsNewText) sign(textSignature, events);
     if (typeof delta.content === 'string' && delta.content !== '') addMessageText('output_text', delta.content, wantsLogprobs ? toResponsesLogprobs(choice.logprobs) : [], events);
     if (typeof delta.refusal === 'string' && delta.refusal !== '') addMessageText('refusal', delta.refusal, [], events);
-    (delta.tool_calls ?? []).forEach((call, position) => addToolCall(call, position, events));
+    // A signature of text already written (gx signs the empty part it ends a text answer with)
+    // comes after that text; one of text the answer has none of is left out, as in the JSON answer.
+    if (textSignature !== undefined && !signsNewText && wroteText) sign(textSignature, events);
+    (delta.tool_calls ?? []).forEach((call, position) => {
+      const signature = signatures.find((candidate) => typeof call.id === 'string' && candidate.id === call.id)?.data;
+      addToolCall(call, position, events, signature);
+    });
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') finishWith(choice.finish_reason, events);
     return events;
   };

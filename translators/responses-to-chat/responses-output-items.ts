@@ -40,8 +40,24 @@ export const outputTextPart = (text: string, logprobs: ResponsesLogprob[] = []):
 
 export const messageItem = (id: string, status: ItemStatus, content: MessagePart[]) => ({ id, type: 'message' as const, status, content, role: 'assistant' as const });
 
-/** The model's thoughts as a reasoning item with one summary part (a family's thinking text is the nearest thing it has to a summary). */
-export const reasoningItem = (id: string, summary: string[]) => ({ id, type: 'reasoning' as const, summary: summary.map((text) => ({ type: 'summary_text' as const, text })) });
+/** A reasoning item, in the recorded key order (openai-responses-nonstream-reasoning.json). */
+export interface ReasoningItem {
+  id: string;
+  type: 'reasoning';
+  /** The family's opaque reasoning token (a chat `reasoning_details` signature, such as gx's thoughtSignature). */
+  encrypted_content?: string;
+  summary: { type: 'summary_text'; text: string }[];
+}
+
+/**
+ * The model's thoughts as a reasoning item with one summary part per text (a family's
+ * thinking text is the nearest thing it has to a summary; none for an item that only carries
+ * a signature), and `encryptedContent` when the family signed what comes after it.
+ */
+export function reasoningItem(id: string, summary: string[], encryptedContent?: string): ReasoningItem {
+  const parts = summary.map((text) => ({ type: 'summary_text' as const, text }));
+  return encryptedContent === undefined ? { id, type: 'reasoning', summary: parts } : { id, type: 'reasoning', encrypted_content: encryptedContent, summary: parts };
+}
 
 /** A function call: `arguments` is the JSON text the model wrote. */
 export interface FunctionCallItem {
@@ -90,4 +106,4 @@ export function toolCallItem(
 }
 
 /** Any output item this translation writes. */
-export type OutputItem = ReturnType<typeof messageItem | typeof reasoningItem> | FunctionCallItem | CustomToolCallItem;
+export type OutputItem = ReturnType<typeof messageItem> | ReasoningItem | FunctionCallItem | CustomToolCallItem;

@@ -1,4 +1,5 @@
-import { invalidRequest, type ChatMessage, type ResponsesContentPart, type ResponsesInputItem, type ResponsesRequest, type ResponsesToolOutput } from '../../core/index.js';
+import { invalidRequest, responseIdOfItem, type ChatMessage, type ResponsesContentPart, type ResponsesInputItem, type ResponsesRequest, type ResponsesToolOutput } from '../../core/index.js';
+import { chatReasoningDetails } from '../shared/chat-answer.js';
 import { customToolParameter, namespacedName } from './to-chat-tools.js';
 
 type ChatContentPart = Exclude<ChatMessage['content'], string | null | undefined>[number];
@@ -73,9 +74,12 @@ function refuseItemExtras(item: Record<string, unknown>, field: string): void {
  * - `function_call_output` and `custom_tool_call_output` items become tool messages
  *   answering their `call_id`, which an earlier call of the input must have;
  * - a `reasoning` item's summary becomes the `reasoning_content` of the assistant message
- *   after it (chat families that take thoughts back read it there; others ignore it);
- *   encrypted reasoning has no chat form and is left out, as it only lets the vendor
- *   that made it resume its own thinking;
+ *   after it (chat families that take thoughts back read it there; others ignore it); the
+ *   `encrypted_content` of a reasoning item the gateway wrote (its id has the gateway's
+ *   shape, `rs_<request id>_<index>`) is a family's signature, which goes back in the chat
+ *   `reasoning_details` of the call right after it, else of the assistant text around it,
+ *   as `fromChatCompletion` and the stream placed it; another vendor's encrypted reasoning
+ *   (OpenAI's own ids) only lets that vendor resume its own thinking and is left out;
  * - `item_reference`s must have been resolved before (the conversation store does it);
  *   anything else is a 400 naming the item.
  */
@@ -89,6 +93,8 @@ export function toChatMessages(request: Pick<ResponsesRequest, 'instructions' | 
 
   const calls = new Set<string>();
   let reasoning: string | undefined;
+  /** The signature of the last reasoning item the gateway wrote, until the item it belongs to comes. */
+  let signature: string | undefined;
   /** The assistant message the next call joins, if the last message is one that may take calls. */
   let openAssistant: ChatMessage | undefined;
   const assistant = (): ChatMessage => {
@@ -102,14 +108,24 @@ export function toChatMessages(request: Pick<ResponsesRequest, 'instructions' | 
     }
     return openAssistant;
   };
+  /** The pending signature on `message`, for the call `callId`, or for its text. */
+  const settleSignature = (message: ChatMessage, callId?: string) => {
+    if (signature === undefined) return;
+    message.reasoning_details = [...(message.reasoning_details ?? []), ...chatReasoningDetails([{ data: signature, id: callId }])];
+    signature = undefined;
+  };
   const addCall = (call: ChatToolCall) => {
     calls.add(call.id);
     const message = assistant();
     message.tool_calls = [...(message.tool_calls ?? []), call];
+    settleSignature(message, call.id);
   };
   const close = (message: ChatMessage) => {
+    // A signature after the assistant's text and before anything else is that text's (a stream ends so).
+    if (openAssistant !== undefined) settleSignature(openAssistant);
     openAssistant = undefined;
     reasoning = undefined;
+    signature = undefined;
     messages.push(message);
   };
 
@@ -121,8 +137,11 @@ export function toChatMessages(request: Pick<ResponsesRequest, 'instructions' | 
       case 'message': {
         const message = item as MessageItem;
         if (message.role === 'assistant') {
+          if (openAssistant !== undefined) settleSignature(openAssistant);
           openAssistant = undefined;
-          assistant().content = assistantText(message.content, field);
+          const opened = assistant();
+          opened.content = assistantText(message.content, field);
+          settleSignature(opened);
           return;
         }
         const content =
@@ -156,6 +175,12 @@ export function toChatMessages(request: Pick<ResponsesRequest, 'instructions' | 
       case 'reasoning': {
         const summary = (fields.summary as { text: string }[]).map((part) => part.text).join('\n\n');
         if (summary !== '') reasoning = (reasoning === undefined ? '' : `${reasoning}\n\n`) + summary;
+        // Only what the gateway wrote carries a family's signature; another vendor's encrypted reasoning is not one.
+        const encrypted = fields.encrypted_content;
+        if (typeof encrypted === 'string' && encrypted !== '' && typeof fields.id === 'string' && responseIdOfItem(fields.id) !== undefined) {
+          if (openAssistant !== undefined) settleSignature(openAssistant);
+          signature = encrypted;
+        }
         return;
       }
       case 'item_reference':

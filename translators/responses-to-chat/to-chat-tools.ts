@@ -139,7 +139,9 @@ function chosen(declared: readonly DeclaredTool[], entry: { type: string; name?:
  * `tools`, `tool_choice` and `parallel_tool_calls` in chat form (the tools of
  * {@link declaredTools}). A forced function or custom tool becomes the chat's named function;
  * `allowed_tools` becomes the chat's mode with only the allowed tools declared, which is what
- * it means; forcing a hosted tool is a 400. `parallel_tool_calls` goes along with the tools.
+ * it means; forcing a hosted tool is a 400. With no tool left to offer (a request whose only
+ * tools are web search), `auto` and `none` are left out and `required` is a 400 naming
+ * `tool_choice`. `parallel_tool_calls` goes along with the tools.
  */
 export function toChatTools(request: ResponsesRequest, declared: readonly DeclaredTool[]): ChatToolFields {
   let offered = declared;
@@ -160,7 +162,14 @@ export function toChatTools(request: ResponsesRequest, declared: readonly Declar
 
   const result: ChatToolFields = {};
   if (offered.length > 0) result.tools = offered.map((tool) => tool.chat);
-  if (toolChoice !== undefined) result.tool_choice = toolChoice;
+  if (toolChoice === 'required' && offered.length === 0) {
+    // Only hosted tools were offered (Codex's web search), and they are left out: nothing is left to call.
+    throw invalidRequest('tool_choice: "required" needs a tool the model can call, and this request has none this model serves (web search is not offered on a family that speaks chat completions); declare a function tool, or send tool_choice "auto"', {
+      param: 'tool_choice',
+    });
+  }
+  // A mode without tools says nothing, and chat APIs refuse it (OpenAI's does): it goes only with tools.
+  if (toolChoice !== undefined && (result.tools !== undefined || typeof toolChoice !== 'string')) result.tool_choice = toolChoice;
   // Chat APIs refuse parallel_tool_calls without tools (OpenAI's does), and it means nothing there.
   if (result.tools !== undefined && typeof request.parallel_tool_calls === 'boolean') result.parallel_tool_calls = request.parallel_tool_calls;
   return result;

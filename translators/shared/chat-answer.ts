@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChatMessage } from '../../core/index.js';
 
 // The one reading of a served chat answer for every translator that serves its client over
 // chat. Lenient on purpose: the body is a chat provider's answer (gx builds it, gp and the
@@ -12,6 +13,17 @@ const tokenLogprob = z.looseObject({ token: z.string(), logprob: z.number(), byt
 
 /** `choices[].logprobs` of a completion or a chunk: each chosen token, with the alternatives at its step. */
 export const chatLogprobsSchema = z.looseObject({ content: z.array(tokenLogprob.extend({ top_logprobs: z.array(tokenLogprob).nullish() })).nullish() }).nullish();
+
+/**
+ * `reasoning_details` of a message or delta (the shape of `ChatReasoningDetail`): opaque
+ * reasoning the family wants back with the turn, such as gx's thought signatures. Only the
+ * encrypted kind with its `data` is what a translation carries; other kinds are read as
+ * nothing, and so is a list that is not one.
+ */
+export const chatReasoningDetailsSchema = z
+  .array(z.looseObject({ type: z.string().nullish(), data: z.string().nullish(), id: z.string().nullish() }))
+  .nullish()
+  .catch(undefined);
 
 const toolCall = z.looseObject({
   id: z.string().nullish(),
@@ -28,6 +40,7 @@ export const chatCompletionSchema = z.looseObject({
         reasoning_content: z.string().nullish(),
         refusal: z.string().nullish(),
         tool_calls: z.array(toolCall).nullish(),
+        reasoning_details: chatReasoningDetailsSchema,
       }),
       logprobs: chatLogprobsSchema,
       finish_reason: z.string().nullish(),
@@ -48,6 +61,7 @@ export const chatChunkSchema = z.looseObject({
             reasoning_content: z.string().nullish(),
             refusal: z.string().nullish(),
             tool_calls: z.array(toolCall.extend({ index: z.number().nullish() })).nullish(),
+            reasoning_details: chatReasoningDetailsSchema,
           })
           .nullish(),
         logprobs: chatLogprobsSchema,
@@ -63,5 +77,23 @@ export type ChatCompletionAnswer = z.output<typeof chatCompletionSchema>;
 export type ChatChunk = z.output<typeof chatChunkSchema>;
 /** A chunk choice's `delta`, as read. */
 export type ChatChunkDelta = NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>;
+/** The encrypted reasoning of a message or delta: each token (`data`) and the tool call it belongs to (`id`, absent for the text). */
+export interface ChatSignature {
+  data: string;
+  id: string | undefined;
+}
+
+/** {@link ChatSignature}s as the `reasoning_details` of a chat message sent back (`ChatReasoningDetail`s): what a family that signs reads. */
+export function chatReasoningDetails(signatures: readonly ChatSignature[]): NonNullable<ChatMessage['reasoning_details']> {
+  return signatures.map((signature) => (signature.id === undefined ? { type: 'reasoning.encrypted', data: signature.data } : { type: 'reasoning.encrypted', data: signature.data, id: signature.id }));
+}
+
+/** The `reasoning.encrypted` entries of `details` with their `data`, as {@link ChatSignature}s; the other kinds are not carried. */
+export function chatSignatures(details: z.output<typeof chatReasoningDetailsSchema>): ChatSignature[] {
+  return (details ?? []).flatMap((detail) =>
+    detail.type === 'reasoning.encrypted' && typeof detail.data === 'string' && detail.data !== '' ? [{ data: detail.data, id: detail.id ?? undefined }] : [],
+  );
+}
+
 /** A choice's `logprobs`, as read. */
 export type ChatLogprobs = z.output<typeof chatLogprobsSchema>;

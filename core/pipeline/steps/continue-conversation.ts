@@ -1,7 +1,7 @@
 import { responseOfTerminalEvent } from '../../conversations/responses-conversation-store.js';
 import type { ResponsesRequest } from '../../contracts/responses-request.js';
-import type { StreamDecoder, StreamOutput } from '../../contracts/stream-decoder.js';
 import type { Channel } from '../../routing/channel.js';
+import type { PumpedEvent } from '../../streaming/stream-pump.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
 
@@ -41,19 +41,18 @@ export async function rememberConversation(context: RequestContext, services: Pi
 }
 
 /**
- * `decoder` (a translated stream's) with the conversation its terminal event carries kept, as
- * {@link rememberConversation} keeps a JSON answer's. The decoder is synchronous, so the write
- * is started when the terminal event passes and not waited for: a store write is far quicker
- * than the client's round trip to its next request.
+ * The hold of a translated Responses stream (the pump's `holdBefore`): its terminal event
+ * starts the write of the conversation it carries, as {@link rememberConversation} keeps a
+ * JSON answer's, and is held back from the client until the write is over. A client such as
+ * Codex sends its follow-up with `previous_response_id` the moment it reads
+ * `response.completed`; released earlier, that follow-up could reach the store (Redis,
+ * PostgreSQL, another process) before the conversation does and be answered 404. A failed
+ * write is logged and the event goes out all the same. Undefined where nothing is kept.
  */
-export function rememberingConversation(context: RequestContext, services: PipelineServices, decoder: StreamDecoder): StreamDecoder {
-  if (!continues(context, services)) return decoder;
-  const watch = (outputs: StreamOutput[]): StreamOutput[] => {
-    for (const output of outputs) {
-      const response = responseOfTerminalEvent(output);
-      if (response !== undefined) void rememberConversation(context, services, response);
-    }
-    return outputs;
+export function conversationHold(context: RequestContext, services: PipelineServices): ((event: PumpedEvent) => Promise<void> | undefined) | undefined {
+  if (!continues(context, services)) return undefined;
+  return (event) => {
+    const response = responseOfTerminalEvent(event);
+    return response === undefined ? undefined : rememberConversation(context, services, response);
   };
-  return { push: (frame) => watch(decoder.push(frame)), end: () => watch(decoder.end()) };
 }

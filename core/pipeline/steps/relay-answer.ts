@@ -3,7 +3,7 @@ import type { BytesResult, StreamResult } from '../../contracts/provider/operati
 import { internalError } from '../../errors/error-codes.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { SseSplitter } from '../../streaming/sse-splitter.js';
-import { StreamPump, type StreamOutcome } from '../../streaming/stream-pump.js';
+import { StreamPump, type StreamOutcome, type StreamPumpParts } from '../../streaming/stream-pump.js';
 import type { ChannelAttempt } from '../channel-attempt.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
@@ -19,13 +19,15 @@ export interface RelayedAnswer {
  * Stream: reads the upstream's stream until its first content, before anything is sent, so a
  * failure there can still fail over. Resolves with the primed pump (its `ended` says how the
  * stream ended, once it has been sent), or with the failure (the pump abandoned, its upstream
- * aborted), and the content type the client's encoder writes.
+ * aborted), and the content type the client's encoder writes. `holdBefore` is the pump's
+ * (see {@link StreamPumpParts.holdBefore}).
  */
 export async function primeStream(
   context: RequestContext,
   services: PipelineServices,
   attempt: ChannelAttempt,
   result: StreamResult,
+  holdBefore?: StreamPumpParts['holdBefore'],
 ): Promise<{ kind: 'primed'; pump: StreamPump; contentType: string } | { kind: 'failed'; failure: unknown }> {
   const { invocation } = context;
   const { encoder } = invocation;
@@ -38,6 +40,7 @@ export async function primeStream(
     keepaliveMilliseconds: services.config.streaming.keepalive_ms,
     upstreamAbort: attempt.upstreamAbort,
     clientSignal: invocation.clientSignal,
+    holdBefore,
   });
   try {
     const primed = await pump.prime();

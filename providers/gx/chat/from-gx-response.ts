@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionLogprobs, ChatCompletionMessage, ChatCompletionToolCall } from '../../../core/index.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionLogprobs, ChatCompletionMessage, ChatCompletionToolCall, ChatReasoningDetail } from '../../../core/index.js';
 import type { ChatCompletionUsage, ChatFinishReason, ModalityTokens, Usage } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
@@ -126,27 +126,41 @@ export function toChatCompletionUsage(usage: Usage): ChatCompletionUsage {
 
 /**
  * A candidate's parts as chat pieces: the message text (after `precedingText`, what the
- * message held before them), the thought text (undefined without any), the function calls.
+ * message held before them), the thought text (undefined without any), the function calls,
+ * and the parts' thought signatures as `reasoning_details` (upstreams.md §1.4): one on a
+ * `functionCall` part names its call's id, one on any other part (the text, or the empty
+ * text part 3-generation models end with) names none. `toGxContents` puts each back on the
+ * part it came from when the turn is replayed.
  */
 export function readGxCandidateParts(candidate: GxCandidate, precedingText = '') {
   let content = '';
   let reasoning: string | undefined;
   const toolCalls: ChatCompletionToolCall[] = [];
+  const signatures: ChatReasoningDetail[] = [];
   for (const part of candidate.content?.parts ?? []) {
-    if (part.functionCall !== undefined && part.functionCall !== null) toolCalls.push(toChatToolCall(part));
+    const signature = typeof part.thoughtSignature === 'string' && part.thoughtSignature !== '' ? part.thoughtSignature : undefined;
+    if (part.functionCall !== undefined && part.functionCall !== null) {
+      const call = toChatToolCall(part);
+      toolCalls.push(call);
+      if (signature !== undefined) signatures.push({ type: 'reasoning.encrypted', data: signature, id: call.id });
+      continue;
+    }
+    // An image's signature is not carried: chat has the image as markdown, and it goes back with the stub.
+    if (signature !== undefined && typeof part.text === 'string') signatures.push({ type: 'reasoning.encrypted', data: signature });
     // Thought images (interim drafts of 3-generation image models) are not answer content.
-    else if (part.thought === true) reasoning = typeof part.text === 'string' ? (reasoning ?? '') + part.text : reasoning;
+    if (part.thought === true) reasoning = typeof part.text === 'string' ? (reasoning ?? '') + part.text : reasoning;
     else content += renderGxPart(part, content === '' ? precedingText : content);
   }
-  return { content, reasoning, toolCalls };
+  return { content, reasoning, toolCalls, signatures };
 }
 
 function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoice {
-  const { content, reasoning, toolCalls } = readGxCandidateParts(candidate);
+  const { content, reasoning, toolCalls, signatures } = readGxCandidateParts(candidate);
   // gx reports a refusal as a finish reason (SAFETY...), never as text: `refusal` is always null.
   const message: ChatCompletionMessage = { role: 'assistant', content, refusal: null };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (signatures.length > 0) message.reasoning_details = signatures;
   return {
     index: candidate.index ?? position,
     message,
@@ -160,7 +174,7 @@ function toChoice(candidate: GxCandidate, position: number): ChatCompletionChoic
  * Translates a `generateContent` response into a chat completion (spec part 1, "Chat
  * completion object"): id from `responseId` (else `chatcmpl-<requestId>`); one choice per
  * candidate; text parts joined, code and media rendered as markdown, thought text as
- * `reasoning_content`, function calls as `tool_calls`.
+ * `reasoning_content`, function calls as `tool_calls`, thought signatures as `reasoning_details`.
  * @throws GatewayError 400 `prompt_blocked` when the prompt was blocked, 502 `empty_response`
  *   when there is no candidate, 502 `upstream_invalid_response` for a body of another shape,
  *   or the mapped upstream error for an `{error}` body.

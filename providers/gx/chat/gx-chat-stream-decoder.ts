@@ -39,6 +39,9 @@ interface ChoiceState {
  * - one chunk per candidate per frame that carries text, thought text (`reasoning_content`),
  *   rendered code or media, or function calls (complete, with running indexes); the first
  *   chunk of a choice carries `role: assistant`; these are the events with `content: true`;
+ *   thought signatures go in the chunk of their part as `reasoning_details` (a chunk of a
+ *   signature alone, as on the empty text part 3-generation models end with, has
+ *   `content: false`);
  * - a chunk with an empty delta and the mapped `finish_reason` when a candidate finishes;
  * - a `usage` output on every frame with `usageMetadata`, so an aborted stream bills what
  *   it used;
@@ -73,19 +76,22 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     choices.set(index, state);
     if (state.finished) return [];
 
-    const { content, reasoning = '', toolCalls: calls } = readGxCandidateParts(candidate, state.tail);
+    const { content, reasoning = '', toolCalls: calls, signatures } = readGxCandidateParts(candidate, state.tail);
     const toolCalls: ChatCompletionToolCallDelta[] = calls.map((call) => ({ index: state.toolCalls++, ...call }));
 
     const outputs: StreamOutput[] = [];
-    if (content !== '' || reasoning !== '' || toolCalls.length > 0) {
+    if (content !== '' || reasoning !== '' || toolCalls.length > 0 || signatures.length > 0) {
       const delta: ChatCompletionDelta = state.started ? {} : { role: 'assistant' };
       state.started = true;
       if (content !== '') delta.content = content;
       if (reasoning !== '') delta.reasoning_content = reasoning;
       if (toolCalls.length > 0) delta.tool_calls = toolCalls;
+      if (signatures.length > 0) delta.reasoning_details = signatures;
       if (content !== '') state.tail = content.slice(-1);
       const callCharacters = toolCalls.reduce((sum, call) => sum + call.function.name.length + call.function.arguments.length, 0);
-      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, true, content.length + reasoning.length + callCharacters));
+      // A chunk with only a signature (the empty text part 3-generation models end with) carries no model output.
+      const output = content.length + reasoning.length + callCharacters;
+      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, output > 0 || toolCalls.length > 0, output));
     }
     const finishReason = mapGxFinishReason(candidate.finishReason, false);
     if (finishReason !== undefined) {

@@ -15,9 +15,32 @@ interface GxConversation {
 }
 
 // The documented stand-in for a signature the gateway never saw: 3-generation models answer
-// 400 to a replayed functionCall without one, and the chat format has no place to carry the
-// real one back (reference-gateway.md §4.4, upstreams.md §1.4 "thoughtSignature").
+// 400 to a replayed functionCall without one (reference-gateway.md §4.4, upstreams.md §1.4
+// "thoughtSignature"). A client that kept the answer's `reasoning_details` sends the real one.
 const stubThoughtSignature = 'skip_thought_signature_validator';
+
+/** The thought signatures an assistant message brings back: by the tool call they belong to, and the text's. */
+interface ReturnedSignatures {
+  calls: Map<string, string>;
+  text: string | undefined;
+}
+
+/**
+ * The signatures of `reasoning_details` the gx answer wrote (`reasoning.encrypted`, see
+ * `readGxCandidateParts`): one naming a tool call of the message is that call's, one naming
+ * none the text's (the last such, as the model signs the last part of a turn). Other kinds of
+ * detail, which other gateways write, are not gx's and are left out.
+ */
+function returnedSignatures(message: ChatMessage): ReturnedSignatures {
+  const returned: ReturnedSignatures = { calls: new Map(), text: undefined };
+  const callIds = new Set((message.tool_calls ?? []).map((call) => call.id));
+  for (const detail of message.reasoning_details ?? []) {
+    if (detail.type !== 'reasoning.encrypted' || typeof detail.data !== 'string' || detail.data === '') continue;
+    if (typeof detail.id === 'string' && callIds.has(detail.id)) returned.calls.set(detail.id, detail.data);
+    else returned.text = detail.data;
+  }
+  return returned;
+}
 
 /** Text of a message whose parts may only be text (system, developer, tool). */
 function plainText(message: ChatMessage, field: string): string[] {
@@ -79,8 +102,10 @@ function toolResponse(text: string): Record<string, unknown> {
  * Turns chat messages into native `contents` and `systemInstruction` (spec part 1 mapping
  * table, reference-gateway.md §4.3–§4.4):
  * - system and developer messages become `systemInstruction`, one text part each;
- * - assistant becomes `model`; its tool calls become `functionCall` parts after its text,
- *   the first one carrying the stub thought signature;
+ * - assistant becomes `model`; its tool calls become `functionCall` parts after its text;
+ *   the thought signatures its `reasoning_details` bring back go on the parts they came
+ *   from (a call's on its `functionCall`, the text's on its last text part), and a first
+ *   call without one carries the stub signature;
  * - tool and function messages become `functionResponse` parts, named by `name` or by the
  *   assistant tool call their `tool_call_id` answers, appended to the previous content when
  *   that is a user content, else opening one;
@@ -108,10 +133,17 @@ export function toGxContents(messages: readonly ChatMessage[], media: FetchedMed
       case 'assistant': {
         const parts = contentParts(message, field, media, false);
         for (const part of parts) if ('inlineData' in part) part.thoughtSignature = stubThoughtSignature;
+        const signatures = returnedSignatures(message);
+        if (signatures.text !== undefined) {
+          // A signature of the text goes back on the text (the last part the model signed); without any text it has no part to ride on.
+          const lastText = parts.findLast((part) => typeof part.text === 'string');
+          if (lastText !== undefined) lastText.thoughtSignature = signatures.text;
+        }
         (message.tool_calls ?? []).forEach((toolCall, callIndex) => {
           toolNames.set(toolCall.id, toolCall.function.name);
           const part = functionCallPart(toolCall, `${field}.tool_calls[${callIndex}]`);
-          if (callIndex === 0) part.thoughtSignature = stubThoughtSignature;
+          const signature = signatures.calls.get(toolCall.id) ?? (callIndex === 0 ? stubThoughtSignature : undefined);
+          if (signature !== undefined) part.thoughtSignature = signature;
           parts.push(part);
         });
         if (parts.length > 0) contents.push({ role: 'model', parts });

@@ -100,3 +100,46 @@ for (const quietOnAbort of [false, true]) {
     t.match(outcomes[0], { aborted: false, error: { code: 'server_shutting_down' } });
   });
 }
+
+/** An upstream body of the given SSE events, one chunk each, then its end. */
+function finiteBody(events: string[]): UpstreamBody {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (const data of events) yield Buffer.from(`data: ${data}\n\n`);
+    },
+    text: async () => '',
+    json: async () => ({}),
+    dump: async () => {},
+  } as UpstreamBody;
+}
+
+for (const failed of [false, true]) {
+  t.test(`an event held before it is sent reaches the client only once its hold ${failed ? 'has failed' : 'is over'}, after everything before it`, async (t) => {
+    let release!: () => void;
+    let fail!: (error: Error) => void;
+    const hold = new Promise<void>((resolve, reject) => {
+      release = resolve;
+      fail = reject;
+    });
+    const pump = new StreamPump({
+      body: finiteBody(['first', 'second', 'last']),
+      splitter: new SseSplitter({ maxEventBytes: 1 << 20 }),
+      decoder,
+      encoder,
+      keepaliveMilliseconds: 60_000,
+      upstreamAbort: new AbortController(),
+      clientSignal: new AbortController().signal,
+      holdBefore: (event) => (event.data === 'last' ? hold : undefined),
+    });
+    t.equal((await pump.prime()).kind, 'content');
+    let text = '';
+    pump.readable().on('data', (chunk: Buffer | string) => (text += String(chunk)));
+    await settle();
+    t.equal(text, 'data: first\n\ndata: second\n\n', 'what came before the held event has gone out; the held event has not');
+    if (failed) fail(new Error('the write failed'));
+    else release();
+    const outcome = await pump.ended;
+    t.equal(text, 'data: first\n\ndata: second\n\ndata: last\n\ndata: [DONE]\n\n', 'then it goes out, and the stream ends as usual');
+    t.match(outcome, { error: undefined, aborted: false });
+  });
+}

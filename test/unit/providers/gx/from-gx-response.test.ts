@@ -67,6 +67,12 @@ t.test('a function call with a thought signature becomes a tool call and finishe
   const call = choice.message.tool_calls![0]!;
   t.match(call.id, /^call_[0-9a-f]{32}$/);
   t.strictSame({ type: call.type, function: call.function }, { type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } });
+  const recorded = ((response.candidates as JsonObject[])[0]!.content as { parts: JsonObject[] }).parts[0]!.thoughtSignature;
+  t.strictSame(choice.message.reasoning_details, [{ type: 'reasoning.encrypted', data: recorded, id: call.id }], 'the recorded signature, whole, naming the call it rode on');
+});
+
+t.test('reasoning_details is absent when the upstream signed nothing', async (t) => {
+  t.notOk('reasoning_details' in fromGxResponse(textResponse(), context).body.choices[0]!.message);
 });
 
 t.test('a recorded image answer renders the image as a markdown data URI and counts image tokens', async (t) => {

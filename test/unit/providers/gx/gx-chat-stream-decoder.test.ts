@@ -109,16 +109,30 @@ t.test('thought parts stream as reasoning_content', async (t) => {
   t.equal(finish?.choices[0]?.finish_reason, 'length');
 });
 
-t.test('a gx-3 function call with a thought signature streams as one whole tool call, then finishes with tool_calls', async (t) => {
+t.test('a gx-3 function call with a thought signature streams as one whole tool call with its signature, then finishes with tool_calls', async (t) => {
   const outputs = decodeAll(decoder({ model: 'gx-3-pro-preview' }), sseFixtureFrames('gemini3-stream-function-call-thought-signature.sse'));
   const parsed = chunks(outputs);
   t.equal(parsed.length, 2, 'the trailing empty text part adds no content chunk');
-  const delta = parsed[0]?.choices[0]?.delta as { role: string; tool_calls: { index: number; id: string; type: string; function: JsonObject }[] };
+  const delta = parsed[0]?.choices[0]?.delta as { role: string; tool_calls: { index: number; id: string; type: string; function: JsonObject }[]; reasoning_details: unknown };
   t.equal(delta.role, 'assistant');
   t.equal(delta.tool_calls.length, 1);
   t.match(delta.tool_calls[0], { index: 0, id: /^call_[0-9a-f]{32}$/, type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } });
+  const recorded = ((sseFixtureChunks('gemini3-stream-function-call-thought-signature.sse')[0]!.candidates as JsonObject[])[0]!.content as { parts: JsonObject[] }).parts[0]!.thoughtSignature;
+  t.strictSame(delta.reasoning_details, [{ type: 'reasoning.encrypted', data: recorded, id: delta.tool_calls[0]!.id }], 'the recorded signature rides in the chunk of its call, naming it');
   t.strictSame(parsed[1]?.choices, [{ index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' }]);
   t.equal(usages(outputs).at(-1)?.reasoningTokens, 804);
+});
+
+t.test('a signature on an empty text part (how gx-3 ends a text answer) is a chunk of its own that carries no content', async (t) => {
+  // The recorded closing chunk, with the recorded call's signature moved onto its empty text part, as upstreams.md §1.4 describes text answers.
+  const [call, closing] = sseFixtureChunks('gemini3-stream-function-call-thought-signature.sse');
+  const signature = ((call!.candidates as JsonObject[])[0]!.content as { parts: JsonObject[] }).parts[0]!.thoughtSignature;
+  ((closing!.candidates as JsonObject[])[0]!.content as { parts: JsonObject[] }).parts[0]!.thoughtSignature = signature;
+  const outputs = decodeAll(decoder({ model: 'gx-3-pro-preview' }), framesOf([closing]));
+  const events = outputs.filter((output) => output.type === 'event');
+  t.strictSame(deltas(outputs)[0], { role: 'assistant', reasoning_details: [{ type: 'reasoning.encrypted', data: signature }] }, 'naming no call: it is the text’s');
+  t.equal(events[0]?.type === 'event' && events[0].content, false);
+  t.equal(chunks(outputs).at(-1)?.choices[0]?.finish_reason, 'stop');
 });
 
 t.test('tool calls across chunks get running indexes', async (t) => {

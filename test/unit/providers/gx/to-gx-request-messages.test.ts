@@ -48,21 +48,23 @@ t.test('messages that end up without parts are left out', async (t) => {
   t.notOk('systemInstruction' in body);
 });
 
-t.test('assistant tool calls become functionCall parts after its text, the first with the stub thought signature', async (t) => {
-  const { body } = translate({
-    messages: [
-      { role: 'user', content: 'weather in SF and NYC?' },
-      {
-        role: 'assistant',
-        content: 'Checking.',
-        tool_calls: [
-          { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } },
-          { id: 'call_2', type: 'function', function: { name: 'weather', arguments: '{"location":"New York"}' } },
-          { id: 'call_3', type: 'function', function: { name: 'time', arguments: '' } },
-        ],
-      },
+/** A question and the assistant turn that answered it with two parallel weather calls; `fields` add to that turn. */
+const weatherCalls = (fields: Record<string, unknown> = {}, extraCalls: unknown[] = []) => [
+  { role: 'user', content: 'weather in SF and NYC?' },
+  {
+    role: 'assistant',
+    content: 'Checking.',
+    tool_calls: [
+      { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"location":"San Francisco"}' } },
+      { id: 'call_2', type: 'function', function: { name: 'weather', arguments: '{"location":"New York"}' } },
+      ...extraCalls,
     ],
-  });
+    ...fields,
+  },
+];
+
+t.test('assistant tool calls become functionCall parts after its text, the first with the stub thought signature', async (t) => {
+  const { body } = translate({ messages: weatherCalls({}, [{ id: 'call_3', type: 'function', function: { name: 'time', arguments: '' } }]) });
   t.strictSame((body.contents as unknown[])[1], {
     role: 'model',
     parts: [
@@ -70,6 +72,23 @@ t.test('assistant tool calls become functionCall parts after its text, the first
       { functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: stub },
       { functionCall: { name: 'weather', args: { location: 'New York' } } },
       { functionCall: { name: 'time', args: {} } },
+    ],
+  });
+});
+
+t.test('signatures an assistant message brings back in reasoning_details go on the parts they came from, instead of the stub', async (t) => {
+  const reasoningDetails = [
+    { type: 'reasoning.text', text: 'another gateway’s kind', signature: 'not-gx' },
+    { type: 'reasoning.encrypted', data: 'c2lnLWNhbGwtMg==', id: 'call_2' },
+    { type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' },
+  ];
+  const { body } = translate({ messages: [...weatherCalls({ reasoning_details: reasoningDetails }), { role: 'tool', tool_call_id: 'call_1', content: '{"sky":"clear"}' }] });
+  t.strictSame((body.contents as unknown[])[1], {
+    role: 'model',
+    parts: [
+      { text: 'Checking.', thoughtSignature: 'c2lnLXRleHQ=' },
+      { functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: stub },
+      { functionCall: { name: 'weather', args: { location: 'New York' } }, thoughtSignature: 'c2lnLWNhbGwtMg==' },
     ],
   });
 });

@@ -48,19 +48,60 @@ t.test('a gx answer of thoughts cut off by the token limit becomes a thinking bl
   const served = gxServed(fixtureJson<{ response: { body: unknown } }>('gemini-generate-thought-part.json').response.body);
   const message = answer(served.body, served.usage);
   t.equal(message.stop_reason, 'max_tokens');
-  t.strictSame(message.content, [{ type: 'thinking', thinking: served.body.choices[0]!.message.reasoning_content, signature: '' }], 'no text yet; the chat format carries no signature');
+  t.strictSame(message.content, [{ type: 'thinking', thinking: served.body.choices[0]!.message.reasoning_content, signature: '' }], 'no text yet; gx signed none of it');
   t.equal(message.usage.output_tokens_details.thinking_tokens, 19, "the recording's thoughtsTokenCount");
   t.equal(message.usage.output_tokens, served.usage.outputTokens);
 });
 
-t.test('a gx function call becomes a tool_use block with the call id and its arguments as input', async (t) => {
+/** The thought signature of the recorded gx-3 function call (fixture gemini3-stream-function-call-thought-signature.sse). */
+const recordedCallSignature = () =>
+  ((sseFixtureChunks('gemini3-stream-function-call-thought-signature.sse')[0]!.candidates as Record<string, any>[])[0]!.content.parts[0].thoughtSignature as string);
+
+t.test('a gx function call becomes a tool_use block with the call id and its arguments, after a thinking block with its signature', async (t) => {
   const served = gxServed(assembleResponse(sseFixtureChunks('gemini3-stream-function-call-thought-signature.sse')));
   const call = served.body.choices[0]!.message.tool_calls![0]!;
   const message = answer(served.body, served.usage);
   t.equal(message.stop_reason, 'tool_use');
-  t.strictSame(message.content, [{ type: 'tool_use', id: call.id, name: 'weather', input: { location: 'San Francisco' } }]);
+  t.strictSame(
+    message.content,
+    [
+      { type: 'thinking', thinking: '', signature: recordedCallSignature() },
+      { type: 'tool_use', id: call.id, name: 'weather', input: { location: 'San Francisco' } },
+    ],
+    'the recorded signature, whole, on a thinking block without text (as Anthropic writes thoughts it does not show)',
+  );
   t.equal(message.usage.input_tokens, 29);
   t.equal(message.usage.output_tokens_details.thinking_tokens, 804);
+});
+
+t.test('recorded gx thoughts before a signed call are one thinking block that carries the call’s signature', async (t) => {
+  // The recorded thought part, then the recorded signed call, in one candidate: how gx answers a call it thought about.
+  const thought = fixtureJson<{ response: { body: Record<string, any> } }>('gemini-generate-thought-part.json').response.body.candidates[0].content.parts[0];
+  const native = assembleResponse(sseFixtureChunks('gemini3-stream-function-call-thought-signature.sse')) as Record<string, any>;
+  native.candidates[0].content.parts.unshift(thought);
+  const served = gxServed(native);
+  const message = answer(served.body, served.usage);
+  t.strictSame(
+    message.content.map((block: Record<string, unknown>) => ({ type: block.type, thinking: block.thinking, signature: block.signature })),
+    [
+      { type: 'thinking', thinking: thought.text, signature: recordedCallSignature() },
+      { type: 'tool_use', thinking: undefined, signature: undefined },
+    ],
+  );
+});
+
+t.test('a signature of the text goes on a thinking block before the text; a gp answer has none, and a text signature without text is left out', async (t) => {
+  const usage = fromOpenAiChatUsage(JSON.parse(gpRecording).usage);
+  const withDetails = (message: Record<string, unknown>) => ({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }] });
+  t.strictSame(answer(withDetails({ content: 'Hello.', reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2ln' }] }), usage).content, [
+    { type: 'thinking', thinking: '', signature: 'c2ln' },
+    { type: 'text', text: 'Hello.' },
+  ]);
+  t.strictSame(
+    answer(withDetails({ content: '', reasoning_content: 'Hm.', reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2ln' }, { type: 'reasoning.text', text: 'not carried' }] }), usage).content,
+    [{ type: 'thinking', thinking: 'Hm.', signature: '' }],
+  );
+  t.notOk(JSON.stringify(answer(JSON.parse(gpRecording), usage, 'gp-nano').content).includes('"thinking"'), 'gp signs nothing, so it gets no thinking block');
 });
 
 t.test('the id is stable for one request and differs between requests', async (t) => {

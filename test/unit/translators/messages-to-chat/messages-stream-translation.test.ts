@@ -60,19 +60,31 @@ t.test("the SDK's own stream reader assembles the translated gx stream into the 
   t.equal(message.usage.output_tokens, usages(outputs).at(-1)!.outputTokens);
 });
 
-t.test('a recorded gx function call streams as a tool_use block whose input the SDK parses', async (t) => {
-  const outputs = translateStream(gxDecoder(), gxFrames('gemini3-stream-function-call-thought-signature.sse'), translation());
+t.test('a recorded gx function call streams as its signature on a thinking block, then a tool_use block whose input the SDK parses', async (t) => {
+  const frames = gxFrames('gemini3-stream-function-call-thought-signature.sse');
+  const signature = (JSON.parse(frames[0]!.data) as Record<string, any>).candidates[0].content.parts[0].thoughtSignature as string;
+  const outputs = translateStream(gxDecoder(), frames, translation());
   const sequence = events(outputs);
-  const start = sequence.find((event) => event.name === 'content_block_start')!;
+  t.strictSame(
+    sequence.slice(1, 4).map((event) => event.data),
+    [
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature } },
+      { type: 'content_block_stop', index: 0 },
+    ],
+    'the recorded signature, whole, in a signature_delta before its thinking block stops',
+  );
+  const start = sequence[4]!;
   const block = start.data.content_block as Record<string, unknown>;
-  t.match(block, { type: 'tool_use', name: 'weather', input: {} });
+  t.match(start.data, { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', name: 'weather', input: {} } });
   t.match(block.id, /^call_[0-9a-f]{32}$/, "the served call's id, kept");
   t.equal(start.content, true, "the tool's name is output");
-  t.strictSame(sequence.find((event) => event.name === 'content_block_delta')?.data.delta, { type: 'input_json_delta', partial_json: '{"location":"San Francisco"}' });
+  t.strictSame(sequence[5]?.data.delta, { type: 'input_json_delta', partial_json: '{"location":"San Francisco"}' });
 
   const message = await sdkAccumulated(outputs);
   t.equal(message.stop_reason, 'tool_use');
-  t.match(message.content, [{ type: 'tool_use', id: block.id, name: 'weather', input: { location: 'San Francisco' } }]);
+  t.match(message.content, [{ type: 'thinking', thinking: '', signature }, { type: 'tool_use', id: block.id, name: 'weather', input: { location: 'San Francisco' } }]);
+  t.strictSame(message.content.map((item) => item.type), ['thinking', 'tool_use'], 'the SDK assembles the two blocks');
   t.equal(message.usage.input_tokens, 29);
   t.equal(message.usage.output_tokens, 819, 'candidates and thoughts, as gx bills them');
 });
@@ -88,6 +100,26 @@ t.test('recorded gx thoughts stream as a thinking block before the answer', asyn
   const message = await sdkAccumulated(outputs);
   t.equal(message.stop_reason, 'max_tokens');
   t.match(message.content, [{ type: 'thinking', thinking: /^\*\*Breaking Down the Sum of Natural Numbers\*\*/ }]);
+});
+
+t.test('a signature that follows the text already streamed (how gx-3 ends a text answer) is a thinking block after it; one of no text is left out', async (t) => {
+  const stream = translation();
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): StreamOutput => ({ type: 'event', data: JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] }), content: true });
+  const outputs = [
+    ...stream.push(chunk({ role: 'assistant', content: 'Hello.' })),
+    ...stream.push(chunk({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' }] })),
+    ...stream.push(chunk({}, 'stop')),
+    ...stream.end(),
+  ];
+  const message = await sdkAccumulated(outputs);
+  t.strictSame(message.content, [
+    { type: 'text', text: 'Hello.' },
+    { type: 'thinking', thinking: '', signature: 'c2lnLXRleHQ=' },
+  ]);
+
+  const thoughtsOnly = translation();
+  const unsigned = [...thoughtsOnly.push(chunk({ role: 'assistant', reasoning_content: 'Hm.', reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2ln' }] })), ...thoughtsOnly.end()];
+  t.notOk(events(unsigned).some((event) => (event.data.delta as { type?: string } | undefined)?.type === 'signature_delta'), 'no text to belong to');
 });
 
 t.test('a recorded gp stream: the role chunk opens nothing, and the usage of its last chunk closes it', async (t) => {

@@ -151,6 +151,43 @@ t.test('thinking with a budget asks gx for that budget and the thoughts; thinkin
   t.strictSame((native.body.generationConfig as JsonObject).thinkingConfig, { thinkingBudget: 2048, includeThoughts: true });
 });
 
+t.test('signatures sent back on thinking blocks reach gx on the parts the answer had them on: a call’s on its functionCall, the text’s on the text', async (t) => {
+  const chat = translate({
+    model: 'gx-3-pro-preview',
+    max_tokens: 1024,
+    messages: [
+      { role: 'user', content: 'Weather in Paris and Rome?' },
+      // As the answers came back: JSON (thoughts signed for the call after them) and streamed (the text's signature after it).
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Two cities.', signature: 'c2lnLXBhcmlz' },
+          { type: 'tool_use', id: 'call_paris', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'tool_use', id: 'call_rome', name: 'get_weather', input: { city: 'Rome' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_paris', content: 'sunny' },
+          { type: 'tool_result', tool_use_id: 'call_rome', content: 'rain' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny in Paris, rain in Rome.' }, { type: 'thinking', thinking: '', signature: 'c2lnLXRleHQ=' }] },
+      { role: 'user', content: 'Thanks.' },
+    ],
+  });
+  t.strictSame(chat.messages[1]?.reasoning_details, [{ type: 'reasoning.encrypted', data: 'c2lnLXBhcmlz', id: 'call_paris' }]);
+  t.strictSame(chat.messages[4]?.reasoning_details, [{ type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' }]);
+  t.ok(chatCompletionRequestSchema.safeParse(chat).success, "the gateway's chat schema accepts it");
+  const contents = toGxRequest(chat, { upstreamModel: 'gx-3-pro-preview', media: new Map() }).body.contents as JsonObject[];
+  t.strictSame(contents[1]?.parts, [
+    { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLXBhcmlz' },
+    { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
+  ], 'the real signature, not the stand-in; the parallel call after it carries none, as gx sent it');
+  t.strictSame(contents[3]?.parts, [{ text: 'Sunny in Paris, rain in Rome.', thoughtSignature: 'c2lnLXRleHQ=' }]);
+});
+
 t.test('thinking shown at the model’s own budget, thinking omitted, and thinking disabled', async (t) => {
   const prompt = { model: 'gx-3-pro-preview', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }] };
   t.strictSame(translate({ ...prompt, thinking: { type: 'adaptive' } }).extra_body, { gx: { thinking_config: { include_thoughts: true } } });

@@ -121,12 +121,31 @@ t.test('a call of a custom tool streams its input once the arguments are whole',
   t.match(last(events).response.output[1], { type: 'custom_tool_call', call_id: 'call_00_IhCAliIHtM9gKpgfqbBV9873', name: 'weather', input: '{"location": "San Francisco"}', status: 'completed' });
 });
 
-t.test('a recorded gx function call keeps the call id the chat stream gave it', async (t) => {
-  const served = decoded(gxDecoder(), sseFrames('gx/gemini3-stream-function-call-thought-signature.sse'));
+t.test('a recorded gx function call keeps the call id the chat stream gave it, its signature on a reasoning item before it', async (t) => {
+  const frames = sseFrames('gx/gemini3-stream-function-call-thought-signature.sse');
+  const signature = (JSON.parse(frames[0]!.data) as { candidates: { content: { parts: JsonObject[] } }[] }).candidates[0]!.content.parts[0]!.thoughtSignature;
+  const served = decoded(gxDecoder(), frames);
   const chatCall = served.flatMap((output) => (output.type === 'event' && output.data !== '[DONE]' ? ((JSON.parse(output.data) as { choices: { delta: { tool_calls?: JsonObject[] } }[] }).choices[0]?.delta.tool_calls ?? []) : []))[0]!;
   const events = eventsOf(translate(served, validated({ model: 'gx-3-pro', input: 'Weather?', stream: true, tools: [{ type: 'function', name: 'weather' }] })));
-  const call = last(events).response.output[0]!;
+  const [reasoning, call] = last(events).response.output;
+  t.strictSame(reasoning, { id: 'rs_req-1_0', type: 'reasoning', encrypted_content: signature, summary: [] }, 'the recorded signature, whole, without a summary');
   t.match(call, { type: 'function_call', call_id: chatCall.id, name: 'weather', arguments: '{"location":"San Francisco"}' });
+  t.strictSame(
+    types(events).slice(2, 5),
+    ['response.output_item.added', 'response.output_item.done', 'response.output_item.added'],
+    'the reasoning item has no summary events; it is done before the call is added',
+  );
+});
+
+t.test('a signature after text already streamed is a reasoning item after the message; one of no text is left out', async (t) => {
+  const chunk = (delta: JsonObject, finish: string | null = null): StreamOutput => ({ type: 'event', data: JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] }), content: true });
+  const events = eventsOf(translate([chunk({ role: 'assistant', content: 'Hello.' }), chunk({ reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' }] }), chunk({}, 'stop')]));
+  const output = last(events).response.output;
+  t.strictSame(output.map((item) => item.type), ['message', 'reasoning']);
+  t.strictSame(output[1], { id: 'rs_req-1_1', type: 'reasoning', encrypted_content: 'c2lnLXRleHQ=', summary: [] });
+
+  const thoughts = eventsOf(translate([chunk({ role: 'assistant', reasoning_content: 'Hm.', reasoning_details: [{ type: 'reasoning.encrypted', data: 'c2ln' }] }), chunk({}, 'length')]));
+  t.strictSame(last(thoughts).response.output, [{ id: 'rs_req-1_0', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Hm.' }] }]);
 });
 
 t.test('a recorded OpenAI-format stream with a usage chunk: the usage comes from that chunk', async (t) => {

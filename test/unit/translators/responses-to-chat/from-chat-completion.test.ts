@@ -59,6 +59,27 @@ t.test('a recorded DeepSeek tool call: its thoughts as reasoning, the call as a 
   ]);
 });
 
+t.test('a recorded gx-3 function call: its thought signature is the encrypted_content of a reasoning item right before the call', async (t) => {
+  const chunks = fixtureText('gx/gemini3-stream-function-call-thought-signature.sse')
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as { candidates: { content: { parts: JsonObject[] } }[] });
+  const signature = chunks[0]!.candidates[0]!.content.parts[0]!.thoughtSignature;
+  // The recorded call's frame as one answer; with the recorded thought part before it, the thoughts' item carries the signature.
+  const served = fromGxResponse(chunks[0], { model: 'gx-3-pro-preview', requestId: 'req-1', created: 1_796_000_000 });
+  const clientRequest = validated({ model: 'gx-3-pro-preview', input: 'Weather?', tools: [{ type: 'function', name: 'weather' }] });
+  const response = answer(served.body, served.usage, clientRequest);
+  t.strictSame(response.output.map((item) => item.type), ['reasoning', 'function_call']);
+  t.strictSame(response.output[0], { id: 'rs_req-1_0', type: 'reasoning', encrypted_content: signature, summary: [] });
+
+  const thought = fixtureJson<{ response: { body: { candidates: { content: { parts: JsonObject[] } }[] } } }>('gx/gemini-generate-thought-part.json').response.body.candidates[0]!.content.parts[0]!;
+  chunks[0]!.candidates[0]!.content.parts.unshift(thought);
+  const thinking = fromGxResponse(chunks[0], { model: 'gx-3-pro-preview', requestId: 'req-1', created: 1_796_000_000 });
+  const withThoughts = answer(thinking.body, thinking.usage, clientRequest);
+  t.strictSame(withThoughts.output[0], { id: 'rs_req-1_0', type: 'reasoning', encrypted_content: signature, summary: [{ type: 'summary_text', text: thought.text }] });
+  t.equal(withThoughts.output.length, 2);
+});
+
 t.test("a call of one of the request's custom tools comes back as a custom_tool_call with its input", async (t) => {
   const clientRequest = validated({ model: 'gx-2.5-pro', input: 'A page.', tools: [{ type: 'custom', name: 'setHtml', format: { type: 'text' } }] });
   const body = { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'setHtml', arguments: '{"input":"<main>Hi</main>"}' } }] }, finish_reason: 'tool_calls' }] };

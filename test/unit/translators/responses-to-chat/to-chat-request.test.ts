@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { ChatCompletionRequest, ChatMessage } from '../../../../core/index.js';
 import { chatCompletionRequestSchema } from '../../../../core/contracts/chat-completion-request.js';
+import { toGxRequest } from '../../../../providers/gx/chat/to-gx-request.js';
 import responsesToChat from '../../../../translators/responses-to-chat/index.js';
 import { contextFor, recordedRequest, validated } from './fixtures/read-fixtures.js';
 
@@ -61,6 +62,35 @@ t.test("Codex's follow-up carries the call with its call id, its output as a too
   const tool = chat.messages[5]!;
   t.equal(tool.tool_call_id, call.call_id);
   t.match(tool.content, /Process exited with code 0/);
+});
+
+t.test("the encrypted reasoning Codex sends back from another vendor is left out: only the gateway's reasoning items carry a signature", async (t) => {
+  const recorded = recordedRequest('codex-tool', 1);
+  t.ok((recorded.input as Record<string, unknown>[]).some((item) => item.type === 'reasoning' && typeof item.encrypted_content === 'string'), 'the recording sends one back');
+  t.notOk(translateRecorded('codex-tool', 1).messages.some((message) => 'reasoning_details' in message));
+});
+
+t.test('output items sent back as input (as Codex does) give gx its signatures again: a call’s on its functionCall, the text’s on the text', async (t) => {
+  const chat = translate({
+    model: 'gx-3-pro-preview',
+    tools: [{ type: 'function', name: 'weather' }],
+    input: [
+      { role: 'user', content: 'Weather in Paris?' },
+      { id: 'rs_req-1_0', type: 'reasoning', encrypted_content: 'c2lnLWNhbGw=', summary: [] },
+      { id: 'fc_req-1_1', type: 'function_call', call_id: 'call_paris', name: 'weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      { type: 'function_call_output', call_id: 'call_paris', output: 'sunny' },
+      // A streamed text answer: the signature after the message.
+      { id: 'msg_req-2_0', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny.', annotations: [] }] },
+      { id: 'rs_req-2_1', type: 'reasoning', encrypted_content: 'c2lnLXRleHQ=', summary: [] },
+      { role: 'user', content: 'Thanks.' },
+    ],
+  });
+  t.strictSame(roles(chat.messages), ['user', 'assistant', 'tool', 'assistant', 'user']);
+  t.strictSame(chat.messages[1]?.reasoning_details, [{ type: 'reasoning.encrypted', data: 'c2lnLWNhbGw=', id: 'call_paris' }]);
+  t.strictSame(chat.messages[3]?.reasoning_details, [{ type: 'reasoning.encrypted', data: 'c2lnLXRleHQ=' }]);
+  const contents = toGxRequest(chat, { upstreamModel: 'gx-3-pro-preview', media: new Map() }).body.contents as { parts: Record<string, unknown>[] }[];
+  t.strictSame(contents[1]?.parts, [{ functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnLWNhbGw=' }]);
+  t.strictSame(contents[3]?.parts, [{ text: 'Sunny.', thoughtSignature: 'c2lnLXRleHQ=' }]);
 });
 
 t.test('the official SDK: instructions become a system message before the string input', async (t) => {
@@ -162,6 +192,13 @@ t.test('tool_choice: a named function or custom tool is forced, allowed_tools na
   t.equal(translate({ ...base, tools, tool_choice: 'none' }).tool_choice, 'none');
 });
 
+t.test('a request whose only tools are web search is served without tools, its auto or none mode left out', async (t) => {
+  for (const toolChoice of [undefined, 'auto', 'none'] as const) {
+    const chat = translate({ ...base, tools: [{ type: 'web_search' }, { type: 'web_search_preview', search_context_size: 'low' }], tool_choice: toolChoice, parallel_tool_calls: true });
+    for (const field of ['tools', 'tool_choice', 'parallel_tool_calls']) t.notOk(field in chat, `${field} is not sent (tool_choice ${toolChoice ?? 'absent'})`);
+  }
+});
+
 t.test('parallel_tool_calls goes along with the tools, and only with them', async (t) => {
   t.equal((translate({ ...base, tools: [setHtml], parallel_tool_calls: false }) as Record<string, unknown>).parallel_tool_calls, false);
   t.notOk('parallel_tool_calls' in translate({ ...base, parallel_tool_calls: false }));
@@ -203,6 +240,8 @@ for (const [name, body, param, message] of [
   ['a local shell tool', { tools: [{ type: 'local_shell' }] }, 'tools[0].type', /a "local_shell" tool/],
   ['a field of a function tool without a chat form', { tools: [{ type: 'function', name: 'f', defer_loading: true }] }, 'tools[0].defer_loading', /cannot be served/],
   ['forcing a hosted tool', { tool_choice: { type: 'web_search_preview' } }, 'tool_choice.type', /forcing a "web_search_preview" tool/],
+  ['forcing web search by allowed_tools', { tools: [{ type: 'web_search' }], tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'web_search' }] } }, 'tool_choice.tools[0]', /naming one of the tools/],
+  ['requiring a tool when only web search is offered', { tools: [{ type: 'web_search' }], tool_choice: 'required' }, 'tool_choice', /"required" needs a tool the model can call/],
   ['forcing a tool that tools lacks', { tools: [setHtml], tool_choice: { type: 'function', name: 'setHtml' } }, 'tool_choice.name', /naming one of the tools/],
   ['an image by file id', { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /send the image as image_url/],
   ['an image in a system message', { input: [{ role: 'system', content: [{ type: 'input_image', image_url: 'https://example.com/a.png' }] }] }, 'input[0].content[0].type', /carries only text/],
