@@ -68,9 +68,14 @@ export interface RequestContext {
   result: InvocationOutcome | undefined;
   /** The usage the request is billed by, once known. */
   usage: Usage | undefined;
+  /** The quota units its settlement charges for that usage, once settled (a refund leaves it unset). */
+  units: number | undefined;
+  /** The channel (and group) that answered, once one did. */
+  served: Attempt | undefined;
   /** Why the request failed, when it did. */
   failure: GatewayError | undefined;
-  readonly timings: { readonly startedAt: number };
+  /** Milliseconds since the epoch: when the request arrived, and when its answer's first byte went out (a stream's headers). */
+  readonly timings: { readonly startedAt: number; firstByteAt?: number };
 }
 
 /** A fresh context for `invocation`: nothing planned, reserved or tried yet. */
@@ -94,8 +99,10 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     attempts: [],
     result: undefined,
     usage: undefined,
+    units: undefined,
+    served: undefined,
     failure: undefined,
-    timings: { startedAt: Date.now() },
+    timings: { startedAt: Date.now(), firstByteAt: undefined },
   };
 }
 

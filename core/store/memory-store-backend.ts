@@ -4,6 +4,7 @@ import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
+import { MemoryUsageLogStore } from './memory-usage-log-store.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -22,6 +23,7 @@ export class MemoryStoreBackend implements StoreBackend {
   /** Live slots per key: slot id to lease expiry. */
   readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
+  readonly #usageLog = new MemoryUsageLogStore();
   #closed = false;
 
   keyv<Value>(namespace: string): Keyv<Value> {
@@ -31,6 +33,10 @@ export class MemoryStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): MemoryUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

@@ -6,6 +6,7 @@ import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
+import { PostgresUsageLogStore } from './postgres-usage-log-store.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
@@ -53,6 +54,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #sql: ReturnType<typeof statements>;
   readonly #groupCommit: PostgresGroupCommit;
   readonly #sweep: NodeJS.Timeout;
+  readonly #usageLog: PostgresUsageLogStore;
   #closed = false;
 
   private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
@@ -61,6 +63,7 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#records = `${quotedSchema(schema)}.records`;
     this.#sql = statements(quotedSchema(schema));
     this.#groupCommit = new PostgresGroupCommit(pool);
+    this.#usageLog = new PostgresUsageLogStore(pool, quotedSchema(schema));
     // Records with a TTL (Responses ids, task records) that nobody reads again would stay
     // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
     // at the next.
@@ -97,6 +100,10 @@ export class PostgresStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): PostgresUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

@@ -5,6 +5,7 @@ import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
 import { missedMessages, type HoldLease, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
+import { RedisUsageLogStore } from './redis-usage-log-store.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
 const copyBatchSize = 500;
@@ -177,9 +178,11 @@ export class RedisStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, { keyv: Keyv; adapter: KeyvRedis<unknown> }>();
   #subscriberConnected: Promise<unknown> | undefined;
   readonly #handlers: Array<(message: string) => void> = [];
+  readonly #usageLog: RedisUsageLogStore;
 
   private constructor(client: RedisClientType, prefix: string) {
     this.#client = client;
+    this.#usageLog = new RedisUsageLogStore(client, (key) => `${prefix}${key}`);
     this.#subscriber = client.duplicate();
     this.#subscriber.on('error', () => {});
     // Every ready after the first is a reconnect: messages published meanwhile were missed.
@@ -231,6 +234,10 @@ export class RedisStoreBackend implements StoreBackend {
 
   keyv<Value>(namespace: string): Keyv<Value> {
     return this.#namespace(namespace).keyv as Keyv<Value>;
+  }
+
+  usageLog(): RedisUsageLogStore {
+    return this.#usageLog;
   }
 
   #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {
@@ -446,8 +453,9 @@ export class RedisStoreBackend implements StoreBackend {
       keys.forEach((fullKey, index) => {
         const key = fullKey.slice(prefix.length);
         const type = types[index];
-        // Rate buckets and slots are transient; `holds` is read with each hold.
-        if (type === 'none' || key.startsWith('rate:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
+        // Rate buckets and slots are transient; `holds` is read with each hold. The usage log
+        // (`usage:…`) is not part of a copy (docs/storage-and-operations.md).
+        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
         if (type === 'set' && key.startsWith('set:')) {
           reading.sMembers(fullKey);
           readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });

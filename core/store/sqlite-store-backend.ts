@@ -7,6 +7,7 @@ import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
+import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
@@ -41,6 +42,7 @@ export class SqliteStoreBackend implements StoreBackend {
   readonly #groupCommit: SqliteGroupCommit;
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages: StoreMessageBus;
+  readonly #usageLog: SqliteUsageLogStore;
 
   private constructor(file: string, database: Database.Database, messages: StoreMessageBus) {
     this.#file = file;
@@ -49,6 +51,7 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#statements = prepareStatements(database);
     this.#recordStatements = prepareRecordStatements(database);
     this.#groupCommit = new SqliteGroupCommit(database);
+    this.#usageLog = new SqliteUsageLogStore(database, this.#groupCommit);
   }
 
   /**
@@ -84,6 +87,10 @@ export class SqliteStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): SqliteUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

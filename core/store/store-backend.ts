@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { UsageLogStore } from '../usage/usage-log-store.js';
 
 /** A token's quota balance as the ledger keeps it. */
 export interface QuotaBalance {
@@ -178,6 +179,11 @@ export interface StoreBackend {
   readonly driver: StoreDriver;
   /** A keyv instance whose keys live under `namespace`; the same instance for the same name. */
   keyv<Value>(namespace: string): Keyv<Value>;
+  /**
+   * The usage log: a table on SQLite and PostgreSQL, capped streams on Redis, a bounded list in
+   * memory; the same instance on every call. Shared by every process that shares the store.
+   */
+  usageLog(): UsageLogStore;
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one

@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { pageFields, positiveIntegerText } from './query-fields.js';
 
 const maximumQuota = 500_000_000_000_000;
 const latestTime = 253_402_300_799;
-
-const positiveIntegerText = z
-  .string()
-  .regex(/^[1-9][0-9]{0,14}$/, { error: 'expected a positive integer' })
-  .transform(Number);
 
 const integerField = (minimum: number, maximum: number, hint: string) =>
   z
@@ -110,14 +106,6 @@ export const updateTokenQuery = z.object({
     .optional()
     .transform((value) => value === 'true' || value === '1'),
 });
-
-const pageFields = {
-  p: positiveIntegerText.optional().transform((value) => value ?? 1),
-  size: positiveIntegerText
-    .optional()
-    .transform((value) => value ?? 20)
-    .refine((value) => value <= 100, { error: 'at most 100' }),
-};
 
 /** GET /api/token/ */
 export const listTokensQuery = z.object(pageFields);

@@ -3,6 +3,7 @@ import type { TokenView } from '../../core/tokens/token-record.js';
 import type { TokenPage, TokenService } from '../../core/tokens/token-service.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { signedInUser } from '../auth/route-auth.js';
+import { envelope, login } from './management-envelope.js';
 import { toTokenObject } from './token-object.js';
 import {
   createTokenBody,
@@ -13,11 +14,6 @@ import {
   updateTokenBody,
   updateTokenQuery,
 } from './token-request-schemas.js';
-
-/** Every token route takes a user's login token. */
-const login = { config: { auth: 'login' } } as const;
-
-const envelope = (data?: unknown) => (data === undefined ? { success: true, message: '' } : { success: true, message: '', data });
 
 /** The nine token endpoints of spec part 1. */
 export async function tokenRoutes(app: FastifyInstance, options: { tokens: TokenService }): Promise<void> {

@@ -1,0 +1,113 @@
+import type Database from 'better-sqlite3';
+import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
+import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
+import type { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { sqlColumn, usageColumns, usageConditions, usageRecordOfRow } from './usage-log-sql.js';
+
+const selectedColumns = ['id', ...usageColumns].map(sqlColumn).join(', ');
+
+/**
+ * The usage log of the sqlite driver: the `usage_logs` table of the one database file
+ * (core/store/sqlite-database.ts). A batch is inserted inside the group commit's IMMEDIATE
+ * transaction, so it shares the WAL commit of the quota writes of its turn, and the workers of
+ * one gateway write the file as they write everything else: one transaction at a time, which
+ * SQLite serializes across processes. Ids come from the table (AUTOINCREMENT: never reused,
+ * also after the oldest records are removed).
+ */
+export class SqliteUsageLogStore implements UsageLogStore {
+  readonly #database: Database.Database;
+  readonly #groupCommit: SqliteGroupCommit;
+  readonly #insert: Database.Statement;
+  readonly #removeBefore: Database.Statement<[number, number]>;
+  /** Queries by their text: a filter's fields decide the text, so there are few. */
+  readonly #queries = new Map<string, Database.Statement>();
+
+  constructor(database: Database.Database, groupCommit: SqliteGroupCommit) {
+    this.#database = database;
+    this.#groupCommit = groupCommit;
+    this.#insert = database.prepare(`INSERT INTO usage_logs (${usageColumns.map(sqlColumn).join(', ')}) VALUES (${usageColumns.map(() => '?').join(', ')})`);
+    // Oldest first, through the index on created_at: a small batch never waits on a long scan.
+    this.#removeBefore = database.prepare('DELETE FROM usage_logs WHERE id IN (SELECT id FROM usage_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)');
+  }
+
+  async append(records: readonly NewUsageRecord[]): Promise<void> {
+    await this.#groupCommit.run(() => {
+      for (const record of records) this.#insert.run(usageColumns.map((column) => columnValue(record, column)));
+    });
+  }
+
+  async page(filter: UsageFilter, offset: number, limit: number): Promise<UsagePage> {
+    const { conditions, values } = whereOf(filter);
+    const rows = this.#query(`SELECT ${selectedColumns} FROM usage_logs WHERE ${conditions} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`).all(...values, limit, offset) as Array<Record<string, unknown>>;
+    const counted = this.#query(`SELECT count(*) AS total FROM usage_logs WHERE ${conditions}`).get(...values) as { total: number };
+    return { items: rows.map(usageRecordOfRow), total: Number(counted.total) };
+  }
+
+  async stat(filter: UsageFilter): Promise<UsageStat> {
+    const { conditions, values } = whereOf(filter);
+    const row = this.#query(
+      `SELECT total(quota) AS quota, count(*) AS requests, total(prompt_tokens) AS prompt_tokens, total(completion_tokens) AS completion_tokens FROM usage_logs WHERE ${conditions}`,
+    ).get(...values) as Record<string, number>;
+    return { quota: Number(row.quota), requests: Number(row.requests), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens) };
+  }
+
+  async daily(filter: UsageFilter): Promise<UsageDay[]> {
+    const { conditions, values } = whereOf(filter);
+    const rows = this.#query(
+      `SELECT strftime('%Y-%m-%d', created_at, 'unixepoch') AS day, model_name, count(*) AS requests, total(quota) AS quota,
+         total(prompt_tokens) AS prompt_tokens, total(completion_tokens) AS completion_tokens
+       FROM usage_logs WHERE ${conditions} GROUP BY day, model_name ORDER BY day, model_name`,
+    ).all(...values) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({
+      day: String(row.day),
+      model_name: String(row.model_name),
+      requests: Number(row.requests),
+      quota: Number(row.quota),
+      prompt_tokens: Number(row.prompt_tokens),
+      completion_tokens: Number(row.completion_tokens),
+    }));
+  }
+
+  /** Page after page, each after the last record of the one before (no statement stays open across an await). */
+  async *scan(filter: UsageFilter): AsyncGenerator<UsageRecord> {
+    const { conditions, values } = whereOf(filter);
+    const first = this.#query(`SELECT ${selectedColumns} FROM usage_logs WHERE ${conditions} ORDER BY created_at DESC, id DESC LIMIT ?`);
+    const next = this.#query(`SELECT ${selectedColumns} FROM usage_logs WHERE ${conditions} AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`);
+    let rows = first.all(...values, usageScanPageSize) as Array<Record<string, unknown>>;
+    for (;;) {
+      const records = rows.map(usageRecordOfRow);
+      yield* records;
+      const last = records.at(-1);
+      if (last === undefined || records.length < usageScanPageSize) return;
+      rows = next.all(...values, last.created_at, last.id, usageScanPageSize) as Array<Record<string, unknown>>;
+    }
+  }
+
+  async removeBefore(createdBefore: number, limit: number): Promise<number> {
+    // In the group commit's IMMEDIATE transaction: one worker's removal at a time.
+    return this.#groupCommit.run(() => this.#removeBefore.run(createdBefore, limit).changes);
+  }
+
+  #query(text: string): Database.Statement {
+    let statement = this.#queries.get(text);
+    if (statement === undefined) this.#queries.set(text, (statement = this.#database.prepare(text)));
+    return statement;
+  }
+}
+
+/** The WHERE conditions of `filter` with `?` placeholders, and their values in order. */
+function whereOf(filter: UsageFilter): { conditions: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const conditions = usageConditions(filter, (value) => {
+    values.push(value);
+    return '?';
+  });
+  return { conditions, values };
+}
+
+/** A record's value for one column, as SQLite stores it: booleans as 0 or 1, the attempts as JSON. */
+function columnValue(record: NewUsageRecord, column: (typeof usageColumns)[number]): unknown {
+  if (column === 'is_stream') return record.is_stream ? 1 : 0;
+  if (column === 'attempts') return JSON.stringify(record.attempts);
+  return record[column];
+}
