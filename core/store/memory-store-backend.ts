@@ -269,6 +269,7 @@ export class MemoryStoreBackend implements StoreBackend {
     for (const [key, window] of this.#windows) if (window.resetAt > now) yield { kind: 'window', key, count: window.count, resetAt: window.resetAt };
     for (const [account, balance] of this.#balances) yield { kind: 'balance', account, ...balance };
     for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold };
+    for (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
   }
 
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
@@ -279,7 +280,8 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'counter') this.#counters.set(entry.key, entry.value);
       else if (entry.kind === 'window') this.#windows.set(entry.key, { count: entry.count, resetAt: entry.resetAt });
       else if (entry.kind === 'balance') this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
-      else this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
+      else if (entry.kind === 'hold') this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
+      else this.#usageLog.importRecord(entry.record);
     }
   }
 

@@ -50,6 +50,19 @@ export class MemoryUsageLogStore implements UsageLogStore {
     return count;
   }
 
+  /** Every record, oldest first (a copy of the list). */
+  exportRecords(): UsageRecord[] {
+    return this.#records.slice();
+  }
+
+  /** Adds a record with its own id, in id order; new records' ids follow the largest. */
+  importRecord(record: UsageRecord): void {
+    const last = this.#records.at(-1);
+    this.#records.push(record);
+    if (last !== undefined && last.id > record.id) this.#records.sort((a, b) => a.id - b.id);
+    this.#lastId = Math.max(this.#lastId, record.id);
+  }
+
   /** The records, newest first, from a copy of the list (an append or removal meanwhile changes nothing a reader sees). */
   *#newestFirst(): Generator<UsageRecord> {
     const snapshot = this.#records.slice();

@@ -182,7 +182,7 @@ const migrations: readonly string[] = [
   CREATE INDEX windows_reset ON {schema}.windows (reset_at);
   `,
   // The usage log (core/store/postgres-usage-log-store.ts): one row per model request, its
-  // attempts as jsonb. The indexes serve a user's newest records, the admin's (and the
+  // attempts as json (kept as written, so a copy gives them back field for field). The indexes serve a user's newest records, the admin's (and the
   // retention's oldest), and a request id.
   `
   CREATE TABLE {schema}.usage_logs (
@@ -212,7 +212,7 @@ const migrations: readonly string[] = [
     request_id text NOT NULL,
     task_id text NOT NULL,
     channel text NOT NULL,
-    attempts jsonb NOT NULL
+    attempts json NOT NULL
   );
   CREATE INDEX usage_logs_user_time ON {schema}.usage_logs (user_id, created_at, id);
   CREATE INDEX usage_logs_time ON {schema}.usage_logs (created_at, id);

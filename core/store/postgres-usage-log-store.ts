@@ -30,7 +30,7 @@ const columnTypes: Readonly<Record<(typeof usageColumns)[number], string>> = {
   request_id: 'text',
   task_id: 'text',
   channel: 'text',
-  attempts: 'jsonb',
+  attempts: 'json',
 };
 
 /**
@@ -45,6 +45,7 @@ export class PostgresUsageLogStore implements UsageLogStore {
   readonly #pool: pg.Pool;
   readonly #table: string;
   readonly #insert: string;
+  readonly #import: string;
   readonly #selected = ['id', ...usageColumns].map(sqlColumn).join(', ');
 
   /** `schema` is quoted already. */
@@ -54,6 +55,25 @@ export class PostgresUsageLogStore implements UsageLogStore {
     const columns = usageColumns.map(sqlColumn).join(', ');
     const definitions = usageColumns.map((column) => `${sqlColumn(column)} ${columnTypes[column]}`).join(', ');
     this.#insert = `INSERT INTO ${this.#table} (${columns}) SELECT ${columns} FROM json_to_recordset($1::json) AS batch (${definitions})`;
+    this.#import = `
+      INSERT INTO ${this.#table} (id, ${columns}) SELECT id, ${columns} FROM json_to_recordset($1::json) AS batch (id bigint, ${definitions})
+      ON CONFLICT (id) DO UPDATE SET (${columns}) = (${usageColumns.map((column) => `excluded.${sqlColumn(column)}`).join(', ')})`;
+  }
+
+  /** One page of every record, oldest first, after id `after`: an export reads them on its own transaction's `client`. */
+  async exportPage(client: pg.PoolClient, after: number, limit: number): Promise<UsageRecord[]> {
+    const { rows } = await client.query(`SELECT ${this.#selected} FROM ${this.#table} WHERE id > $1 ORDER BY id LIMIT $2`, [after, limit]);
+    return rows.map(usageRecordOfRow);
+  }
+
+  /** Writes records with their own ids, on an import's transaction's `client`; {@link continueIds} after the last batch. */
+  async importRecords(client: pg.PoolClient, records: readonly UsageRecord[]): Promise<void> {
+    if (records.length > 0) await client.query(this.#import, [JSON.stringify(records)]);
+  }
+
+  /** Moves the id sequence past the largest id, so new records' ids follow imported ones. */
+  async continueIds(client: pg.PoolClient): Promise<void> {
+    await client.query(`SELECT setval(pg_get_serial_sequence('${this.#table}', 'id'), max(id)) FROM ${this.#table} HAVING max(id) IS NOT NULL`);
   }
 
   async append(records: readonly NewUsageRecord[]): Promise<void> {

@@ -10,27 +10,44 @@ export const redisUserUsageLogCapacity = 10_000;
 /** How many users' streams one trimming script takes. */
 const trimChunkSize = 200;
 
-// KEYS: the id counter, the stream of all records, the set of users with a stream, then each
-// record's user stream; ARGV: the two caps, then per record its user id and its JSON without
-// `id`. Every stream entry's id is at least its record's `created_at` in milliseconds: the
+// Adds one record's JSON (with its id, `created_at` its first number field) to a stream capped
+// near `cap`. The entry's id is at least the record's `created_at` in milliseconds: the
 // record's time when that is past the stream's last entry, else Redis's next id. So an entry
 // whose id is below a time holds a record created before it, which is what the time filters
 // and the retention read (and no clock but the records' own is involved).
-const appendScript = `
+const addEntry = `
+local function add(key, cap, record)
+  local entryTime = string.format('%d', tonumber(string.match(record, '"created_at":(%d+)')) * 1000)
+  local added = redis.pcall('XADD', key, 'MAXLEN', '~', cap, entryTime .. '-*', 'r', record)
+  if type(added) == 'table' and added.err then redis.call('XADD', key, 'MAXLEN', '~', cap, '*', 'r', record) end
+end`;
+
+// KEYS: the id counter, the stream of all records, the set of users with a stream, then each
+// record's user stream; ARGV: the two caps, then per record its user id and its JSON without
+// \`id\` (which starts with \`created_at\`).
+const appendScript = `${addEntry}
 local count = (#ARGV - 2) / 2
 local last = redis.call('INCRBY', KEYS[1], count)
-local function add(key, cap, entryTime, json)
-  local added = redis.pcall('XADD', key, 'MAXLEN', '~', cap, entryTime .. '-*', 'r', json)
-  if type(added) == 'table' and added.err then redis.call('XADD', key, 'MAXLEN', '~', cap, '*', 'r', json) end
-end
 for i = 1, count do
-  local json = ARGV[2 + 2 * i]
-  local record = '{"id":' .. string.format('%d', last - count + i) .. ',' .. string.sub(json, 2)
-  local entryTime = string.format('%d', tonumber(string.match(json, '"created_at":(%d+)')) * 1000)
-  add(KEYS[2], ARGV[1], entryTime, record)
-  add(KEYS[3 + i], ARGV[2], entryTime, record)
+  local record = '{"id":' .. string.format('%d', last - count + i) .. ',' .. string.sub(ARGV[2 + 2 * i], 2)
+  add(KEYS[2], ARGV[1], record)
+  add(KEYS[3 + i], ARGV[2], record)
   redis.call('SADD', KEYS[3], ARGV[1 + 2 * i])
 end
+return count`;
+
+// An import: as the append, but each record comes with its id (ARGV per record: user id, id,
+// JSON), and the counter moves past the largest, so new records' ids follow.
+const importScript = `${addEntry}
+local count = (#ARGV - 2) / 3
+local largest = tonumber(redis.call('GET', KEYS[1]) or '0')
+for i = 1, count do
+  add(KEYS[2], ARGV[1], ARGV[2 + 3 * i])
+  add(KEYS[3 + i], ARGV[2], ARGV[2 + 3 * i])
+  redis.call('SADD', KEYS[3], ARGV[3 * i])
+  largest = math.max(largest, tonumber(ARGV[1 + 3 * i]))
+end
+redis.call('SET', KEYS[1], string.format('%d', largest))
 return count`;
 
 // KEYS: the set of users, then user streams (the stream of all records first, as user ''); ARGV:
@@ -82,6 +99,37 @@ export class RedisUsageLogStore implements UsageLogStore {
     await this.#client.eval(appendScript, { keys, arguments: values });
   }
 
+  /** Writes records with their own ids (an import), in the order given. */
+  async importRecords(records: readonly UsageRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const keys = [this.#key('usage:id'), this.#key('usage:log'), this.#key('usage:users')];
+    const values = [String(redisUsageLogCapacity), String(redisUserUsageLogCapacity)];
+    for (const { id, ...record } of records) {
+      keys.push(this.#userStream(record.user_id));
+      values.push(String(record.user_id), String(id), JSON.stringify({ id, ...record }));
+    }
+    await this.#client.eval(importScript, { keys, arguments: values });
+  }
+
+  /**
+   * Every record once, oldest first: those only a user's stream still holds (older than the
+   * oldest of the stream of all records, which dropped them at its cap), user by user, then
+   * the stream of all records.
+   */
+  async *exportRecords(): AsyncGenerator<UsageRecord> {
+    const [oldest] = await this.#client.xRange(this.#key('usage:log'), '-', '+', { COUNT: 1 });
+    const oldestShared = oldest === undefined ? Infinity : recordOfEntry(oldest).id;
+    const users = new Set<string>();
+    for await (const members of this.#client.sScanIterator(this.#key('usage:users'), { COUNT: trimChunkSize })) for (const user of members) users.add(user);
+    for (const user of users) {
+      for await (const record of this.#oldestFirst(this.#userStream(Number(user)))) {
+        if (record.id >= oldestShared) break;
+        yield record;
+      }
+    }
+    yield* this.#oldestFirst(this.#key('usage:log'));
+  }
+
   async page(filter: UsageFilter, offset: number, limit: number): Promise<UsagePage> {
     const stream = this.#streamOf(filter);
     if (filtersBeyondUser(filter)) return pageOfMatching(this.#newestFirst(stream, filter), filter, offset, limit);
@@ -125,6 +173,17 @@ export class RedisUsageLogStore implements UsageLogStore {
 
   #userStream(userId: number): string {
     return this.#key(`usage:user:${userId}`);
+  }
+
+  /** The stream's records oldest first, a page at a time. */
+  async *#oldestFirst(stream: string): AsyncGenerator<UsageRecord> {
+    for (let lowest = '-'; ; ) {
+      const entries = await this.#client.xRange(stream, lowest, '+', { COUNT: usageScanPageSize });
+      for (const entry of entries) yield recordOfEntry(entry);
+      const last = entries.at(-1);
+      if (last === undefined || entries.length < usageScanPageSize) return;
+      lowest = `(${last.id}`;
+    }
   }
 
   /** The stream's records newest first, a page at a time, down to the filter's lower time bound. */

@@ -293,6 +293,7 @@ export class SqliteStoreBackend implements StoreBackend {
       for (const row of exporting.holds.all()) {
         yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
       }
+      for (const record of this.#usageLog.exportRecords(exportPageSize)) yield { kind: 'usage', record };
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
     }
@@ -323,6 +324,9 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'hold':
             importing.hold.run(entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+            break;
+          case 'usage':
+            this.#usageLog.importRecord(entry.record);
             break;
         }
       }

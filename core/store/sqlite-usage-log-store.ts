@@ -19,6 +19,8 @@ export class SqliteUsageLogStore implements UsageLogStore {
   readonly #groupCommit: SqliteGroupCommit;
   readonly #insert: Database.Statement;
   readonly #removeBefore: Database.Statement<[number, number]>;
+  readonly #exportPage: Database.Statement<[number, number]>;
+  readonly #importRecord: Database.Statement;
   /** Queries by their text: a filter's fields decide the text, so there are few. */
   readonly #queries = new Map<string, Database.Statement>();
 
@@ -28,6 +30,9 @@ export class SqliteUsageLogStore implements UsageLogStore {
     this.#insert = database.prepare(`INSERT INTO usage_logs (${usageColumns.map(sqlColumn).join(', ')}) VALUES (${usageColumns.map(() => '?').join(', ')})`);
     // Oldest first, through the index on created_at: a small batch never waits on a long scan.
     this.#removeBefore = database.prepare('DELETE FROM usage_logs WHERE id IN (SELECT id FROM usage_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)');
+    this.#exportPage = database.prepare(`SELECT ${selectedColumns} FROM usage_logs WHERE id > ? ORDER BY id LIMIT ?`);
+    // An imported id past the table's sequence moves the sequence on (AUTOINCREMENT), so new ids follow it.
+    this.#importRecord = database.prepare(`INSERT OR REPLACE INTO usage_logs (${selectedColumns}) VALUES (${['id', ...usageColumns].map(() => '?').join(', ')})`);
   }
 
   async append(records: readonly NewUsageRecord[]): Promise<void> {
@@ -86,6 +91,21 @@ export class SqliteUsageLogStore implements UsageLogStore {
   async removeBefore(createdBefore: number, limit: number): Promise<number> {
     // In the group commit's IMMEDIATE transaction: one worker's removal at a time.
     return this.#groupCommit.run(() => this.#removeBefore.run(createdBefore, limit).changes);
+  }
+
+  /** Every record, oldest first, a page at a time; run inside the export's read transaction, it reads that one snapshot. */
+  *exportRecords(pageSize: number): Generator<UsageRecord> {
+    for (let after = 0; ; ) {
+      const rows = this.#exportPage.all(after, pageSize) as Array<Record<string, unknown>>;
+      for (const row of rows) yield usageRecordOfRow(row);
+      if (rows.length < pageSize) return;
+      after = Number((rows.at(-1) as Record<string, unknown>).id);
+    }
+  }
+
+  /** Writes a record with its own id (an import, inside its transaction). */
+  importRecord(record: UsageRecord): void {
+    this.#importRecord.run(record.id, ...usageColumns.map((column) => columnValue(record, column)));
   }
 
   #query(text: string): Database.Statement {

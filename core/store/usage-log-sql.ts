@@ -65,7 +65,7 @@ export function usageConditions(filter: UsageFilter, parameter: (value: unknown)
   return conditions.length === 0 ? '1 = 1' : conditions.join(' AND ');
 }
 
-/** A row of either table as a record: PostgreSQL's bigints arrive as text, SQLite's booleans as 0 or 1, `attempts` as JSON text (SQLite) or parsed (PostgreSQL's jsonb). */
+/** A row of either table as a record: PostgreSQL's bigints arrive as text, SQLite's booleans as 0 or 1, `attempts` as JSON text (SQLite) or parsed (PostgreSQL's json). */
 export function usageRecordOfRow(row: Record<string, unknown>): UsageRecord {
   return {
     id: Number(row.id),
