@@ -9,18 +9,10 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
+import type { UsageAttempt } from '../usage/usage-record.js';
 
-/** One try of a channel, as the request's log line and the observer report it. */
-export interface AttemptRecord {
-  channel: string;
-  group: string;
-  outcome: 'success' | 'failed' | 'refused' | 'aborted';
-  status?: number;
-  code?: string;
-  milliseconds: number;
-  /** The translator between the client's operation and the one the channel's provider implements, when one served the try. */
-  translator?: string;
-}
+/** One try of a channel, as the request's log line, the observer and its usage record report it. */
+export type AttemptRecord = UsageAttempt;
 
 /** What translators made of one client request: what they know of it, and each one's served request, translated once for every channel it serves. */
 export interface RequestTranslations {

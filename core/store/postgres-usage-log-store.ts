@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
 import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
-import { sqlColumn, usageColumns, usageConditions, usageRecordOfRow } from './usage-log-sql.js';
+import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow } from './usage-log-sql.js';
 
 /** Each column's type, for reading a batch's JSON into rows. */
 const columnTypes: Readonly<Record<(typeof usageColumns)[number], string>> = {
@@ -109,14 +109,7 @@ export class PostgresUsageLogStore implements UsageLogStore {
        FROM ${this.#table} WHERE ${conditions} GROUP BY 1, 2 ORDER BY 1, model_name COLLATE "C"`,
       values,
     );
-    return rows.map((row) => ({
-      day: String(row.day),
-      model_name: String(row.model_name),
-      requests: Number(row.requests),
-      quota: Number(row.quota),
-      prompt_tokens: Number(row.prompt_tokens),
-      completion_tokens: Number(row.completion_tokens),
-    }));
+    return rows.map(usageDayOfRow);
   }
 
   /** Page after page, each after the last record of the one before, each on whichever pooled connection is free. */

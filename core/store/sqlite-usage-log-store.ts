@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
 import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
 import type { SqliteGroupCommit } from './sqlite-group-commit.js';
-import { sqlColumn, usageColumns, usageConditions, usageRecordOfRow } from './usage-log-sql.js';
+import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow } from './usage-log-sql.js';
 
 const selectedColumns = ['id', ...usageColumns].map(sqlColumn).join(', ');
 
@@ -63,14 +63,7 @@ export class SqliteUsageLogStore implements UsageLogStore {
          total(prompt_tokens) AS prompt_tokens, total(completion_tokens) AS completion_tokens
        FROM usage_logs WHERE ${conditions} GROUP BY day, model_name ORDER BY day, model_name`,
     ).all(...values) as Array<Record<string, unknown>>;
-    return rows.map((row) => ({
-      day: String(row.day),
-      model_name: String(row.model_name),
-      requests: Number(row.requests),
-      quota: Number(row.quota),
-      prompt_tokens: Number(row.prompt_tokens),
-      completion_tokens: Number(row.completion_tokens),
-    }));
+    return rows.map(usageDayOfRow);
   }
 
   /** Page after page, each after the last record of the one before (no statement stays open across an await). */

@@ -1,5 +1,5 @@
-import type { UsageFilter } from '../usage/usage-log-store.js';
-import type { UsageAttempt, UsageRecord, UsageType } from '../usage/usage-record.js';
+import type { UsageDay, UsageFilter } from '../usage/usage-log-store.js';
+import { usageRecordFields, type UsageAttempt, type UsageRecord, type UsageType } from '../usage/usage-record.js';
 
 /**
  * What the SQLite and PostgreSQL usage logs share: the table's columns (the record's field
@@ -7,35 +7,8 @@ import type { UsageAttempt, UsageRecord, UsageType } from '../usage/usage-record
  * reading of a row. Each driver writes its own placeholders (`?`, `$1`) and types.
  */
 
-/** Every column but `id`, in the order the inserts give them. */
-export const usageColumns = [
-  'created_at',
-  'type',
-  'user_id',
-  'token_id',
-  'token_name',
-  'model_name',
-  'upstream_model',
-  'operation',
-  'client_format',
-  'group',
-  'is_stream',
-  'prompt_tokens',
-  'completion_tokens',
-  'cached_tokens',
-  'reasoning_tokens',
-  'quota',
-  'usage_source',
-  'status',
-  'error_code',
-  'end_reason',
-  'use_time_ms',
-  'first_byte_ms',
-  'request_id',
-  'task_id',
-  'channel',
-  'attempts',
-] as const;
+/** Every column but `id`, in the order the inserts give them: the record's fields. */
+export const usageColumns = usageRecordFields.filter((field): field is Exclude<keyof UsageRecord, 'id'> => field !== 'id');
 
 /** A column as SQL names it. */
 export const sqlColumn = (column: string): string => (column === 'group' ? '"group"' : column);
@@ -95,5 +68,17 @@ export function usageRecordOfRow(row: Record<string, unknown>): UsageRecord {
     task_id: String(row.task_id),
     channel: String(row.channel),
     attempts: (typeof row.attempts === 'string' ? JSON.parse(row.attempts) : (row.attempts ?? [])) as UsageAttempt[],
+  };
+}
+
+/** A row of a `daily` query (`day`, `model_name` and the totals, numbers as text on PostgreSQL) as a day's totals. */
+export function usageDayOfRow(row: Record<string, unknown>): UsageDay {
+  return {
+    day: String(row.day),
+    model_name: String(row.model_name),
+    requests: Number(row.requests),
+    quota: Number(row.quota),
+    prompt_tokens: Number(row.prompt_tokens),
+    completion_tokens: Number(row.completion_tokens),
   };
 }

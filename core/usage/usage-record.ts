@@ -5,7 +5,7 @@ export type UsageType = (typeof UsageType)[keyof typeof UsageType];
 /** The types a record can have, for the `type` filter. */
 export const usageTypes: readonly UsageType[] = [UsageType.consume, UsageType.error, UsageType.refund];
 
-/** One channel tried for a request, as a record keeps it: the request's log line lists the same. */
+/** One try of a channel, as the request's log line, the observer and the usage record report it. */
 export interface UsageAttempt {
   channel: string;
   /** The billing group it was tried in. */
@@ -16,7 +16,7 @@ export interface UsageAttempt {
   /** The error code of its failure; absent for a success. */
   code?: string;
   milliseconds: number;
-  /** The translator that served the client's format on it, when one did. */
+  /** The translator between the client's operation and the one the channel's provider implements, when one served the try. */
   translator?: string;
 }
 
@@ -70,6 +70,37 @@ export interface UsageRecord {
   /** Admins only: each channel tried, in order, with how it went and how long it took. */
   attempts: readonly UsageAttempt[];
 }
+
+/** Every field of a record, in the order a record lists them (the columns of the SQL tables, the CSV header). */
+export const usageRecordFields = [
+  'id',
+  'created_at',
+  'type',
+  'user_id',
+  'token_id',
+  'token_name',
+  'model_name',
+  'upstream_model',
+  'operation',
+  'client_format',
+  'group',
+  'is_stream',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'reasoning_tokens',
+  'quota',
+  'usage_source',
+  'status',
+  'error_code',
+  'end_reason',
+  'use_time_ms',
+  'first_byte_ms',
+  'request_id',
+  'task_id',
+  'channel',
+  'attempts',
+] as const satisfies ReadonlyArray<keyof UsageRecord>;
 
 /** A record before the store gives it its id. */
 export type NewUsageRecord = Omit<UsageRecord, 'id'>;

@@ -1,39 +1,8 @@
 import { Readable } from 'node:stream';
-import { adminOnlyFields, shownUsageRecord, type UsageRecord } from '../../core/usage/usage-record.js';
+import { adminOnlyFields, shownUsageRecord, usageRecordFields, type UsageRecord } from '../../core/usage/usage-record.js';
 
 /** The export formats of the log API. */
 export type UsageExportFormat = 'csv' | 'jsonl';
-
-/** Every field of a record, in the order the record lists them: the CSV header. */
-const fields: ReadonlyArray<keyof UsageRecord> = [
-  'id',
-  'created_at',
-  'type',
-  'user_id',
-  'token_id',
-  'token_name',
-  'model_name',
-  'upstream_model',
-  'operation',
-  'client_format',
-  'group',
-  'is_stream',
-  'prompt_tokens',
-  'completion_tokens',
-  'cached_tokens',
-  'reasoning_tokens',
-  'quota',
-  'usage_source',
-  'status',
-  'error_code',
-  'end_reason',
-  'use_time_ms',
-  'first_byte_ms',
-  'request_id',
-  'task_id',
-  'channel',
-  'attempts',
-];
 
 /** How many bytes of lines go out in one chunk. */
 const chunkCharacters = 64 * 1024;
@@ -48,7 +17,7 @@ export const exportContentType = (format: UsageExportFormat): string => (format 
  * once is an error answer, not a cut stream). Admins get {@link adminOnlyFields} too.
  */
 export function exportStream(format: UsageExportFormat, first: IteratorResult<UsageRecord>, rest: AsyncIterator<UsageRecord>, admin: boolean): Readable {
-  const columns = admin ? fields : fields.filter((field) => !(adminOnlyFields as readonly string[]).includes(field));
+  const columns: ReadonlyArray<keyof UsageRecord> = admin ? usageRecordFields : usageRecordFields.filter((field) => !(adminOnlyFields as readonly string[]).includes(field));
   const line = format === 'csv' ? (record: UsageRecord) => csvRow(columns.map((column) => record[column])) : (record: UsageRecord) => `${JSON.stringify(shownUsageRecord(record, admin))}\n`;
   async function* lines(): AsyncGenerator<string> {
     let chunk = format === 'csv' ? csvRow(columns) : '';
