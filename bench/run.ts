@@ -20,7 +20,8 @@
  * Options: --quick (a short run), --seconds N per run (8; quick 2), --rounds N (2; quick 1),
  * --connections N for the loaded runs (50), --soak-requests N (100000; quick 20000),
  * --gateway-log-level L (info, the production default: one line per request; warn: none),
- * --storage sqlite|memory (sqlite; memory shows what the store costs),
+ * --storage sqlite|memory (sqlite; memory shows what the store costs), --usage-log on|off
+ * (on; off shows what the usage log costs),
  * --management (also the older management and auth routes), --profile (run the gateway
  * under `node --cpu-prof` and print its top self-time functions).
  *
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     'soak-requests': { type: 'string' },
     'gateway-log-level': { type: 'string', default: 'info' },
     storage: { type: 'string', default: 'sqlite' },
+    'usage-log': { type: 'string', default: 'on' },
     management: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     soak: { type: 'boolean', default: false },
@@ -63,6 +65,8 @@ const loadedConnections = Number(values.connections);
 const soakRequests = Number(values['soak-requests'] ?? (quick ? 20_000 : 100_000));
 if (values.storage !== 'sqlite' && values.storage !== 'memory') throw new Error('--storage takes sqlite or memory');
 const storage = values.storage;
+if (values['usage-log'] !== 'on' && values['usage-log'] !== 'off') throw new Error('--usage-log takes on or off');
+const usageLog = values['usage-log'] === 'on';
 
 /** The targets' labels, in the order each round visits them. */
 const targetNames = ['direct', 'gateway', 'proxy'] as const;
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
       storage,
       logLevel: values['gateway-log-level'] as string,
       cpuProfile: values.profile === true,
+      usageLog,
     });
     started.push(gateway);
     const servers: Record<TargetName, ServerProcess> = { direct: upstream, gateway, proxy };
@@ -203,7 +208,7 @@ async function main(): Promise<void> {
     console.log(`\nModel Gateway benchmark: ${new Date().toISOString()}`);
     console.log(`machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${osType()} ${release()}, Node ${process.version}`);
     console.log(
-      `load: autocannon in this process; ${rounds} interleaved round(s) of ${seconds} s per run, medians over rounds; gateway on ${storage}, LOG_LEVEL=${values['gateway-log-level']}; 1-minute load average before the run: ${loadBefore.toFixed(2)}`,
+      `load: autocannon in this process; ${rounds} interleaved round(s) of ${seconds} s per run, medians over rounds; gateway on ${storage}, LOG_LEVEL=${values['gateway-log-level']}, usage log ${values['usage-log']}; 1-minute load average before the run: ${loadBefore.toFixed(2)}`,
     );
     console.log(`${differenceFromBenchSh}\n`);
     console.log('| mode | connections | target | requests/s | p50 ms | p99 ms | failures |');

@@ -23,6 +23,8 @@ export interface GatewayProcessOptions {
   cpuProfile: boolean;
   /** `server.workers` (1 unless told otherwise); with more, it resolves once every worker listens. */
   workers?: number | 'auto';
+  /** `logs.enabled`: the usage log, on unless told otherwise (off shows what it costs). */
+  usageLog?: boolean;
 }
 
 /** The running gateway and a token with (a large) limited quota. */
@@ -88,6 +90,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
 storage: { driver: ${options.storage}, data_dir: ${JSON.stringify(options.directory)}${options.storage === 'sqlite' ? `, path: ${JSON.stringify(join(options.directory, 'gateway.sqlite'))}` : ''} }
 security: { encryption_key: ${randomBytes(32).toString('hex')} }
 users: [{ id: 1, username: bench, login_token: ${loginToken} }]
+logs: { enabled: ${options.usageLog ?? true} }
 groups: { default: { ratio: 1 } }
 pricing: { ${benchModel}: { input_per_mtok: 0.3, output_per_mtok: 2.5 } }
 providers:

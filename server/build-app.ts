@@ -68,6 +68,7 @@ import { AccessTimeRecorder } from '../core/tokens/access-time-recorder.js';
 import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
+import { UsageLog } from '../core/usage/usage-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +138,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     done(null, payload);
   });
   app.addHook('onClose', async () => {
+    await container.resolve(UsageLog).close();
     await container.resolve(AccessTimeRecorder).close();
     container.resolve(QuotaLedger).close();
     await container.resolve(LeaseKeeper).close();
@@ -176,7 +178,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
-    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService) });
+    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
     const catalog = new ModelCatalog(config);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
@@ -193,7 +195,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(nativeRoutes, { pipeline, config });
     await app.register(embeddingsRoutes, { pipeline, config });
     const clock = container.resolve(InjectionTokens.clock);
-    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger);
+    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger, usageLogOf(config, container));
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });
     await app.register(assetsPlugin, { pipeline, callChannel, config, backend, repository: assetOwnership });
@@ -257,8 +259,14 @@ async function createModelRequestPipeline(
     concurrency: hasConcurrencyLimits(config.rate_limits) ? new ConcurrencyLimiter(backend, config.rate_limits, container.resolve(LeaseKeeper)) : undefined,
     observer,
     inFlight: container.resolve(InFlightRequests),
+    usage: usageLogOf(config, container),
   });
   return { pipeline, breaker, callChannel: channelCaller(channels), channels };
+}
+
+/** Where model requests and video tasks write their usage records: nowhere with `logs.enabled: false`, so they build none. */
+function usageLogOf(config: GatewayConfig, container: DependencyContainer): UsageLog | undefined {
+  return config.logs.enabled ? container.resolve(UsageLog) : undefined;
 }
 
 /**

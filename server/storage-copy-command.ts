@@ -123,7 +123,8 @@ function formatCounts(counts: CopiedCounts): string {
     `  counters: ${counts.counters}\n` +
     `  windows:  ${counts.windows}\n` +
     `  balances: ${counts.balances}\n` +
-    `  holds:    ${counts.holds}\n`
+    `  holds:    ${counts.holds}\n` +
+    `  usage:    ${counts.usageRecords} records of the usage log\n`
   );
 }
 

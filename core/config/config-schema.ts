@@ -239,6 +239,12 @@ const tracingSchema = z.strictObject({
 
 const observabilitySchema = z.strictObject({ tracing: tracingSchema.default(tracingSchema.parse({})) });
 
+const logsSchema = z.strictObject({
+  // The usage log: one record per model request (core/usage/usage-log.ts).
+  enabled: boolean.default(true),
+  retention_days: integer(1, 36_500).default(30),
+});
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -302,6 +308,7 @@ export const gatewayConfigSchema = z
     audio: audioSchema.default(audioSchema.parse({})),
     tasks: tasksSchema.default(tasksSchema.parse({})),
     observability: observabilitySchema.default(observabilitySchema.parse({})),
+    logs: logsSchema.default(logsSchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerSchema)).default([]),

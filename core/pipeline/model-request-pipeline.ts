@@ -18,6 +18,7 @@ import { observeRequest } from './steps/observe-request.js';
 import { nextAttempt, planRoute } from './steps/plan-route.js';
 import { prepareAndEstimate } from './steps/prepare-and-estimate.js';
 import { priceRequest } from './steps/price-request.js';
+import { recordUsage } from './steps/record-usage.js';
 import { primeStream, relayBytes } from './steps/relay-answer.js';
 import { releaseAdmission } from './steps/release-admission.js';
 import { rememberAffinity } from './steps/remember-affinity.js';
@@ -45,7 +46,8 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  *    at once; bytes and streams are settled once their sending has ended (`#whenSent`); a
  *    task detaches its hold to the task record
  * 8. when no channel answered: settle the failure (refund, or a departed client's prompt)
- * 9. the one log line, and the observer (metrics, traces)
+ * 9. the one log line and the usage record (a task's record waits for its settlement), and
+ *    the observer (metrics, traces)
  *
  * A retryable failure before the first byte reaches the client (connect error, timeout, 429,
  * 5xx, an error frame before any content) moves on to the next channel; a client error does
@@ -66,10 +68,10 @@ export class ModelRequestPipeline {
       observeRequest(context, this.services, failure);
       // However it failed, its concurrency slot is free (a no-op when a step freed it already).
       void context.slot.release();
-      // Refused before any attempt (model, limits, quota): its line is written here.
+      // Refused before any attempt (model, limits, quota): its line and record are written here.
       if (!context.invocation.line.written) {
         context.failure ??= failure;
-        writeLogLine(context);
+        this.#over(context);
       }
       throw error;
     } finally {
@@ -96,7 +98,7 @@ export class ModelRequestPipeline {
     context.result = await this.#tryChannels(context);
     if (context.result !== undefined) return context.result;
     await settleFailure(context, services);
-    writeLogLine(context);
+    this.#over(context);
     throw context.failure;
   }
 
@@ -154,13 +156,13 @@ export class ModelRequestPipeline {
         context.usage = usage;
         await settle(context, services, attempt.group);
         await rememberAffinity(context, services, attempt, result.affinityKey);
-        writeLogLine(context, undefined, result.status);
+        this.#over(context, undefined, result.status);
         return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined } };
       }
       case 'bytes': {
         attemptSucceeded(context, services, attempt);
         // Its usage is known up front, whatever the client reads of it: its line is written
-        // now, as a JSON answer's is; it is settled once the body is over.
+        // now, as a JSON answer's is; it is settled, and its usage recorded, once the body is over.
         context.usage = result.usage;
         writeLogLine(context);
         const relayed = relayBytes(result, context);
@@ -170,6 +172,7 @@ export class ModelRequestPipeline {
       case 'task':
         attempt.detach();
         attemptSucceeded(context, services, attempt);
+        // Recorded when the task settles (the task service), not now.
         return { kind: 'answered', result: detachHold(context, services, attempt, result) };
       case 'stream': {
         if (translator === undefined) return this.#stream(context, attempt, result);
@@ -194,6 +197,7 @@ export class ModelRequestPipeline {
     const primed = await primeStream(context, this.services, attempt, result, holdBefore);
     if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, this.services, attempt, primed.failure) };
     attemptSucceeded(context, this.services, attempt);
+    context.timings.firstByteAt = Date.now();
     await rememberAffinity(context, this.services, attempt, primed.pump.affinityKey);
     const readable = primed.pump.readable();
     attempt.track(primed.pump);
@@ -204,8 +208,9 @@ export class ModelRequestPipeline {
   /**
    * An answer sent as it arrives (a stream, bytes) is over, however it ended: settle it on
    * what it delivered. A stream's usage is what it reported (or an estimate of what it sent),
-   * so its log line is written here too, with how it ended; bytes were billed and `logged`
-   * when answered. The pump and the byte relay only report how their sending ended.
+   * so its log line and usage record are written here too, with how it ended; bytes had their
+   * usage and line when answered (`logged`) and get their record here, once charged. The pump
+   * and the byte relay only report how their sending ended.
    */
   async #whenSent(context: RequestContext, attempt: ChannelAttempt, ended: Promise<StreamOutcome>, line: 'to write' | 'logged' = 'to write'): Promise<void> {
     const outcome = await ended;
@@ -213,10 +218,17 @@ export class ModelRequestPipeline {
     // A bug in the provider's decoder after the stream started: the client got a generic
     // error event, the log gets the stack.
     if (outcome.error?.code === 'internal_error') context.invocation.logger.error({ err: outcome.error.cause ?? outcome.error }, 'the gateway failed while relaying a stream');
-    if (line === 'to write') {
-      context.usage = usageOfStream(context, outcome);
-      writeLogLine(context, outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed'));
-    }
+    const end = outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed');
+    if (line === 'to write') context.usage = usageOfStream(context, outcome);
+    // Settled first: its charge (computed at once, written in the background) is the record's quota.
     settleInBackground(context, this.services, attempt.group);
+    if (line === 'to write') this.#over(context, end);
+    else recordUsage(context, this.services, end);
+  }
+
+  /** The request is over: its log line, and its record in the usage log. */
+  #over(context: RequestContext, end?: string, status?: number): void {
+    writeLogLine(context, end, status);
+    recordUsage(context, this.services, end, status);
   }
 }

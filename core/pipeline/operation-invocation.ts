@@ -8,6 +8,7 @@ import type { StreamEncoder } from '../streaming/stream-encoder.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { Readable } from 'node:stream';
 import type { AbortWatch } from '../http/abort-flag.js';
+import type { NewUsageRecord } from '../usage/usage-record.js';
 
 /** The questions about a task, asked of the channel that accepted it, unbilled (`channel-call.ts`), never as model requests. */
 export const taskQueryOperations = ['video.status', 'video.content', 'video.moderation'] as const satisfies readonly OperationName[];
@@ -47,5 +48,9 @@ export type InvocationOutcome =
   | { kind: 'json'; status: number; body: unknown; contentType?: string }
   | { kind: 'stream'; contentType: string; readable: Readable }
   | { kind: 'bytes'; contentType: string; readable: Readable }
-  /** A long-running task was accepted; its quota hold is the caller's to store and settle. */
-  | { kind: 'task'; accepted: TaskAccepted; channel: string; group: string; hold: QuotaHold; unitsIfSucceeded: number };
+  /**
+   * A long-running task was accepted; its quota hold is the caller's to store and settle, and
+   * `usage` (absent with the usage log off) is its submission's usage record, to complete and
+   * write when it settles.
+   */
+  | { kind: 'task'; accepted: TaskAccepted; channel: string; group: string; hold: QuotaHold; unitsIfSucceeded: number; usage?: NewUsageRecord };

@@ -8,6 +8,7 @@ import type { ChannelAffinity } from '../routing/channel-affinity.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { ModelCatalog } from '../routing/model-catalog.js';
 import type { ResponsesConversationStore } from '../conversations/responses-conversation-store.js';
+import type { UsageLog } from '../usage/usage-log.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 
 /** What the steps of a model request work with, built once at start and shared by every request. */
@@ -28,4 +29,6 @@ export interface PipelineServices {
   readonly conversations?: ResponsesConversationStore;
   /** Absent: no shutdown deadline applies. */
   readonly inFlight?: InFlightRequests;
+  /** Where each request's usage record goes; absent with `logs.enabled: false` (and in unit tests): nothing is recorded. */
+  readonly usage?: UsageLog;
 }

@@ -9,18 +9,10 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
+import type { UsageAttempt } from '../usage/usage-record.js';
 
-/** One try of a channel, as the request's log line and the observer report it. */
-export interface AttemptRecord {
-  channel: string;
-  group: string;
-  outcome: 'success' | 'failed' | 'refused' | 'aborted';
-  status?: number;
-  code?: string;
-  milliseconds: number;
-  /** The translator between the client's operation and the one the channel's provider implements, when one served the try. */
-  translator?: string;
-}
+/** One try of a channel, as the request's log line, the observer and its usage record report it. */
+export type AttemptRecord = UsageAttempt;
 
 /** What translators made of one client request: what they know of it, and each one's served request, translated once for every channel it serves. */
 export interface RequestTranslations {
@@ -68,9 +60,14 @@ export interface RequestContext {
   result: InvocationOutcome | undefined;
   /** The usage the request is billed by, once known. */
   usage: Usage | undefined;
+  /** The quota units its settlement charges for that usage, once settled (a refund leaves it unset). */
+  units: number | undefined;
+  /** The channel (and group) that answered, once one did. */
+  served: Attempt | undefined;
   /** Why the request failed, when it did. */
   failure: GatewayError | undefined;
-  readonly timings: { readonly startedAt: number };
+  /** Milliseconds since the epoch: when the request arrived, and when its answer's first byte went out (a stream's headers). */
+  readonly timings: { readonly startedAt: number; firstByteAt?: number };
 }
 
 /** A fresh context for `invocation`: nothing planned, reserved or tried yet. */
@@ -94,8 +91,10 @@ export function createRequestContext(invocation: OperationInvocation): RequestCo
     attempts: [],
     result: undefined,
     usage: undefined,
+    units: undefined,
+    served: undefined,
     failure: undefined,
-    timings: { startedAt: Date.now() },
+    timings: { startedAt: Date.now(), firstByteAt: undefined },
   };
 }
 

@@ -4,6 +4,7 @@ import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
+import { MemoryUsageLogStore } from './memory-usage-log-store.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -22,6 +23,7 @@ export class MemoryStoreBackend implements StoreBackend {
   /** Live slots per key: slot id to lease expiry. */
   readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
+  readonly #usageLog = new MemoryUsageLogStore();
   #closed = false;
 
   keyv<Value>(namespace: string): Keyv<Value> {
@@ -31,6 +33,10 @@ export class MemoryStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): MemoryUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -263,6 +269,7 @@ export class MemoryStoreBackend implements StoreBackend {
     for (const [key, window] of this.#windows) if (window.resetAt > now) yield { kind: 'window', key, count: window.count, resetAt: window.resetAt };
     for (const [account, balance] of this.#balances) yield { kind: 'balance', account, ...balance };
     for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold };
+    for (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
   }
 
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
@@ -273,7 +280,8 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'counter') this.#counters.set(entry.key, entry.value);
       else if (entry.kind === 'window') this.#windows.set(entry.key, { count: entry.count, resetAt: entry.resetAt });
       else if (entry.kind === 'balance') this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
-      else this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
+      else if (entry.kind === 'hold') this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
+      else this.#usageLog.importRecord(entry.record);
     }
   }
 

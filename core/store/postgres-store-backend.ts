@@ -6,10 +6,12 @@ import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from './postgres-migrations.js';
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
+import { PostgresUsageLogStore } from './postgres-usage-log-store.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
+import type { UsageRecord } from '../usage/usage-record.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
@@ -53,6 +55,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #sql: ReturnType<typeof statements>;
   readonly #groupCommit: PostgresGroupCommit;
   readonly #sweep: NodeJS.Timeout;
+  readonly #usageLog: PostgresUsageLogStore;
   #closed = false;
 
   private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
@@ -61,6 +64,7 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#records = `${quotedSchema(schema)}.records`;
     this.#sql = statements(quotedSchema(schema));
     this.#groupCommit = new PostgresGroupCommit(pool);
+    this.#usageLog = new PostgresUsageLogStore(pool, quotedSchema(schema));
     // Records with a TTL (Responses ids, task records) that nobody reads again would stay
     // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
     // at the next.
@@ -97,6 +101,10 @@ export class PostgresStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): PostgresUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -292,6 +300,12 @@ export class PostgresStoreBackend implements StoreBackend {
       for (const row of (await client.query<{ id: string; account: string; units: string; owner: string; expires_at: number | null }>(sql.holds)).rows) {
         yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at };
       }
+      for (let after = 0; ; ) {
+        const records = await this.#usageLog.exportPage(client, after, copyBatchSize);
+        for (const record of records) yield { kind: 'usage', record };
+        if (records.length < copyBatchSize) break;
+        after = (records.at(-1) as UsageRecord).id;
+      }
       await client.query('COMMIT');
       committed = true;
     } catch (error) {
@@ -313,6 +327,7 @@ export class PostgresStoreBackend implements StoreBackend {
     const sql = this.#sql.importing;
     await inTransaction(this.#pool, async (client) => {
       const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][] };
+      const usage: UsageRecord[] = [];
       let size = 0;
       const flush = async () => {
         for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
@@ -320,6 +335,7 @@ export class PostgresStoreBackend implements StoreBackend {
           await client.query(sql[name], columns);
           for (const column of columns) column.length = 0;
         }
+        await this.#usageLog.importRecords(client, usage.splice(0));
         size = 0;
       };
       for await (const entry of entries) {
@@ -328,11 +344,13 @@ export class PostgresStoreBackend implements StoreBackend {
         else if (entry.kind === 'counter') push(batch.counters, entry.key, entry.value);
         else if (entry.kind === 'window') push(batch.windows, entry.key, entry.count, entry.resetAt);
         else if (entry.kind === 'balance') push(batch.balances, entry.account, entry.remain, entry.used);
-        else push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+        else if (entry.kind === 'hold') push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+        else usage.push(entry.record);
         size += 1;
         if (size >= copyBatchSize) await flush();
       }
       await flush();
+      await this.#usageLog.continueIds(client);
     });
   }
 

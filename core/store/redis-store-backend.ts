@@ -5,6 +5,8 @@ import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
 import { missedMessages, type HoldLease, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
+import { RedisUsageLogStore } from './redis-usage-log-store.js';
+import type { UsageRecord } from '../usage/usage-record.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
 const copyBatchSize = 500;
@@ -177,9 +179,11 @@ export class RedisStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, { keyv: Keyv; adapter: KeyvRedis<unknown> }>();
   #subscriberConnected: Promise<unknown> | undefined;
   readonly #handlers: Array<(message: string) => void> = [];
+  readonly #usageLog: RedisUsageLogStore;
 
   private constructor(client: RedisClientType, prefix: string) {
     this.#client = client;
+    this.#usageLog = new RedisUsageLogStore(client, (key) => `${prefix}${key}`);
     this.#subscriber = client.duplicate();
     this.#subscriber.on('error', () => {});
     // Every ready after the first is a reconnect: messages published meanwhile were missed.
@@ -231,6 +235,10 @@ export class RedisStoreBackend implements StoreBackend {
 
   keyv<Value>(namespace: string): Keyv<Value> {
     return this.#namespace(namespace).keyv as Keyv<Value>;
+  }
+
+  usageLog(): RedisUsageLogStore {
+    return this.#usageLog;
   }
 
   #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {
@@ -446,8 +454,9 @@ export class RedisStoreBackend implements StoreBackend {
       keys.forEach((fullKey, index) => {
         const key = fullKey.slice(prefix.length);
         const type = types[index];
-        // Rate buckets and slots are transient; `holds` is read with each hold.
-        if (type === 'none' || key.startsWith('rate:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
+        // Rate buckets and slots are transient; `holds` is read with each hold. The usage log's
+        // keys (`usage:…`) are read after the scan, record by record.
+        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
         if (type === 'set' && key.startsWith('set:')) {
           reading.sMembers(fullKey);
           readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });
@@ -500,6 +509,7 @@ export class RedisStoreBackend implements StoreBackend {
         if (entry !== undefined) yield entry;
       }
     }
+    for await (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
   }
 
   /**
@@ -509,6 +519,8 @@ export class RedisStoreBackend implements StoreBackend {
    */
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
     let batch = this.#client.multi();
+    // The usage log's records go in scripts of their own (ids, both streams), a batch at a time.
+    const usage: UsageRecord[] = [];
     let size = 0;
     for await (const entry of entries) {
       const now = Date.now();
@@ -526,18 +538,22 @@ export class RedisStoreBackend implements StoreBackend {
         if (entry.resetAt > now) batch.set(this.#key(`window:${entry.key}`), String(entry.count), { PX: Math.ceil(entry.resetAt - now) });
       } else if (entry.kind === 'balance') {
         batch.hSet(this.#key(`balance:${entry.account}`), { remain: String(entry.remain), used: String(entry.used) });
-      } else {
+      } else if (entry.kind === 'hold') {
         batch.hSet(this.#key(`hold:${entry.id}`), { account: entry.account, units: String(entry.units), owner: entry.owner });
         if (entry.expiresAt !== null) batch.zAdd(this.#key('holds'), { score: entry.expiresAt, value: entry.id });
+      } else {
+        usage.push(entry.record);
       }
       size += 1;
       if (size === copyBatchSize) {
         await batch.exec();
+        await this.#usageLog.importRecords(usage.splice(0));
         batch = this.#client.multi();
         size = 0;
       }
     }
     if (size > 0) await batch.exec();
+    await this.#usageLog.importRecords(usage);
   }
 
   async ping(): Promise<void> {

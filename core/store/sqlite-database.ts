@@ -18,7 +18,10 @@ const primitiveTables: Readonly<Record<string, string>> = {
 };
 
 // `records` has the shape @keyv/sqlite gave the records file of the two-file layout, so that
-// file is already this database's records table.
+// file is already this database's records table. `usage_logs` is the usage log
+// (core/store/sqlite-usage-log-store.ts); its indexes serve a user's newest records (every
+// index ends with the rowid, `id`, so `ORDER BY created_at DESC, id DESC` reads one backwards),
+// the admin's, the retention's oldest, and a request id.
 const schema = `
   CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT);
   CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -31,6 +34,19 @@ const schema = `
   CREATE INDEX IF NOT EXISTS holds_expiry ON holds (expires_at) WHERE expires_at IS NOT NULL;
   CREATE TABLE IF NOT EXISTS slots (key TEXT NOT NULL, id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS slots_id ON slots (id);
+  CREATE TABLE IF NOT EXISTS usage_logs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at INTEGER NOT NULL, type INTEGER NOT NULL, user_id INTEGER NOT NULL, token_id INTEGER NOT NULL,
+    token_name TEXT NOT NULL, model_name TEXT NOT NULL, upstream_model TEXT NOT NULL, operation TEXT NOT NULL,
+    client_format TEXT NOT NULL, "group" TEXT NOT NULL, is_stream INTEGER NOT NULL,
+    prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL, reasoning_tokens INTEGER NOT NULL,
+    quota INTEGER NOT NULL, usage_source TEXT NOT NULL, status INTEGER NOT NULL, error_code TEXT NOT NULL, end_reason TEXT NOT NULL,
+    use_time_ms INTEGER NOT NULL, first_byte_ms INTEGER NOT NULL, request_id TEXT NOT NULL, task_id TEXT NOT NULL,
+    channel TEXT NOT NULL, attempts TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS usage_logs_user_time ON usage_logs (user_id, created_at);
+  CREATE INDEX IF NOT EXISTS usage_logs_time ON usage_logs (created_at);
+  CREATE INDEX IF NOT EXISTS usage_logs_request ON usage_logs (request_id);
 `;
 
 /** An open database, and what its opening did with a two-file layout it found. */

@@ -7,6 +7,7 @@ import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
+import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
 import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
@@ -41,6 +42,7 @@ export class SqliteStoreBackend implements StoreBackend {
   readonly #groupCommit: SqliteGroupCommit;
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages: StoreMessageBus;
+  readonly #usageLog: SqliteUsageLogStore;
 
   private constructor(file: string, database: Database.Database, messages: StoreMessageBus) {
     this.#file = file;
@@ -49,6 +51,7 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#statements = prepareStatements(database);
     this.#recordStatements = prepareRecordStatements(database);
     this.#groupCommit = new SqliteGroupCommit(database);
+    this.#usageLog = new SqliteUsageLogStore(database, this.#groupCommit);
   }
 
   /**
@@ -84,6 +87,10 @@ export class SqliteStoreBackend implements StoreBackend {
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
+  }
+
+  usageLog(): SqliteUsageLogStore {
+    return this.#usageLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -286,6 +293,7 @@ export class SqliteStoreBackend implements StoreBackend {
       for (const row of exporting.holds.all()) {
         yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
       }
+      for (const record of this.#usageLog.exportRecords(exportPageSize)) yield { kind: 'usage', record };
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
     }
@@ -316,6 +324,9 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'hold':
             importing.hold.run(entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+            break;
+          case 'usage':
+            this.#usageLog.importRecord(entry.record);
             break;
         }
       }

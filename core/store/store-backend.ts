@@ -1,4 +1,6 @@
 import type Keyv from 'keyv';
+import type { UsageLogStore } from '../usage/usage-log-store.js';
+import type { UsageRecord } from '../usage/usage-record.js';
 
 /** A token's quota balance as the ledger keeps it. */
 export interface QuotaBalance {
@@ -159,7 +161,9 @@ export type StoreEntry =
    * epoch), null for a hold a video task owns, which no sweeper returns. Concurrency slots have
    * no entry: like rate buckets they are transient, and expire within a lease.
    */
-  | { kind: 'hold'; id: string; account: string; units: number; owner: string; expiresAt: number | null };
+  | { kind: 'hold'; id: string; account: string; units: number; owner: string; expiresAt: number | null }
+  /** A record of the usage log, with its id (an import keeps it, and new records' ids continue after the largest). */
+  | { kind: 'usage'; record: UsageRecord };
 
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
@@ -178,6 +182,11 @@ export interface StoreBackend {
   readonly driver: StoreDriver;
   /** A keyv instance whose keys live under `namespace`; the same instance for the same name. */
   keyv<Value>(namespace: string): Keyv<Value>;
+  /**
+   * The usage log: a table on SQLite and PostgreSQL, capped streams on Redis, a bounded list in
+   * memory; the same instance on every call. Shared by every process that shares the store.
+   */
+  usageLog(): UsageLogStore;
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one
@@ -287,8 +296,9 @@ export interface StoreBackend {
    */
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   /**
-   * Everything durable the store holds (records, sets, counters, windows, balances, holds; no
-   * rate buckets nor slots), as driver-neutral entries in no particular order. Meant for a store no gateway is
+   * Everything durable the store holds (records, sets, counters, windows, balances, holds, the
+   * usage log; no rate buckets nor slots), as driver-neutral entries in no particular order
+   * (the usage log's records oldest first). Meant for a store no gateway is
    * writing to: SQLite reads one snapshot, the other drivers read as they go.
    */
   exportEntries(): AsyncIterable<StoreEntry>;

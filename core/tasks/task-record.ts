@@ -1,6 +1,7 @@
 import type { QuotaHold } from '../billing/quota-ledger.js';
 import type { TaskStatus } from '../contracts/provider/operation-results.js';
 import { scrubSecrets } from '../security/secret-values.js';
+import type { NewUsageRecord } from '../usage/usage-record.js';
 
 /** A video task as the store keeps it. */
 export interface TaskRecord {
@@ -32,6 +33,8 @@ export interface TaskRecord {
   prompt?: string;
   /** The gateway id of the task this one remixes. */
   remixed_from?: string;
+  /** The submission's usage record (absent with the usage log off), written with the settlement's figures when the task settles. */
+  usage_log?: NewUsageRecord;
   /** Unix seconds. */
   created_at: number;
   /** Unix seconds. */

@@ -17,7 +17,9 @@ import type { StoreBackend } from '../store/store-backend.js';
 import type { TokenView } from '../tokens/token-record.js';
 import { isTerminal, shownTaskError, type TaskRecord } from './task-record.js';
 import type { TaskRepository } from './task-repository.js';
-import { quoted } from '../errors/client-text.js';
+import { clipped, quoted } from '../errors/client-text.js';
+import type { UsageLog } from '../usage/usage-log.js';
+import { clientFormatOf, UsageType, type NewUsageRecord } from '../usage/usage-record.js';
 
 /** How long one question to the upstream about a task may take. */
 const statusTimeoutMilliseconds = 30_000;
@@ -48,6 +50,8 @@ export class TaskService {
     private readonly config: GatewayConfig,
     private readonly now: () => number,
     private readonly logger: ProviderLogger,
+    /** Where a settled task's usage record goes; absent with `logs.enabled: false`. */
+    private readonly usage?: UsageLog,
   ) {}
 
   /** Submits a task and stores its record; the record is the answer. `remixedFrom` is the gateway id of the task it remixes. */
@@ -73,6 +77,7 @@ export class TaskService {
       details: outcome.accepted.details,
       prompt: typeof request.prompt === 'string' ? request.prompt : undefined,
       remixed_from: remixedFrom,
+      usage_log: outcome.usage,
       created_at: seconds,
       updated_at: seconds,
       polled_at: now,
@@ -84,6 +89,10 @@ export class TaskService {
       // Not acknowledged, so not charged. The upstream task runs on unbilled; it is logged.
       await this.ledger.settleHold(record.hold, 0).catch(() => {});
       this.logger.error({ err: error, channel: record.channel, handle: record.handle }, 'could not store an accepted video task; its hold was refunded');
+      if (outcome.usage !== undefined) {
+        const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
+        this.usage?.record({ ...outcome.usage, created_at: seconds, type: UsageType.error, quota: 0, status: failure.statusCode, error_code: failure.code, end_reason: failure.code });
+      }
       throw error;
     }
     return record;
@@ -192,7 +201,10 @@ export class TaskService {
         : unitsOfModel(this.config, record.model, progress.usage, record.group)
       : 0;
     const claim = await this.backend.hitWindow(`task-settled:${record.id}`, settlementClaimMilliseconds);
-    if (claim.count === 1) await this.ledger.settleHold(record.hold, units);
+    if (claim.count === 1) {
+      await this.ledger.settleHold(record.hold, units);
+      this.#recordSettlement(record, progress, units, now);
+    }
     const finished: TaskRecord = {
       ...record,
       status: progress.status,
@@ -211,6 +223,34 @@ export class TaskService {
     return finished;
   }
 
+  /**
+   * The task's usage record, once settled: its submission's (or, for a task submitted without
+   * one, what the task record knows) with the settlement's time, charge and usage, typed a
+   * consumption on success and a refund otherwise, ending with the failure's type.
+   */
+  #recordSettlement(record: TaskRecord, progress: TaskProgress, units: number, now: number): void {
+    if (this.usage === undefined) return;
+    const submitted = record.usage_log ?? submissionOf(record);
+    const succeeded = progress.status === 'succeeded';
+    const failure = succeeded ? '' : clipped(progress.error === undefined ? 'task_failed' : (shownTaskError(progress.error).type ?? 'task_failed'));
+    const usage = progress.usage;
+    this.usage.record({
+      ...submitted,
+      created_at: Math.floor(now / 1000),
+      type: succeeded ? UsageType.consume : UsageType.refund,
+      prompt_tokens: usage?.inputTokens ?? submitted.prompt_tokens,
+      completion_tokens: usage?.outputTokens ?? submitted.completion_tokens,
+      cached_tokens: usage?.cachedInputTokens ?? submitted.cached_tokens,
+      reasoning_tokens: usage?.reasoningTokens ?? submitted.reasoning_tokens,
+      usage_source: usage?.source ?? submitted.usage_source,
+      quota: units,
+      error_code: failure,
+      end_reason: succeeded ? 'completed' : failure,
+      use_time_ms: Math.max(0, now - record.created_at * 1000),
+      task_id: record.id,
+    });
+  }
+
   /** Asks about every open task the clients are not polling; called by the background poller. */
   async refreshOpenTasks(): Promise<void> {
     for (const id of await this.tasks.openIds()) {
@@ -222,6 +262,38 @@ export class TaskService {
       await this.refresh(record, `poller-${id}`).catch((error: unknown) => this.logger.warn({ err: error, task: id }, 'the background poll of a video task failed'));
     }
   }
+}
+
+/** A submission's usage record for a task stored without one (by a gateway whose usage log was off): what its task record knows. */
+function submissionOf(record: TaskRecord): NewUsageRecord {
+  return {
+    created_at: record.created_at,
+    type: UsageType.consume,
+    user_id: record.user_id,
+    token_id: record.token_id,
+    token_name: '',
+    model_name: record.model,
+    upstream_model: '',
+    operation: 'video.submit',
+    client_format: clientFormatOf('video.submit'),
+    group: record.group,
+    is_stream: false,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cached_tokens: 0,
+    reasoning_tokens: 0,
+    quota: record.units_if_succeeded,
+    usage_source: 'estimated',
+    status: 200,
+    error_code: '',
+    end_reason: 'accepted',
+    use_time_ms: 0,
+    first_byte_ms: 0,
+    request_id: '',
+    task_id: record.id,
+    channel: record.channel,
+    attempts: [],
+  };
 }
 
 /** The task's details with what the latest progress report adds; the upstream's text is scrubbed of the operator's secrets. */

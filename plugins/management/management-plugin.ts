@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenService } from '../../core/tokens/token-service.js';
 import type { UserService } from '../../core/users/user-service.js';
+import type { UsageLog } from '../../core/usage/usage-log.js';
+import { logRoutes } from './log-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 
@@ -10,7 +12,8 @@ import { userRoutes } from './user-routes.js';
  * routes then check the role (`requireAdmin`). The channel routes need the loaded channels,
  * so the server registers them apart (`channelRoutes`), once the channels exist.
  */
-export async function managementPlugin(app: FastifyInstance, options: { tokens: TokenService; users: UserService }): Promise<void> {
+export async function managementPlugin(app: FastifyInstance, options: { tokens: TokenService; users: UserService; usageLog: UsageLog }): Promise<void> {
   await app.register(tokenRoutes, { tokens: options.tokens });
   await app.register(userRoutes, { users: options.users });
+  await app.register(logRoutes, { usageLog: options.usageLog });
 }

@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { pageFields, positiveIntegerText } from './query-fields.js';
 
 const maximumQuota = 500_000_000_000_000;
 const latestTime = 253_402_300_799;
-
-const positiveIntegerText = z
-  .string()
-  .regex(/^[1-9][0-9]{0,14}$/, { error: 'expected a positive integer' })
-  .transform(Number);
 
 /** An integer from `minimum` to `maximum`; `hint` completes the message "expected an integer ...". */
 export const integerField = (minimum: number, maximum: number, hint: string) =>
@@ -112,14 +108,6 @@ export const updateTokenQuery = z.object({
     .optional()
     .transform((value) => value === 'true' || value === '1'),
 });
-
-const pageFields = {
-  p: positiveIntegerText.optional().transform((value) => value ?? 1),
-  size: positiveIntegerText
-    .optional()
-    .transform((value) => value ?? 20)
-    .refine((value) => value <= 100, { error: 'at most 100' }),
-};
 
 /** `p` (from 1) and `size` (1 to 100, default 20): how every list of the management API pages. */
 export const pageQuery = z.object(pageFields);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
 import type { StoreBackend, StoreEntry } from '../../core/store/store-backend.js';
+import type { UsageRecord } from '../../core/usage/usage-record.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
 
 /** Drivers whose import is one transaction: a failure leaves nothing written. */
@@ -20,6 +21,40 @@ async function sorted(source: AsyncIterable<StoreEntry>): Promise<StoreEntry[]> 
 }
 
 const exported = (backend: StoreBackend) => sorted(backend.exportEntries());
+
+/** A usage record of user 1 with `id`, at `createdAt`, whose one attempt ended as `outcome`. */
+function usageRecord(id: number, createdAt: number, outcome: 'success' | 'failed'): UsageRecord {
+  const failed = outcome === 'failed';
+  return {
+    id,
+    created_at: createdAt,
+    type: failed ? 5 : 2,
+    user_id: 1,
+    token_id: 2,
+    token_name: 'imported',
+    model_name: 'gx-2.5-pro',
+    upstream_model: failed ? '' : 'gx-2.5-pro-002',
+    operation: 'chat',
+    client_format: 'openai',
+    group: 'default',
+    is_stream: failed,
+    prompt_tokens: 12,
+    completion_tokens: failed ? 0 : 34,
+    cached_tokens: 0,
+    reasoning_tokens: 5,
+    quota: failed ? 0 : 99,
+    usage_source: failed ? 'estimated' : 'upstream',
+    status: failed ? 502 : 200,
+    error_code: failed ? 'upstream_error' : '',
+    end_reason: failed ? 'upstream_error' : 'completed',
+    use_time_ms: 80,
+    first_byte_ms: 40,
+    request_id: `imported-${id}`,
+    task_id: '',
+    channel: 'gx-main',
+    attempts: [failed ? { channel: 'gx-main', group: 'default', outcome: 'failed', status: 502, code: 'upstream_error', milliseconds: 30 } : { channel: 'gx-main', group: 'default', outcome: 'success', milliseconds: 30 }],
+  };
+}
 
 for (const driver of storageDrivers) {
   t.test(`export and import on the ${driver} store backend`, async (t) => {
@@ -44,6 +79,9 @@ for (const driver of storageDrivers) {
         { kind: 'balance', account: 'token:2', remain: 100, used: 0 },
         { kind: 'hold', id: 'hold-a', account: 'token:2', units: 40, owner: 'instance-a', expiresAt: Date.now() - 1000 },
         { kind: 'hold', id: 'hold-task', account: 'token:2', units: 25, owner: 'instance-a', expiresAt: null },
+        // Oldest first, as every export gives them.
+        { kind: 'usage', record: usageRecord(3, 1_700_000_000, 'success') },
+        { kind: 'usage', record: usageRecord(7, 1_700_000_100, 'failed') },
       ];
       await backend.importEntries(entriesOf(entries));
       t.same(await exported(backend), await sorted(entriesOf(entries)));
@@ -57,6 +95,10 @@ for (const driver of storageDrivers) {
       t.same(await backend.settle('token:1', 100, 30), { remain: 470, used: 50, charged: 30, held: true });
       t.same(await backend.sweepHolds(10), [{ id: 'hold-a', account: 'token:2', units: 40 }], "an imported hold whose lease ran out is swept; a task's is not");
       t.same(await backend.settle('token:2', 25, 25, 'hold-task'), { remain: 140, used: 25, charged: 25, held: true }, "the task's hold is still there to settle");
+      t.same((await backend.usageLog().page({ user_id: 1 }, 0, 10)).items.map((record) => record.id), [7, 3], 'the usage log reads the imported records, newest first');
+      const { id: _importedId, ...next } = usageRecord(0, 1_700_000_200, 'success');
+      await backend.usageLog().append([next]);
+      t.equal((await backend.usageLog().page({ start_timestamp: 1_700_000_200 }, 0, 1)).items[0]?.id, 8, "a new record's id follows the largest imported one");
     });
 
     t.test('a store larger than one page exports every entry once', async (t) => {
@@ -66,6 +108,7 @@ for (const driver of storageDrivers) {
         ...Array.from({ length: 1234 }, (_, index): StoreEntry => ({ kind: 'record', key: `tokens:${index}`, value: JSON.stringify({ value: index }) })),
         ...Array.from({ length: 601 }, (_, index): StoreEntry => ({ kind: 'set', key: `user-tokens:${index}`, members: [String(index), `${index}-b`] })),
         ...Array.from({ length: 777 }, (_, index): StoreEntry => ({ kind: 'balance', account: `token:${index}`, remain: index, used: 1 })),
+        ...Array.from({ length: 620 }, (_, index): StoreEntry => ({ kind: 'usage', record: usageRecord(index + 1, 1_700_000_000 + index, index % 3 === 0 ? 'failed' : 'success') })),
       ];
       await backend.importEntries(entriesOf(entries));
       t.same(await exported(backend), await sorted(entriesOf(entries)));

@@ -15,6 +15,7 @@ import type { TaskRecord } from '../../core/tasks/task-record.js';
 import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
+import type { UsageRecord } from '../../core/usage/usage-record.js';
 import { runCli } from '../../server/cli.js';
 import { createGatewayContainer } from '../../server/create-container.js';
 import { storageFor, testConfig, testEncryptionKey } from '../helpers/test-config.js';
@@ -115,6 +116,12 @@ async function fill(backend: StoreBackend, storage: GatewayConfig['storage']): P
   await backend.keyv('plugin:vo:tasks').set('operations:abc:1', { note: 'kept' });
   await services.affinity.remember('resp_kept', 'gp-east');
   await new ChannelAffinity(backend.keyv<string>('affinity'), 1).remember('resp_gone', 'gp-west');
+  const used = { model_name: 'gx-2.5-pro', upstream_model: 'gx-2.5-pro', operation: 'chat', client_format: 'openai', group: 'default', is_stream: false, cached_tokens: 0, reasoning_tokens: 0, usage_source: 'upstream' as const };
+  const done = { status: 200, error_code: '', end_reason: 'completed', use_time_ms: 50, first_byte_ms: 50, task_id: '', channel: 'gx-main' };
+  await backend.usageLog().append([
+    { created_at: Math.floor(now / 1000) - 60, type: 2, user_id: alice.id, token_id: limited.id, token_name: 'limited', ...used, prompt_tokens: 10, completion_tokens: 5, quota: 37, ...done, request_id: 'copied-1', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'success', milliseconds: 48 }] },
+    { created_at: Math.floor(now / 1000) - 30, type: 5, user_id: bob.id, token_id: small.id, token_name: 'small', ...used, prompt_tokens: 0, completion_tokens: 0, quota: 0, ...done, status: 502, error_code: 'upstream_error', end_reason: 'upstream_error', request_id: 'copied-2', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'failed', status: 502, code: 'upstream_error', milliseconds: 12 }] },
+  ]);
   await new Promise((resolve) => setTimeout(resolve, 20));
   const tokens = [];
   for (const token of [limited, unlimited, small]) {
@@ -158,10 +165,11 @@ for (const targetDriver of targets) {
     t.match(result.out, /balances: 3\n/);
     t.match(result.out, /counters: 2\n/);
     t.match(result.out, /holds: +1\n/, "the open video task's hold");
+    t.match(result.out, /usage: +2 records of the usage log\n/);
 
     const target = await createStoreBackend(targetStorage);
     t.teardown(() => target.close());
-    t.same(await contentOf(target), sourceContent, 'every record (with its expiry), set, counter, window and balance is on the target');
+    t.same(await contentOf(target), sourceContent, 'every record (with its expiry), set, counter, window, balance and usage record is on the target');
 
     const services = servicesOn(target, targetStorage);
     t.test('every token authenticates with the same key and keeps its balance', async (t) => {
@@ -183,6 +191,12 @@ for (const targetDriver of targets) {
       t.ok(carol.id > Math.max(...filled.userIds), `user id ${carol.id} follows ${filled.userIds.join(', ')}`);
       const token = await services.tokens.create(carol.id, { name: 'new', remain_quota: 1 });
       t.ok(token.id > Math.max(...filled.tokens.map((each) => each.id)), `token id ${token.id} follows the copied ones`);
+      const copied = (await target.usageLog().page({}, 0, 10)).items;
+      t.same(copied.map((record) => record.request_id), ['copied-2', 'copied-1'], 'the usage log reads back, newest first');
+      const { id: _copiedId, ...newer } = copied[0] as UsageRecord;
+      await target.usageLog().append([{ ...newer, request_id: 'after-copy' }]);
+      const [newest] = (await target.usageLog().page({ request_id: 'after-copy' }, 0, 1)).items;
+      t.ok((newest?.id ?? 0) > Math.max(...copied.map((record) => record.id)), `usage record id ${newest?.id} follows the copied ones`);
     });
 
     t.test('the open task, its held quota, the plugin record and the live affinity read back; the expired one is gone', async (t) => {

@@ -158,7 +158,7 @@ t.test('two workers on one SQLite file', async (t) => {
     const requests = 1200;
     const connections = 48;
     const startingQuota = requests * unitsPerCall + 5 * unitsPerCall;
-    const token = await issueToken({ remain_quota: startingQuota });
+    const token = await issueToken({ name: 'load-on-record', remain_quota: startingQuota });
     const ids = Array.from({ length: requests }, () => nextId('load'));
     const statuses: number[] = [];
     let next = 0;
@@ -184,6 +184,11 @@ t.test('two workers on one SQLite file', async (t) => {
     t.same(new Set(pids), new Set(workerPids), `both workers served (${workerPids.map((pid) => pids.filter((answeredBy) => answeredBy === pid).length).join(' and ')} requests)`);
     const balance = await settledBalance(token.id, (current) => current.used_quota === requests * unitsPerCall);
     t.same({ remain_quota: balance.remain_quota, used_quota: balance.used_quota }, { remain_quota: 5 * unitsPerCall, used_quota: requests * unitsPerCall }, 'every request billed once');
+    // Each worker writes its requests' usage records to the one file in its own batches.
+    const stat = async () => (await httpCall(`${base}/api/log/self/stat?token_name=load-on-record`, { headers: asOperator })).json().data;
+    let recorded = await stat();
+    for (const until = Date.now() + 5000; recorded.requests < requests && Date.now() < until; await sleep(50)) recorded = await stat();
+    t.same(recorded, { quota: requests * unitsPerCall, requests, prompt_tokens: recorded.prompt_tokens, completion_tokens: recorded.completion_tokens }, 'every request is on record once, with its charge');
     const storageTrouble = gateway.entries().filter((entry) => /SQLITE_BUSY|database is locked|storage is unavailable/.test(JSON.stringify(entry)));
     t.same(storageTrouble, [], 'no log line reports a busy or unavailable database');
   });

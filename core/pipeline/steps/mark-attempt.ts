@@ -9,10 +9,11 @@ function record(context: RequestContext, attempt: ChannelAttempt, outcome: Attem
   context.attempts.push({ channel: attempt.channel.name, group: attempt.group, outcome, status: error?.statusCode, code: error?.code, milliseconds: Date.now() - attempt.startedAt, translator: attempt.translator });
 }
 
-/** The channel answered: its circuit counts a success, and the try is recorded. */
+/** The channel answered: its circuit counts a success, and the try is recorded as the one that served the request. */
 export function attemptSucceeded(context: RequestContext, services: PipelineServices, attempt: ChannelAttempt): void {
   services.breaker.recordSuccess(attempt.channel.name);
   record(context, attempt, 'success');
+  context.served = attempt;
 }
 
 /**

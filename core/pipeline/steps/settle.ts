@@ -13,6 +13,7 @@ export async function settle(context: RequestContext, services: PipelineServices
   const { usage, reservation } = context;
   if (usage === undefined || reservation === undefined) throw new Error('settle needs the usage and the reservation');
   const units = unitsOf(services.config, context.price, usage, group);
+  context.units = units;
   await Promise.all([reservation.settle(units), context.admission.settle(usage), context.slot.release()]);
   services.observer?.settled({ model: modelLabel(services.channels, context.model, context.attempts.at(-1)?.channel), inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, units });
 }
