@@ -3,6 +3,7 @@ import { api, ApiError } from '../api/client';
 import type { Pricing, Token, TokenFields } from '../api/types';
 import { Checkbox, Field, Notice, messageOf } from '../components/field';
 import { fromDateTimeInput, toDateTimeInput } from '../format';
+import { modelsOfToken } from '../pricing';
 
 interface FormState {
   name: string;
@@ -77,7 +78,9 @@ export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () 
   const [formError, setFormError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const set = (changes: Partial<FormState>) => setState((previous) => ({ ...previous, ...changes }));
-  const servedModels = pricing.models.map((model) => model.model_name);
+  // The models of the group picked (those of every group walked, for auto), and any picked before.
+  const inGroup = modelsOfToken(pricing, { group: state.group, model_limits_enabled: false, model_limits: '' }).map((entry) => entry.model.model_name);
+  const servedModels = [...new Set([...inGroup, ...state.models])];
   const groupChoices = [{ value: '', label: 'default (the default group)' }, ...pricing.groups.filter((group) => group.name !== 'default').map((group) => ({ value: group.name, label: `${group.name} (price × ${group.ratio})` }))];
   if (pricing.auto_groups.length > 0) groupChoices.push({ value: 'auto', label: `auto (${pricing.auto_groups.join(', ')}, in order)` });
 

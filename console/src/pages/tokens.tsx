@@ -190,7 +190,8 @@ export function Tokens(_props: PageProps) {
                 <td data-label="Used">{quotaPerUsd === undefined ? units(token.used_quota) : unitsAsUsd(token.used_quota, quotaPerUsd)}</td>
                 <td data-label="Group">{token.group === '' ? 'default' : token.group}</td>
                 <td data-label="Expires">{dateTime(token.expired_time)}</td>
-                <td data-label="Actions" class="row-actions">
+                <td data-label="Actions">
+                  <div class="row-actions">
                   {revealed[token.id] === undefined ? (
                     <button type="button" class="small" onClick={() => reveal(token)}>
                       Reveal key
@@ -215,6 +216,7 @@ export function Tokens(_props: PageProps) {
                   <button type="button" class="small danger" onClick={() => remove(token)}>
                     Delete
                   </button>
+                  </div>
                   {rowErrors[token.id] !== undefined && (
                     <p class="field-error" role="alert">
                       {rowErrors[token.id]}
