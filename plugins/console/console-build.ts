@@ -43,7 +43,7 @@ function consoleFile(path: string): ConsoleFile {
 
 /**
  * Reads the console `npm run build` wrote (`index.html` and `assets/`) into memory once, so
- * serving it touches no disk: the whole build is some 150 KB. Undefined when the folder holds
+ * serving it touches no disk: the whole build is some 125 KB. Undefined when the folder holds
  * no build (the gateway runs from its sources, or the build was skipped).
  */
 export function readConsoleBuild(directory: string): ConsoleBuild | undefined {

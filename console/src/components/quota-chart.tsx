@@ -43,6 +43,8 @@ export function QuotaChart(props: { rows: readonly DailyRow[]; firstDay: string;
       {
         width: width(),
         height: 260,
+        // The days are UTC days (the log API's), so the axis reads them in UTC too.
+        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { x: { time: true }, y: { range: (_self, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [{}, { values: (_self, ticks) => ticks.map((tick) => usd(tick)), size: 70 }],
         series: [
