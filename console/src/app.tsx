@@ -78,7 +78,7 @@ function Shell(props: { user: SignedInUser; onSignOut: () => void }) {
   useEffect(() => {
     document.title = `${entry?.title ?? 'Not found'} · Model Gateway`;
     // After a navigation a screen reader starts at the new page, not at the link it followed.
-    if (document.activeElement !== document.body && document.activeElement?.closest('nav.site') !== null) main.current?.focus();
+    if (document.activeElement?.closest('nav.site')) main.current?.focus();
   }, [route.page]);
   const Page = entry?.component;
   return (

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { ChannelList, ChannelTestResult, ChannelView } from '../api/types';
 import type { PageProps } from '../app';
+import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
 import { useLoad } from '../components/use-load';
 import { dateTime, duration } from '../format';
@@ -93,26 +94,11 @@ export function Channels(_props: PageProps) {
         </p>
       )}
       {channels.error !== undefined && <Notice kind="error">{messageOf(channels.error)}</Notice>}
-      <div class="table-wrap">
-        <table class="cards channels">
-          <caption class="visually-hidden">Channels</caption>
-          <thead>
-            <tr>
-              <th scope="col">Channel</th>
-              <th scope="col">Circuit</th>
-              <th scope="col">Groups</th>
-              <th scope="col">Priority, weight</th>
-              <th scope="col">Recent</th>
-              <th scope="col">Test</th>
-            </tr>
-          </thead>
-          <tbody>
-            {channels.data?.items.map((channel) => (
-              <ChannelRow key={channel.name} channel={channel} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Channels" class="channels" columns={['Channel', 'Circuit', 'Groups', 'Priority, weight', 'Recent', 'Test']}>
+        {channels.data?.items.map((channel) => (
+          <ChannelRow key={channel.name} channel={channel} />
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { allPages } from '../api/client';
 import type { Price, Token } from '../api/types';
 import type { PageProps } from '../app';
+import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
 import { useLoad } from '../components/use-load';
 import { usd } from '../format';
@@ -62,50 +63,37 @@ export function Models(_props: PageProps) {
           {pricing.data.quota_per_usd.toLocaleString('en-US')} quota units are 1 USD.
         </p>
       )}
-      <div class="table-wrap">
-        <table class="cards models">
-          <caption class="visually-hidden">Models and their prices</caption>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Routes</th>
-              <th scope="col">Price (USD)</th>
-              <th scope="col">Groups</th>
-            </tr>
-          </thead>
-          <tbody>
-            {callable.length === 0 && pricing.data !== undefined && (
-              <tr>
-                <td colSpan={4}>{token === undefined ? 'The gateway serves no model.' : `The token ${token.name} may call no model.`}</td>
-              </tr>
-            )}
-            {callable.map(({ model, routes, groups }) => (
-              <tr key={model.model_name} data-model={model.model_name}>
-                <th scope="row" data-label="Model">
-                  {model.model_name}
-                </th>
-                <td data-label="Routes">
-                  <ul class="plain">
-                    {routes.map((route) => (
-                      <li key={route}>
-                        <code>{route}</code>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td data-label="Price (USD)">
-                  <ul class="plain">
-                    {priceParts(model.price, model.billing).map((part) => (
-                      <li key={part}>{part}</li>
-                    ))}
-                  </ul>
-                </td>
-                <td data-label="Groups">{groups.map((group) => `${group} × ${pricing.data === undefined ? 1 : ratioOf(pricing.data, group)}`).join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Models and their prices" class="models" columns={['Model', 'Routes', 'Price (USD)', 'Groups']}>
+        {callable.length === 0 && pricing.data !== undefined && (
+          <tr>
+            <td colSpan={4}>{token === undefined ? 'The gateway serves no model.' : `The token ${token.name} may call no model.`}</td>
+          </tr>
+        )}
+        {callable.map(({ model, routes, groups }) => (
+          <tr key={model.model_name} data-model={model.model_name}>
+            <th scope="row" data-label="Model">
+              {model.model_name}
+            </th>
+            <td data-label="Routes">
+              <ul class="plain">
+                {routes.map((route) => (
+                  <li key={route}>
+                    <code>{route}</code>
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td data-label="Price (USD)">
+              <ul class="plain">
+                {priceParts(model.price, model.billing).map((part) => (
+                  <li key={part}>{part}</li>
+                ))}
+              </ul>
+            </td>
+            <td data-label="Groups">{groups.map((group) => `${group} × ${pricing.data === undefined ? 1 : ratioOf(pricing.data, group)}`).join(', ')}</td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { Page, Token } from '../api/types';
 import type { PageProps } from '../app';
 import { CopyButton } from '../components/copy-button';
+import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
 import { Modal } from '../components/modal';
 import { Pager } from '../components/pager';
@@ -142,92 +143,86 @@ export function Tokens(_props: PageProps) {
           Delete selected
         </button>
       </div>
-      <div class="table-wrap">
-        <table class="cards tokens">
-          <caption class="visually-hidden">Your tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label="Select every token on this page"
-                  checked={tokens.length > 0 && tokens.every((token) => selected.includes(token.id))}
-                  onChange={(event) => setSelected(event.currentTarget.checked ? [...new Set([...selected, ...tokens.map((token) => token.id)])] : selected.filter((id) => !byId.has(id)))}
-                />
-              </th>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Quota left</th>
-              <th scope="col">Used</th>
-              <th scope="col">Group</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.length === 0 && !list.loading && (
-              <tr>
-                <td colSpan={9}>{searching ? 'No token matches.' : 'No tokens yet: create one with New token.'}</td>
-              </tr>
-            )}
-            {tokens.map((token) => (
-              <tr key={token.id} data-token={token.name}>
-                <td data-label="Select">
-                  <input type="checkbox" aria-label={`Select ${token.name}`} checked={selected.includes(token.id)} onChange={(event) => toggle(token.id, event.currentTarget.checked)} />
-                </td>
-                <td data-label="Name">{token.name}</td>
-                <td data-label="Key" class="key">
-                  <code>{revealed[token.id] ?? asApiKey(token.key)}</code>
-                  {revealed[token.id] !== undefined && <CopyButton text={revealed[token.id]!} label="Copy key" />}
-                </td>
-                <td data-label="Status">
-                  <span class={`status status-${token.status}`}>{statusNames[token.status] ?? token.status}</span>
-                </td>
-                <td data-label="Quota left">
-                  {token.unlimited_quota ? 'unlimited' : quotaPerUsd === undefined ? units(token.remain_quota) : `${unitsAsUsd(token.remain_quota, quotaPerUsd)} (${units(token.remain_quota)} units)`}
-                </td>
-                <td data-label="Used">{quotaPerUsd === undefined ? units(token.used_quota) : unitsAsUsd(token.used_quota, quotaPerUsd)}</td>
-                <td data-label="Group">{token.group === '' ? 'default' : token.group}</td>
-                <td data-label="Expires">{dateTime(token.expired_time)}</td>
-                <td data-label="Actions">
-                  <div class="row-actions">
-                  {revealed[token.id] === undefined ? (
-                    <button type="button" class="small" onClick={() => reveal(token)}>
-                      Reveal key
-                    </button>
-                  ) : (
-                    <button type="button" class="small" onClick={() => setRevealed(({ [token.id]: _, ...rest }) => rest)}>
-                      Hide key
-                    </button>
-                  )}
-                  <button type="button" class="small" disabled={pricing.data === undefined} onClick={() => setEditing(token)}>
-                    Edit
+      <DataTable
+        caption="Your tokens"
+        class="tokens"
+        columns={[
+          <input
+            type="checkbox"
+            aria-label="Select every token on this page"
+            checked={tokens.length > 0 && tokens.every((token) => selected.includes(token.id))}
+            onChange={(event) => setSelected(event.currentTarget.checked ? [...new Set([...selected, ...tokens.map((token) => token.id)])] : selected.filter((id) => !byId.has(id)))}
+          />,
+          'Name',
+          'Key',
+          'Status',
+          'Quota left',
+          'Used',
+          'Group',
+          'Expires',
+          'Actions',
+        ]}
+      >
+        {tokens.length === 0 && !list.loading && (
+          <tr>
+            <td colSpan={9}>{searching ? 'No token matches.' : 'No tokens yet: create one with New token.'}</td>
+          </tr>
+        )}
+        {tokens.map((token) => (
+          <tr key={token.id} data-token={token.name}>
+            <td data-label="Select">
+              <input type="checkbox" aria-label={`Select ${token.name}`} checked={selected.includes(token.id)} onChange={(event) => toggle(token.id, event.currentTarget.checked)} />
+            </td>
+            <td data-label="Name">{token.name}</td>
+            <td data-label="Key" class="key">
+              <code>{revealed[token.id] ?? asApiKey(token.key)}</code>
+              {revealed[token.id] !== undefined && <CopyButton text={revealed[token.id]!} label="Copy key" />}
+            </td>
+            <td data-label="Status">
+              <span class={`status status-${token.status}`}>{statusNames[token.status] ?? token.status}</span>
+            </td>
+            <td data-label="Quota left">
+              {token.unlimited_quota ? 'unlimited' : quotaPerUsd === undefined ? units(token.remain_quota) : `${unitsAsUsd(token.remain_quota, quotaPerUsd)} (${units(token.remain_quota)} units)`}
+            </td>
+            <td data-label="Used">{quotaPerUsd === undefined ? units(token.used_quota) : unitsAsUsd(token.used_quota, quotaPerUsd)}</td>
+            <td data-label="Group">{token.group === '' ? 'default' : token.group}</td>
+            <td data-label="Expires">{dateTime(token.expired_time)}</td>
+            <td data-label="Actions">
+              <div class="row-actions">
+                {revealed[token.id] === undefined ? (
+                  <button type="button" class="small" onClick={() => reveal(token)}>
+                    Reveal key
                   </button>
-                  {token.status === 1 ? (
-                    <button type="button" class="small" onClick={() => setStatus(token, 2)}>
-                      Disable
-                    </button>
-                  ) : (
-                    <button type="button" class="small" onClick={() => setStatus(token, 1)}>
-                      Enable
-                    </button>
-                  )}
-                  <button type="button" class="small danger" onClick={() => remove(token)}>
-                    Delete
+                ) : (
+                  <button type="button" class="small" onClick={() => setRevealed(({ [token.id]: _, ...rest }) => rest)}>
+                    Hide key
                   </button>
-                  </div>
-                  {rowErrors[token.id] !== undefined && (
-                    <p class="field-error" role="alert">
-                      {rowErrors[token.id]}
-                    </p>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                )}
+                <button type="button" class="small" disabled={pricing.data === undefined} onClick={() => setEditing(token)}>
+                  Edit
+                </button>
+                {token.status === 1 ? (
+                  <button type="button" class="small" onClick={() => setStatus(token, 2)}>
+                    Disable
+                  </button>
+                ) : (
+                  <button type="button" class="small" onClick={() => setStatus(token, 1)}>
+                    Enable
+                  </button>
+                )}
+                <button type="button" class="small danger" onClick={() => remove(token)}>
+                  Delete
+                </button>
+              </div>
+              {rowErrors[token.id] !== undefined && (
+                <p class="field-error" role="alert">
+                  {rowErrors[token.id]}
+                </p>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {list.data !== undefined && <Pager label="Token pages" page={page} pageSize={pageSize} total={list.data.total} onPage={setPage} />}
       {editing !== undefined && pricing.data !== undefined && (
         <Modal title={editing === 'new' ? 'New token' : `Edit ${editing.name}`} onClose={() => setEditing(undefined)}>

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, loginHeaders, withQuery } from '../api/client';
 import type { LogRecord, LogStat, Page, Pricing } from '../api/types';
 import type { PageProps } from '../app';
+import { DataTable } from '../components/data-table';
 import { Checkbox, Field, Notice, messageOf } from '../components/field';
 import { Pager } from '../components/pager';
 import { useLoad } from '../components/use-load';
@@ -203,64 +204,49 @@ export function Usage(props: PageProps) {
           {totals.data.prompt_tokens} prompt and {totals.data.completion_tokens} completion tokens
         </p>
       )}
-      <div class="table-wrap">
-        <table class="cards usage">
-          <caption class="visually-hidden">Requests in the usage log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              {everyone && <th scope="col">User</th>}
-              <th scope="col">Token</th>
-              <th scope="col">Model</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Quota</th>
-              <th scope="col">Time taken</th>
-              <th scope="col">Detail</th>
+      <DataTable
+        caption="Requests in the usage log, newest first"
+        class="usage"
+        columns={['Time', everyone && 'User', 'Token', 'Model', 'Type', 'Status', 'Tokens', 'Quota', 'Time taken', 'Detail']}
+      >
+        {records.data?.items.length === 0 && (
+          <tr>
+            <td colSpan={everyone ? 10 : 9}>No request matches.</td>
+          </tr>
+        )}
+        {records.data?.items.map((record) => (
+          <Fragment key={record.id}>
+            <tr data-request-id={record.request_id}>
+              <td data-label="Time">{dateTime(record.created_at)}</td>
+              {everyone && <td data-label="User">{record.user_id}</td>}
+              <td data-label="Token">{record.token_name}</td>
+              <td data-label="Model">{record.model_name}</td>
+              <td data-label="Type">{recordTypes[record.type] ?? record.type}</td>
+              <td data-label="Status">{record.status}</td>
+              <td data-label="Tokens" class="tokens">
+                {record.prompt_tokens} + {record.completion_tokens}
+              </td>
+              <td data-label="Quota" class="quota">
+                {units(record.quota)}
+                {quotaPerUsd === undefined ? '' : ` (${unitsAsUsd(record.quota, quotaPerUsd)})`}
+              </td>
+              <td data-label="Time taken">{duration(record.use_time_ms)}</td>
+              <td data-label="Detail">
+                <button type="button" class="small" aria-expanded={open === record.id} onClick={() => setOpen(open === record.id ? undefined : record.id)}>
+                  {open === record.id ? 'Hide' : 'Details'}
+                </button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {records.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={everyone ? 10 : 9}>No request matches.</td>
+            {open === record.id && (
+              <tr class="detail-row">
+                <td colSpan={everyone ? 10 : 9}>
+                  <RecordDetail record={record} pricing={pricing.data} />
+                </td>
               </tr>
             )}
-            {records.data?.items.map((record) => (
-              <Fragment key={record.id}>
-                <tr data-request-id={record.request_id}>
-                  <td data-label="Time">{dateTime(record.created_at)}</td>
-                  {everyone && <td data-label="User">{record.user_id}</td>}
-                  <td data-label="Token">{record.token_name}</td>
-                  <td data-label="Model">{record.model_name}</td>
-                  <td data-label="Type">{recordTypes[record.type] ?? record.type}</td>
-                  <td data-label="Status">{record.status}</td>
-                  <td data-label="Tokens" class="tokens">
-                    {record.prompt_tokens} + {record.completion_tokens}
-                  </td>
-                  <td data-label="Quota" class="quota">
-                    {units(record.quota)}
-                    {quotaPerUsd === undefined ? '' : ` (${unitsAsUsd(record.quota, quotaPerUsd)})`}
-                  </td>
-                  <td data-label="Time taken">{duration(record.use_time_ms)}</td>
-                  <td data-label="Detail">
-                    <button type="button" class="small" aria-expanded={open === record.id} onClick={() => setOpen(open === record.id ? undefined : record.id)}>
-                      {open === record.id ? 'Hide' : 'Details'}
-                    </button>
-                  </td>
-                </tr>
-                {open === record.id && (
-                  <tr class="detail-row">
-                    <td colSpan={everyone ? 10 : 9}>
-                      <RecordDetail record={record} pricing={pricing.data} />
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          </Fragment>
+        ))}
+      </DataTable>
       {records.data !== undefined && <Pager label="Usage pages" page={page} pageSize={pageSize} total={records.data.total} onPage={setPage} />}
     </>
   );

@@ -3,6 +3,7 @@ import { api, ApiError } from '../api/client';
 import type { Page, UserView } from '../api/types';
 import type { PageProps } from '../app';
 import { CopyButton } from '../components/copy-button';
+import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
 import { Pager } from '../components/pager';
 import { useLoad } from '../components/use-load';
@@ -82,47 +83,32 @@ export function Users(props: PageProps) {
       )}
       {notice !== undefined && <Notice kind={notice.kind}>{notice.text}</Notice>}
       {users.error !== undefined && <Notice kind="error">{messageOf(users.error)}</Notice>}
-      <div class="table-wrap">
-        <table class="cards users">
-          <caption class="visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data?.items.map((user) => (
-              <tr key={user.id} data-user={user.username}>
-                <td data-label="Id">{user.id}</td>
-                <td data-label="Username">{user.username}</td>
-                <td data-label="Role">{user.role}</td>
-                <td data-label="Status">
-                  <span class={`status status-${user.status}`}>{user.status === 1 ? 'enabled' : 'disabled'}</span>
-                </td>
-                <td data-label="Created">{user.created_time === undefined ? '—' : dateTime(user.created_time)}</td>
-                <td data-label="Actions">
-                  {user.id === props.user.id ? (
-                    <span class="hint">you</span>
-                  ) : user.status === 1 ? (
-                    <button type="button" class="small danger" onClick={() => setStatus(user, 2)}>
-                      Disable
-                    </button>
-                  ) : (
-                    <button type="button" class="small" onClick={() => setStatus(user, 1)}>
-                      Enable
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Users" class="users" columns={['Id', 'Username', 'Role', 'Status', 'Created', 'Actions']}>
+        {users.data?.items.map((user) => (
+          <tr key={user.id} data-user={user.username}>
+            <td data-label="Id">{user.id}</td>
+            <td data-label="Username">{user.username}</td>
+            <td data-label="Role">{user.role}</td>
+            <td data-label="Status">
+              <span class={`status status-${user.status}`}>{user.status === 1 ? 'enabled' : 'disabled'}</span>
+            </td>
+            <td data-label="Created">{user.created_time === undefined ? '—' : dateTime(user.created_time)}</td>
+            <td data-label="Actions">
+              {user.id === props.user.id ? (
+                <span class="hint">you</span>
+              ) : user.status === 1 ? (
+                <button type="button" class="small danger" onClick={() => setStatus(user, 2)}>
+                  Disable
+                </button>
+              ) : (
+                <button type="button" class="small" onClick={() => setStatus(user, 1)}>
+                  Enable
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {users.data !== undefined && <Pager label="User pages" page={page} pageSize={pageSize} total={users.data.total} onPage={setPage} />}
     </>
   );
