@@ -85,8 +85,16 @@ export interface Pricing {
 /** One channel tried for a request (admins only). */
 export interface Attempt {
   channel: string;
-  status: number;
-  [detail: string]: unknown;
+  /** The billing group it was tried in. */
+  group: string;
+  outcome: 'success' | 'failed' | 'refused' | 'aborted';
+  /** The HTTP status of its failure; absent for a success. */
+  status?: number;
+  /** The error code of its failure; absent for a success. */
+  code?: string;
+  milliseconds: number;
+  /** The translator that served the client's format on it, when one did. */
+  translator?: string;
 }
 
 /** A usage log record. */

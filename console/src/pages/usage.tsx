@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, loginHeaders, withQuery } from '../api/client';
+import { api, ApiError, loginHeaders, withQuery } from '../api/client';
 import type { LogRecord, LogStat, Page, Pricing } from '../api/types';
 import type { PageProps } from '../app';
 import { DataTable } from '../components/data-table';
@@ -26,6 +26,18 @@ interface Filters {
   status: string;
   user_id: string;
 }
+
+/** Which filter shows the log API's error about a query parameter. */
+const filterOfParameter: Record<string, keyof Filters> = {
+  start_timestamp: 'from',
+  end_timestamp: 'to',
+  type: 'type',
+  model_name: 'model_name',
+  token_name: 'token_name',
+  request_id: 'request_id',
+  status: 'status',
+  user_id: 'user_id',
+};
 
 const noFilters: Filters = { from: '', to: '', type: '', model_name: '', token_name: '', request_id: '', status: '', user_id: '' };
 
@@ -98,7 +110,10 @@ function RecordDetail(props: { record: LogRecord; pricing: Pricing | undefined }
           <ol class="attempts">
             {record.attempts.map((attempt, index) => (
               <li key={index}>
-                <code>{JSON.stringify(attempt)}</code>
+                <code>{attempt.channel}</code> ({attempt.group || 'default'}): {attempt.outcome}
+                {attempt.status === undefined ? '' : ` with ${attempt.status}`}
+                {attempt.code === undefined ? '' : ` ${attempt.code}`} in {duration(attempt.milliseconds)}
+                {attempt.translator === undefined ? '' : `, through ${attempt.translator}`}
               </li>
             ))}
           </ol>
@@ -127,9 +142,12 @@ export function Usage(props: PageProps) {
   const records = useLoad(() => api<Page<LogRecord>>('GET', listPath, { query: { ...query, p: page, size: pageSize } }), [key]);
   const totals = useLoad(() => api<LogStat>('GET', `${base}/stat`, { query }), [key]);
   const quotaPerUsd = pricing.data?.quota_per_usd;
+  // A bad filter is refused with a message naming its parameter: shown beside that filter.
+  const failedFilter = records.error instanceof ApiError && records.error.field !== undefined ? filterOfParameter[records.error.field] : undefined;
+  const errorOf = (name: keyof Filters) => (failedFilter === name ? messageOf(records.error) : undefined);
   const edit = (changes: Partial<Filters>) => setDraft((previous) => ({ ...previous, ...changes }));
   const text = (name: keyof Filters, label: string, hint?: string) => (
-    <Field label={label} hint={hint}>
+    <Field label={label} hint={hint} error={errorOf(name)}>
       {(control) => <input {...control} value={draft[name]} onInput={(event) => edit({ [name]: event.currentTarget.value })} />}
     </Field>
   );
@@ -151,9 +169,9 @@ export function Usage(props: PageProps) {
           setFilters(draft);
         }}
       >
-        <Field label="From">{(control) => <input {...control} type="datetime-local" value={draft.from} onInput={(event) => edit({ from: event.currentTarget.value })} />}</Field>
-        <Field label="To">{(control) => <input {...control} type="datetime-local" value={draft.to} onInput={(event) => edit({ to: event.currentTarget.value })} />}</Field>
-        <Field label="Type">
+        <Field label="From" error={errorOf('from')}>{(control) => <input {...control} type="datetime-local" value={draft.from} onInput={(event) => edit({ from: event.currentTarget.value })} />}</Field>
+        <Field label="To" error={errorOf('to')}>{(control) => <input {...control} type="datetime-local" value={draft.to} onInput={(event) => edit({ to: event.currentTarget.value })} />}</Field>
+        <Field label="Type" error={errorOf('type')}>
           {(control) => (
             <select {...control} value={draft.type} onChange={(event) => edit({ type: event.currentTarget.value })}>
               <option value="">any</option>
@@ -197,7 +215,7 @@ export function Usage(props: PageProps) {
         </div>
       </form>
       {exportError !== undefined && <Notice kind="error">{exportError}</Notice>}
-      {records.error !== undefined && <Notice kind="error">{messageOf(records.error)}</Notice>}
+      {records.error !== undefined && failedFilter === undefined && <Notice kind="error">{messageOf(records.error)}</Notice>}
       {totals.data !== undefined && (
         <p class="totals" aria-live="polite">
           <strong>{totals.data.requests}</strong> requests · <strong>{quotaPerUsd === undefined ? units(totals.data.quota) : unitsAsUsd(totals.data.quota, quotaPerUsd)}</strong> ({units(totals.data.quota)} units) ·{' '}
