@@ -7,6 +7,8 @@ import { Field, Notice, messageOf } from '../components/field';
 import { useLoad } from '../components/use-load';
 import { dateTime, duration } from '../format';
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** One channel's row: its state, and a test of one model through it. */
 function ChannelRow(props: { channel: ChannelView }) {
   const { channel } = props;
@@ -90,7 +92,7 @@ export function Channels(_props: PageProps) {
       </div>
       {channels.data !== undefined && (
         <p class="hint">
-          Recent: the last {Math.round(channels.data.recent_window_seconds / 60)} minutes. {channels.data.scope.note}.
+          Recent: the last {Math.round(channels.data.recent_window_seconds / 60)} minutes. {capitalized(channels.data.scope.note)}.
         </p>
       )}
       {channels.error !== undefined && <Notice kind="error">{messageOf(channels.error)}</Notice>}
