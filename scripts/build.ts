@@ -1,12 +1,14 @@
 // `npm run build` (and `prepare`, so `npm ci` ends with a runnable `dist/`): transpiles the
 // TypeScript of the build into `dist/` with esbuild, one JavaScript file and source map per
 // source file, in the layout `tsc -p tsconfig.build.json` gave (`dist/server/main.js`,
-// `dist/core/index.js`, ...). It checks no types: `npm test` and `npm run typecheck` run the
-// full `tsc`, and `npm run build:types` writes the `.d.ts` files (run by `prepack`).
+// `dist/core/index.js`, ...), then builds the web console into `dist/console` with Vite. It
+// checks no types: `npm test` and `npm run typecheck` run the full `tsc` (over the console
+// too), and `npm run build:types` writes the `.d.ts` files (run by `prepack`).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { buildConsole } from './build-console.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsconfig = 'tsconfig.build.json';
@@ -49,3 +51,5 @@ const included = includedFolders().flatMap(sourcesUnder);
 const sources = [...new Set([...included, ...(await importedSources(included))])].sort();
 // Silent on success, as tsc was: `npm pack --json` and the like print the build's stdout.
 await build({ ...common, entryPoints: sources, outdir: 'dist', outbase: '.', sourcemap: true, sourcesContent: false });
+// The web console the gateway serves at /console (scripts/build-console.ts).
+await buildConsole(join(root, 'dist', 'console'));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from '../core/di/dependency-injection.js';
@@ -55,6 +56,9 @@ import { requestLogLinePlugin } from '../plugins/http/request-log-line.js';
 import { routeAuthPlugin } from '../plugins/auth/route-auth.js';
 import { AuthFailureLimiter } from '../core/security/auth-failure-limiter.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
+import { pricingRoutes } from '../plugins/models/pricing-routes.js';
+import { consoleRoutes } from '../plugins/console/console-routes.js';
+import { packageRoot } from '../core/config/package-root.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { createGatewayContainer } from './create-container.js';
 import { InjectionTokens, type Clock } from '../core/di/injection-tokens.js';
@@ -88,6 +92,8 @@ export interface BuildAppOptions {
   /** An already open store (tests share one between app instances). */
   backend?: StoreBackend;
   clock?: Clock;
+  /** The built web console's folder; by default `dist/console` of the package. */
+  consoleDirectory?: string;
 }
 
 /**
@@ -186,6 +192,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observed);
     await app.register(channelRoutes, { channels, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
     await app.register(modelListRoutes, { catalog, channels, startedAt: Math.floor(Date.now() / 1000) });
+    await app.register(pricingRoutes, { config, catalog, channels });
     circuitStates = () => breaker.states();
     await app.register(chatRoutes, { pipeline, config });
     await app.register(audioRoutes, { pipeline, config });
@@ -199,6 +206,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });
     await app.register(assetsPlugin, { pipeline, callChannel, config, backend, repository: assetOwnership });
+    await app.register(consoleRoutes, { directory: options.consoleDirectory ?? join(packageRoot(), 'dist', 'console') });
     const poller = new TaskPoller(tasks, config.tasks.background_poll_ms);
     app.addHook('onReady', async () => poller.start());
     app.addHook('onClose', async () => poller.stop());

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, formatYamlPath } from '../config/config-error.js';
 import { priceSchema, type GatewayConfig } from '../config/config-schema.js';
+import { packageRoot } from '../config/package-root.js';
 
 const catalogEntrySchema = z.strictObject({
   price: priceSchema,
@@ -65,19 +65,9 @@ export function loadPriceCatalog(file: string): PriceCatalog {
   return parsePriceCatalog(text, file);
 }
 
-/**
- * `config/price-catalog.yaml` of the package this module belongs to. The package root is
- * the nearest folder above with a package.json, so the same code finds it from the sources
- * (`core/billing/`), the build (`dist/core/billing/`) and an installed package.
- */
+/** `config/price-catalog.yaml` of the package this module belongs to ({@link packageRoot}). */
 export function shippedPriceCatalogFile(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(directory, 'package.json'))) {
-    const parent = dirname(directory);
-    if (parent === directory) throw new Error('model-gateway: no package.json above the price catalog module');
-    directory = parent;
-  }
-  return join(directory, 'config', 'price-catalog.yaml');
+  return join(packageRoot(), 'config', 'price-catalog.yaml');
 }
 
 let shipped: PriceCatalog | undefined;

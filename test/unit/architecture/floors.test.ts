@@ -89,9 +89,9 @@ t.test('the check sees the imports it judges', async (t) => {
   t.ok(graph.get('core/errors/gateway-error.ts')?.includes('core/errors/error-code-registry.ts'), 'a type-only import counts');
 });
 
-t.test('the published package ships every floor and no vendor fake', async (t) => {
+t.test('the published package ships every floor, the built web console, and no vendor fake', async (t) => {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
-  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), floors.map((floor) => `dist/${floor}`).sort());
+  t.strictSame(manifest.files.filter((entry) => entry.startsWith('dist/')).sort(), [...floors.map((floor) => `dist/${floor}`), 'dist/console'].sort());
   // The vendor fakes live in test/fakes; what core/testing ships must not reach them.
   t.strictSame(edges((file, target) => floors.some((floor) => file.startsWith(`${floor}/`)) && target.startsWith('test/')), []);
 });

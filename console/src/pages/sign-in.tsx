@@ -1,0 +1,46 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api/client';
+import type { SignedInUser } from '../api/types';
+import { Field, Notice, messageOf } from '../components/field';
+import { forgetLoginToken, storeLoginToken } from '../session';
+
+/** Sign-in: paste a login token; it is checked with `GET /api/user/self` and kept in this tab only. */
+export function SignIn(props: { onSignedIn: (user: SignedInUser) => void; reason?: string }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const pasted = token.trim();
+    if (pasted === '') {
+      setError('paste the login token you were given (it starts with mgu_)');
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    storeLoginToken(pasted);
+    try {
+      props.onSignedIn(await api<SignedInUser>('GET', '/api/user/self'));
+    } catch (failure) {
+      forgetLoginToken();
+      setError(failure instanceof ApiError && failure.status === 401 ? 'the gateway refused this login token; check it and try again' : messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="sign-in" id="content">
+      <h1>Model Gateway</h1>
+      <form onSubmit={submit} class="card">
+        <h2>Sign in</h2>
+        {props.reason !== undefined && <Notice kind="info">{props.reason}</Notice>}
+        <Field label="Login token" hint="Kept in this browser tab only, until you sign out or close it." error={error}>
+          {(control) => <input {...control} type="password" autocomplete="off" spellcheck={false} value={token} onInput={(event) => setToken(event.currentTarget.value)} />}
+        </Field>
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}
