@@ -251,6 +251,8 @@ t.test('the usage log is exported as CSV and JSONL with both requests', async (t
 t.test('the overview shows the last 24 hours and draws the chart of quota per day by model', async (t) => {
   await open(page, 'Overview');
   await page.locator('.chart canvas').first().waitFor();
+  // The figures load apart from the chart: wait until the requests figure is in.
+  await page.locator('.stat').nth(1).filter({ hasText: /requests/ }).waitFor();
   t.match(await page.locator('.stat').nth(1).textContent(), /2 requests/, "the last 24 hours' requests");
   t.match(await page.locator('.top-models').textContent(), /gx-2\.5-pro/, 'the top model');
   t.match(await page.locator('.chart .u-legend').textContent(), /gx-2\.5-pro/, 'the chart has a series for the model');
