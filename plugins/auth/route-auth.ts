@@ -68,7 +68,7 @@ export function signedInUser(request: FastifyRequest): UserRecord {
  */
 export function requireAdmin(request: FastifyRequest): UserRecord {
   const user = signedInUser(request);
-  if (user.role !== 'admin') throw forbidden(`${request.method} ${request.routeOptions.url ?? request.url} is for admins; sign in with an admin's login token`, 'admin_required');
+  if (user.role !== 'admin') throw forbidden(`${request.method} ${request.routeOptions.url ?? request.url} is for admins only; sign in with an admin's login token`, 'admin_required');
   return user;
 }
 

@@ -1,21 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden } from '../../core/errors/error-codes.js';
 import type { UsageLog } from '../../core/usage/usage-log.js';
 import type { UsageFilter } from '../../core/usage/usage-log-store.js';
 import { shownUsageRecord } from '../../core/usage/usage-record.js';
-import type { UserRecord } from '../../core/users/user-repository.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
-import { signedInUser } from '../auth/route-auth.js';
+import { requireAdmin, signedInUser } from '../auth/route-auth.js';
 import { adminLogExportQuery, adminLogQuery, ownLogExportQuery, ownLogQuery } from './log-request-schemas.js';
 import { envelope, loginRoute as login } from './management-route.js';
 import { exportContentType, exportStream, type UsageExportFormat } from './usage-export.js';
-
-/** The signed-in user, who must be an admin: 403 otherwise. */
-function signedInAdmin(request: FastifyRequest): UserRecord {
-  const user = signedInUser(request);
-  if (user.role !== 'admin') throw forbidden(`${request.routeOptions.url ?? 'this route'} is for admins only; use /api/log/self for your own records, or sign in as an admin`);
-  return user;
-}
 
 /** A query's filter fields, without its paging and format. */
 function filterOf(query: UsageFilter & { p?: number; size?: number; format?: string }): UsageFilter {
@@ -70,18 +61,18 @@ export async function logRoutes(app: FastifyInstance, options: { usageLog: Usage
   });
 
   app.get('/api/log/', login, async (request) => {
-    signedInAdmin(request);
+    requireAdmin(request);
     const query = parseClientInput(adminLogQuery, request.query, 'query');
     return list(request, filterOf(query), query.p, query.size);
   });
 
   app.get('/api/log/stat', login, async (request) => {
-    signedInAdmin(request);
+    requireAdmin(request);
     return envelope(await store.stat(filterOf(parseClientInput(adminLogQuery, request.query, 'query'))));
   });
 
   app.get('/api/log/export', login, async (request, reply) => {
-    signedInAdmin(request);
+    requireAdmin(request);
     const query = parseClientInput(adminLogExportQuery, request.query, 'query');
     return sendExport(request, reply, filterOf(query), query.format);
   });

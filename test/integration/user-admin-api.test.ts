@@ -84,7 +84,7 @@ t.test('every admin route refuses a signed-in user with 403 saying it is for adm
   for (const route of adminRoutes) {
     const refused = await gateway.asUser(user, route);
     t.equal(refused.statusCode, 403, `${route.method} ${route.url}: 403`);
-    t.match(refused.json(), { success: false, message: `${route.method} ${route.url} is for admins; sign in with an admin's login token` });
+    t.match(refused.json(), { success: false, message: `${route.method} ${route.url} is for admins only; sign in with an admin's login token` });
     t.equal((await gateway.app.inject(route)).statusCode, 401, `${route.method} ${route.url} without a login token: 401`);
   }
   t.equal((await gateway.asUser(user, { method: 'GET', url: '/api/user/self' })).json().data.role, 'user', 'a user still reads itself');
