@@ -1,8 +1,7 @@
 // Claude Code, in print mode (`claude -p`), against the gateway with only its documented base
 // URL and key (docs/coding-agents.md). It speaks only the Messages format (`POST /v1/messages`),
-// which the gateway serves on every chat family through the Messages translator, so these tests
-// wait for that route: tap runs only `*.test.ts`, and this file becomes
-// `claude-code.test.ts` when the route lands.
+// which the gateway serves on every chat family through the Messages translator: a gx model
+// (native upstream) and a gp model (chat upstream).
 import t from 'tap';
 import { startAgentGateway } from './agent-gateway.js';
 import { plainPromptAnswered, toolRoundTrip } from './agent-scenarios.js';

@@ -1,5 +1,3 @@
-// Enabled when the pipeline routes `messages` through the messages-to-chat translator: rename
-// to anthropic-sdk-client.test.ts (tap runs `*.test.ts` only, so this file waits unrun).
 // The official Anthropic SDK against gx and gp models, through the gateway and the fakes:
 // messages.create, stream, a tool round trip, thinking, count_tokens, errors, and the token
 // billed exactly what the answer's usage says.
