@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, formatConfigProblem, formatYamlPath, type ConfigProblem } from '../core/config/config-error.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { loadBuiltInNames, resolvePluginSpecifier } from '../core/loader/resolve-plugin-specifier.js';
-import { unpricedModelWarnings } from '../core/billing/unpriced-models.js';
+import { unpricedModels } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createGatewayContainer } from './create-container.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
@@ -68,9 +68,9 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
     if (command === 'config check') {
       const { config } = loadConfigFile(configFile);
       assertWorkersFitStorage(config, configFile);
+      const freeModels = assertServedModelsPriced(config, configFile);
       output.out(`${configFile}: OK\n`);
-      // Warnings, not problems: the gateway starts, and refuses (or serves free) only those models.
-      for (const warning of unpricedModelWarnings(config)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of freeModels) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       for (const warning of await renamedPluginWarnings(config, configFile)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
@@ -115,9 +115,21 @@ async function createUser(configFile: string, username: string, admin: boolean, 
   }
 }
 
+/**
+ * Refuses (ConfigError) a config whose channels serve a model nothing prices, since every call
+ * of it would be refused with `model_price_missing`; with `billing.allow_free_models` on, those
+ * models are served free and come back as warnings.
+ */
+function assertServedModelsPriced(config: GatewayConfig, configFile: string): ConfigProblem[] {
+  const unpriced = unpricedModels(config);
+  if (unpriced.length > 0 && !config.billing.allow_free_models) throw new ConfigError(configFile, unpriced);
+  return unpriced;
+}
+
 async function start(configFile: string): Promise<number> {
   const { config } = loadConfigFile(configFile);
   assertWorkersFitStorage(config, configFile);
+  assertServedModelsPriced(config, configFile);
   const workers = resolveWorkerCount(config.server.workers);
   if (workers > 1 && cluster.isPrimary) {
     return runClusterPrimary({

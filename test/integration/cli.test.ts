@@ -67,27 +67,50 @@ t.test('config check', async (t) => {
     t.match(result.out, /OK/);
   });
 
-  t.test('a served model that neither pricing nor the price catalog prices is a warning; the check still passes', async (t) => {
+  t.test('a served model that nothing prices fails the check, naming the model, its channel and the fixes', async (t) => {
     const text = (directory: string) =>
-      validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-2.5-pro }') +
+      validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-9-experimental }') +
       'pricing:\n  "dsx-*": { per_second: 0.2 }\n';
     const { file } = writeConfig(t, text);
     const result = await cli(['config', 'check', '--config', file]);
-    t.equal(result.code, 0, 'warnings do not fail the check');
-    t.equal(result.out, `${file}: OK\n`);
+    t.equal(result.code, 1, 'an unpriced model fails the check');
+    t.equal(result.out, '');
     t.same(result.error.trimEnd().split('\n'), [
-      'warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
-      'warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: requests for them are refused with model_price_missing; add "lab-*" under pricing',
-      'warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
+      `${file}: 3 problems`,
+      'providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free',
+      'providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: add "lab-*" under pricing, or set billing.allow_free_models: true to serve unpriced models free',
+      'providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free',
+    ]);
+    const started = await cli(['start', '--config', file]);
+    t.equal(started.code, 1, 'start refuses the same config before it listens');
+    t.match(started.error, /"gx-9-experimental" \(channel gx-main\) has no price/);
+
+    const priced = writeConfig(t, (directory) => text(directory).replace('pricing:\n', 'pricing:\n  gx-9-experimental: { input_per_mtok: 1 }\n  "lab-*": { per_call: 0.01 }\n'));
+    const quiet = await cli(['config', 'check', '--config', priced.file]);
+    t.equal(quiet.code, 0, 'an operator price fixes each problem; the model_map key is priced by what it calls');
+    t.equal(quiet.error, '');
+
+    const free = writeConfig(t, (directory) => `${text(directory)}billing: { allow_free_models: true }\n`);
+    const allowed = await cli(['config', 'check', '--config', free.file]);
+    t.equal(allowed.code, 0, 'with free models allowed the check passes');
+    t.equal(allowed.out, `${free.file}: OK\n`);
+    t.same(allowed.error.trimEnd().split('\n'), [
+      'warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price: it is served free (billing.allow_free_models)',
+      'warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: those models are served free (billing.allow_free_models)',
+      'warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price: it is served free (billing.allow_free_models)',
     ]);
 
-    const priced = writeConfig(t, (directory) => text(directory).replace('pricing:\n', 'pricing:\n  gx-9-experimental: { input_per_mtok: 1 }\n  "lab-*": { per_call: 0.01 }\n  gx-latest: { input_per_mtok: 1 }\n'));
-    const quiet = await cli(['config', 'check', '--config', priced.file]);
-    t.equal(quiet.error, '', 'an operator price silences each warning');
-
-    const off = writeConfig(t, (directory) => `${text(directory)}billing: { price_catalog: false }\n`);
+    const off = writeConfig(t, (directory) => `${validConfig(directory)}billing: { price_catalog: false }\n`);
     const withoutCatalog = await cli(['config', 'check', '--config', off.file]);
+    t.equal(withoutCatalog.code, 1);
     t.match(withoutCatalog.error, /"gx-2\.5-pro" \(channel gx-main\) has no price/, 'without the catalog a spec model needs a pricing entry');
+  });
+
+  t.test('a model_map that calls a vendor model by its own name is priced by the catalog entry standing for it', async (t) => {
+    const { file } = writeConfig(t, (directory) => validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, "gx-3*"]\n    model_map: { team-pro: gemini-2.5-pro }'));
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0, result.error);
+    t.equal(result.error, '');
   });
 
   t.test('an invalid file exits 1 and lists every problem by YAML path, never a secret value', async (t) => {
