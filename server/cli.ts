@@ -8,6 +8,7 @@ import { unpricedModels } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createGatewayContainer } from './create-container.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { StartupError } from '../core/errors/startup-error.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { runClusterPrimary } from './cluster-supervisor.js';
 import { resolveWorkerCount } from './worker-count.js';
@@ -91,7 +92,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       output.error(`${error.message}\n`);
       return 1;
     }
-    if (GatewayError.is(error) || command === 'storage copy') {
+    if (GatewayError.is(error) || StartupError.is(error) || command === 'storage copy') {
       output.error(`${(error as Error).message}\n`);
       return 1;
     }

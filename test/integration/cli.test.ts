@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
@@ -249,12 +250,10 @@ storage: { driver: postgres, url: "postgres://gateway:pg-secret-5d@127.0.0.1:9/b
 security: { encryption_key: ${testEncryptionKey} }
 `,
   );
-  const failure = await cli(['start', '--config', file]).then(
-    () => new Error('the start did not fail'),
-    (error: unknown) => error as Error,
-  );
-  t.match(failure.message, /PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running/);
-  t.notMatch(failure.message, /pg-secret-5d/, 'the password is not in the message');
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.match(result.error, /^PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running\n$/, 'one line, no stack trace');
+  t.notMatch(result.error, /pg-secret-5d/, 'the password is not in the message');
 });
 
 t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
@@ -265,8 +264,20 @@ storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
 security: { encryption_key: ${testEncryptionKey} }
 `,
   );
-  // server/main.ts prints the message and exits 1.
-  await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.match(result.error, /^Redis did not answer within \d+ ms; check storage\.url and that Redis is running\n$/, 'one line, no stack trace');
+});
+
+t.test('start on a port another process holds exits 1 with one line naming server.port and GATEWAY_PORT', async (t) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  const port = (holder.address() as AddressInfo).port;
+  const { file } = writeConfig(t, (directory) => validConfig(directory).replace('port: 0', `port: ${port}`));
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.equal(result.error, `127.0.0.1:${port} is already in use by another process: set server.port in ${file} (the shipped config reads GATEWAY_PORT) to a free port, or stop that process\n`);
 });
 
 /** The gateway as its own process, with its stdout lines. */
