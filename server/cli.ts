@@ -1,9 +1,10 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, formatConfigProblem, formatYamlPath, type ConfigProblem } from '../core/config/config-error.js';
+import { ConfigError, formatConfigProblem, type ConfigProblem } from '../core/config/config-error.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
-import { loadBuiltInNames, resolvePluginSpecifier } from '../core/loader/resolve-plugin-specifier.js';
+import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { loadTranslators } from '../core/loader/load-translators.js';
 import { unpricedModels } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { createGatewayContainer } from './create-container.js';
@@ -70,9 +71,12 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       const { config } = loadConfigFile(configFile);
       assertWorkersFitStorage(config, configFile);
       const freeModels = assertServedModelsPriced(config, configFile);
+      // What start runs before it creates anything: every plugin loaded, its options parsed.
+      const renamedPlugins: ConfigProblem[] = [];
+      await checkProviderPlugins(config.providers, configFile, (path, message) => renamedPlugins.push({ path, message }));
+      await loadTranslators(config.translators, configFile);
       output.out(`${configFile}: OK\n`);
-      for (const warning of freeModels) output.error(`warning: ${formatConfigProblem(warning)}\n`);
-      for (const warning of await renamedPluginWarnings(config, configFile)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of [...freeModels, ...renamedPlugins]) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
@@ -160,16 +164,3 @@ export function firstWorkerStartsAlone(config: Pick<GatewayConfig, 'users' | 'se
   return !config.users.some((user) => user.login_token !== '') || config.security.encryption_key === '';
 }
 
-/** A warning for each channel whose `plugin` is an old name of a built-in plugin. */
-async function renamedPluginWarnings(config: GatewayConfig, configFile: string): Promise<ConfigProblem[]> {
-  const names = await loadBuiltInNames();
-  return config.providers.flatMap((channel, index) => {
-    try {
-      const { warning } = resolvePluginSpecifier(channel.plugin, configFile, names);
-      return warning === undefined ? [] : [{ path: formatYamlPath(['providers', index, 'plugin']), message: warning }];
-    } catch {
-      // An unknown plugin is the start's to report, with every other problem of loading it.
-      return [];
-    }
-  });
-}

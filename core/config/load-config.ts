@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, formatYamlPath, type ConfigProblem } from './config-error.js';
+import { lineOf } from './config-lines.js';
 import { gatewayConfigSchema, type GatewayConfig } from './config-schema.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
 import { shippedPriceCatalog } from '../billing/price-catalog.js';
@@ -79,21 +80,4 @@ function toProblems(error: z.ZodError, input: unknown, document: Document, lineC
     });
   }
   return problems;
-}
-
-/** The line of the deepest node along `path` that exists in the document. */
-function lineOf(document: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number | undefined {
-  const segments = path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-  for (let length = segments.length; length > 0; length -= 1) {
-    const node = document.getIn(segments.slice(0, length), true);
-    if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
-    if (length === segments.length) {
-      const parent = document.getIn(segments.slice(0, length - 1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === segments[length - 1]);
-        if (pair && isNode(pair.key) && pair.key.range) return lineCounter.linePos(pair.key.range[0]).line;
-      }
-    }
-  }
-  return undefined;
 }

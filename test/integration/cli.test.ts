@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { runCli } from '../../server/cli.js';
@@ -66,6 +66,38 @@ t.test('config check', async (t) => {
     const result = await cli(['config', 'check', '--config', 'config/gateway.yaml']);
     t.equal(result.code, 0);
     t.match(result.out, /OK/);
+  });
+
+  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it with their lines', async (t) => {
+    const { file } = writeConfig(
+      t,
+      (directory) =>
+        validConfig(directory) +
+        `  - name: typo
+    plugin: gxx
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-3.5-flash]
+  - name: local
+    plugin: ./missing-plugin.js
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-3.1-pro-preview]
+  - name: options
+    plugin: gx
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-2.5-flash]
+    options: { no_such_option: 1 }
+`,
+    );
+    const text = readFileSync(file, 'utf8');
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.equal(result.out, '', 'no OK for a file start would refuse');
+    t.same(result.error.trimEnd().split('\n'), [
+      `${file}: 3 problems`,
+      `providers[1].plugin: cannot load "gxx": "gxx" is neither a built-in family, a path (start it with ./), nor an installed package; the built-in families are audio, dse, dsr, dsx, gi, gp, gx, hx, qi, sdx, sr, stt, tts, vo, wn, wn-hx (line ${lineOf(text, 'plugin: gxx')})`,
+      `providers[2].plugin: cannot load "./missing-plugin.js": no file at ${join(dirname(file), 'missing-plugin.js')} (line ${lineOf(text, 'plugin: ./missing-plugin.js')})`,
+      `providers[3].options.no_such_option: unknown key (line ${lineOf(text, 'no_such_option')})`,
+    ]);
   });
 
   t.test('a served model that nothing prices fails the check, naming the model, its channel and the fixes', async (t) => {
