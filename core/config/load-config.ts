@@ -24,11 +24,17 @@ export function loadConfigFile(file: string, environment: NodeJS.ProcessEnv = pr
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(file, [{ path: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+    throw new ConfigError(file, [{ path: '', message: unreadableFileMessage((error as NodeJS.ErrnoException).code) }]);
   }
   const config = parseConfigText(text, file, environment);
   if (config.billing.price_catalog) shippedPriceCatalog();
   return { config, file };
+}
+
+/** Why the config file cannot be read, and what to change: the file given by `--config` or `GATEWAY_CONFIG`. */
+function unreadableFileMessage(code: string | undefined): string {
+  const reason = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'this user may not read it' : code === 'EISDIR' ? 'it is a folder' : 'reading it failed';
+  return `cannot read the file (${code ?? 'error'}: ${reason}); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)`;
 }
 
 /** Parses config text; `file` only names the source in errors. */

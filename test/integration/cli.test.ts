@@ -212,11 +212,18 @@ providers:
     t.notOk(result.error.includes('supersecretvalue123'), 'the secret is not shown');
   });
 
-  t.test('a missing file exits 1 and says it cannot be read', async (t) => {
+  t.test('a missing file exits 1 with one line that says how to name the config', async (t) => {
     const directory = t.testdir({});
-    const result = await cli(['config', 'check', '--config', join(directory, 'absent.yaml')]);
-    t.equal(result.code, 1);
-    t.match(result.error, /cannot read the file \(ENOENT\)/);
+    const file = join(directory, 'absent.yaml');
+    for (const command of [['config', 'check'], ['start']]) {
+      const result = await cli([...command, '--config', file]);
+      t.equal(result.code, 1);
+      t.equal(
+        result.error,
+        `${file}: cannot read the file (ENOENT: there is no such file); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
+        command.join(' '),
+      );
+    }
   });
 });
 

@@ -152,5 +152,5 @@ t.test('invalid YAML is reported with its line', async (t) => {
 });
 
 t.test('a missing file is a clear error', async (t) => {
-  t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT\)/ });
+  t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT: there is no such file\); pass the config's path with --config FILE or GATEWAY_CONFIG/ });
 });
