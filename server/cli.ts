@@ -1,4 +1,6 @@
 import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, formatConfigProblem, type ConfigProblem } from '../core/config/config-error.js';
@@ -7,23 +9,23 @@ import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
 import { loadTranslators } from '../core/loader/load-translators.js';
 import { unpricedModels } from '../core/billing/unpriced-models.js';
 import { loadConfigFile } from '../core/config/load-config.js';
-import { createGatewayContainer } from './create-container.js';
+import { packageRoot } from '../core/config/package-root.js';
+import { createUserCommand, listUsersCommand } from './users-commands.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { StartupError } from '../core/errors/startup-error.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { runClusterPrimary } from './cluster-supervisor.js';
 import { resolveWorkerCount } from './worker-count.js';
 import { assertWorkersFitStorage } from './worker-storage-check.js';
-import { createStoreBackend } from '../core/store/create-store-backend.js';
-import { UserService } from '../core/users/user-service.js';
 import { copyStorage } from './storage-copy-command.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
 Commands:
   start                      start the gateway (server.workers processes on one port)
-  config check               validate the config file and list every problem; warn about served models without a price
+  config check               run every check start runs (the file, prices, plugins and their options) and list every problem
   users create <username>    create a user and print its login token once
+  users list                 list the users: id, username, role, status, creation date
   storage copy --from <config> --to <config>
                              copy everything durable from one config's store into the empty
                              store of another (sqlite, redis, postgres); stop the gateways first
@@ -33,6 +35,7 @@ Options:
   --admin           with "users create": make the user an admin
   --from, --to      with "storage copy": the configs of the source and the target store
   --help            show this help
+  --version         print the version
 `;
 
 /** Where the CLI writes; tests capture it. */
@@ -46,6 +49,11 @@ const standardOutput: CliOutput = {
   error: (text) => process.stderr.write(text),
 };
 
+/** The version in the package's own package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** Runs one CLI command and resolves to its exit code; `start` resolves only once the server has stopped. */
 export async function runCli(argv: readonly string[], output: CliOutput = standardOutput): Promise<number> {
   let parsed;
@@ -53,13 +61,17 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { config: { type: 'string' }, admin: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } },
+      options: { config: { type: 'string' }, admin: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' } },
     });
   } catch (error) {
     output.error(`${(error as Error).message}\n\n${usage}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.version === true) {
+    output.out(`model-gateway ${packageVersion()}\n`);
+    return 0;
+  }
   if (values.help === true || positionals.length === 0) {
     output.out(usage);
     return values.help === true ? 0 : 2;
@@ -80,8 +92,9 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
-      return await createUser(configFile, positionals[2] as string, values.admin === true, output);
+      return await createUserCommand(configFile, positionals[2] as string, values.admin === true, output.out);
     }
+    if (command === 'users list') return await listUsersCommand(configFile, output.out);
     if (command === 'start') return await start(configFile);
     if (command === 'storage copy') {
       if (values.from === undefined || values.to === undefined) {
@@ -104,20 +117,6 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   }
   output.error(`unknown command "${command}"\n\n${usage}`);
   return 2;
-}
-
-async function createUser(configFile: string, username: string, admin: boolean, output: CliOutput): Promise<number> {
-  const { config } = loadConfigFile(configFile);
-  const backend = await createStoreBackend(config.storage);
-  try {
-    const logger = createLogger({ level: 'silent' }) as unknown as FastifyBaseLogger;
-    const { container } = createGatewayContainer({ config, configFile, logger, backend });
-    const { user, loginToken } = await container.resolve(UserService).create(username, admin ? 'admin' : 'user');
-    output.out(`created user ${user.username} (id ${user.id}). Its login token, shown only this once:\n${loginToken}\n`);
-    return 0;
-  } finally {
-    await backend.close();
-  }
 }
 
 /**

@@ -227,7 +227,7 @@ providers:
   });
 });
 
-t.test('users create prints a login token once that signs in to an app on the same store', async (t) => {
+t.test('users create prints a login token once that signs in to an app on the same store, and users list shows the user', async (t) => {
   const { file } = writeConfig(t, validConfig);
   const created = await cli(['users', 'create', 'carol', '--config', file]);
   t.equal(created.code, 0);
@@ -246,6 +246,11 @@ t.test('users create prints a login token once that signs in to an app on the sa
   t.equal(invalid.code, 1, 'an invalid username exits 1');
   t.match(invalid.error, /username/);
 
+  const users = await cli(['users', 'list', '--config', file]);
+  t.equal(users.code, 0);
+  t.match(users.out, /^id\s+username\s+role\s+status\s+created \(UTC\)\n1\s+carol\s+user\s+enabled\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\n$/, 'users list shows the user, its role and status');
+  t.notMatch(users.out, /mgu_/, 'and never a login token');
+
   const gateway = await buildTestApp(t, 'sqlite', {}, { config: loadConfigFile(file).config });
   const listed = await gateway.asUser(loginToken, { method: 'GET', url: '/api/token/' });
   t.equal(listed.statusCode, 200);
@@ -257,6 +262,10 @@ t.test('usage errors and help', async (t) => {
   const help = await cli(['--help']);
   t.equal(help.code, 0, '--help exits 0');
   t.match(help.out, /^Usage: model-gateway/);
+
+  const version = await cli(['--version']);
+  t.equal(version.code, 0, '--version exits 0');
+  t.equal(version.out, `model-gateway ${(JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version}\n`);
 
   const unknown = await cli(['frobnicate']);
   t.equal(unknown.code, 2, 'an unknown command exits 2');
