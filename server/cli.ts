@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, formatConfigProblem, type ConfigProblem } from '../core/config/config-error.js';
-import type { GatewayConfig } from '../core/config/config-schema.js';
+import { unusedStorageKeys, type GatewayConfig } from '../core/config/config-schema.js';
 import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
 import { loadTranslators } from '../core/loader/load-translators.js';
 import { unpricedModels } from '../core/billing/unpriced-models.js';
@@ -88,7 +88,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       await checkProviderPlugins(config.providers, configFile, (path, message) => renamedPlugins.push({ path, message }));
       await loadTranslators(config.translators, configFile);
       output.out(`${configFile}: OK\n`);
-      for (const warning of [...freeModels, ...renamedPlugins]) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of [...unusedStorageKeys(config.storage), ...freeModels, ...renamedPlugins]) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
@@ -147,6 +147,7 @@ async function start(configFile: string): Promise<number> {
     });
   }
   const logger = cluster.worker === undefined ? createLogger() : createLogger().child({ worker: cluster.worker.id });
+  if (cluster.worker === undefined || cluster.worker.id === 1) for (const unused of unusedStorageKeys(config.storage)) logger.warn({ path: unused.path }, unused.message);
   // Loaded only by a process that serves: a cluster primary then never loads the app, its
   // plugins and providers.
   const { serveGateway } = await import('./serve-gateway.js');

@@ -114,16 +114,24 @@ const storageSchema = z
       } else if (!pattern.test(storage.url) || !URL.canParse(storage.url)) {
         context.addIssue({ code: 'custom', path: ['url'], message: `expected a ${example} URL` });
       }
-    } else if (storage.url !== undefined) {
-      context.addIssue({ code: 'custom', path: ['url'], message: 'only used when driver is redis or postgres' });
     }
-    if (storage.driver !== 'sqlite' && storage.path !== undefined) {
-      context.addIssue({ code: 'custom', path: ['path'], message: 'only used when driver is sqlite' });
-    }
-    if (storage.driver !== 'postgres' && storage.schema !== undefined) {
-      context.addIssue({ code: 'custom', path: ['schema'], message: 'only used when driver is postgres' });
-    }
+    // `path`, `url` and `schema` of another driver are kept, unused, so switching `driver` in
+    // a file is one edit; `config check` and `start` warn about them (unusedStorageKeys).
   });
+
+/**
+ * The `storage` keys the chosen driver does not use (`path` is sqlite's, `url` redis's and
+ * postgres's, `schema` postgres's), each as a warning naming its driver: left from a switch of
+ * `driver`, they are ignored rather than refused.
+ */
+export function unusedStorageKeys(storage: z.output<typeof storageSchema>): { path: string; message: string }[] {
+  const unused: { path: string; message: string }[] = [];
+  const ignored = (key: string, users: string) => unused.push({ path: `storage.${key}`, message: `ignored with driver ${storage.driver}: only ${users} use${users.includes(' and ') ? '' : 's'} it` });
+  if (storage.url !== undefined && storage.driver !== 'redis' && storage.driver !== 'postgres') ignored('url', 'redis and postgres');
+  if (storage.path !== undefined && storage.driver !== 'sqlite') ignored('path', 'sqlite');
+  if (storage.schema !== undefined && storage.driver !== 'postgres') ignored('schema', 'postgres');
+  return unused;
+}
 
 const mediaSchema = z.strictObject({
   max_bytes: integer(1, 1024 * 1024 * 1024).default(20 * 1024 * 1024),

@@ -68,6 +68,14 @@ t.test('config check', async (t) => {
     t.match(result.out, /OK/);
   });
 
+  t.test('switching storage.driver keeps the old driver\'s path, and the check says it is ignored', async (t) => {
+    const { file } = writeConfig(t, (directory) => validConfig(directory).replace('  driver: sqlite\n', '  driver: memory\n'));
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0);
+    t.equal(result.out, `${file}: OK\n`);
+    t.equal(result.error, 'warning: storage.path: ignored with driver memory: only sqlite uses it\n');
+  });
+
   t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it with their lines', async (t) => {
     const { file } = writeConfig(
       t,

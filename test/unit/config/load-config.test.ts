@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ConfigError } from '../../../core/config/config-error.js';
 import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
+import { unusedStorageKeys } from '../../../core/config/config-schema.js';
 
 const problemsOf = (text: string, environment: NodeJS.ProcessEnv = {}) => {
   try {
@@ -121,8 +122,18 @@ t.test('the postgres driver needs a postgres:// url and a shared encryption key,
   t.match(keyless.message, /security\.encryption_key: required with the postgres driver/);
   t.notMatch(keyless.message, /storage\./, 'the storage section itself is valid');
   t.match(problemsOf('storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db", schema: "Gateway-1" }\n').message, /storage\.schema: expected a schema name of lower-case letters/);
-  t.match(problemsOf('storage: { driver: sqlite, schema: gateway }\n').message, /storage\.schema: only used when driver is postgres/);
-  t.match(problemsOf('storage: { driver: sqlite, url: "postgres://127.0.0.1:5432/db" }\n').message, /storage\.url: only used when driver is redis or postgres/);
+});
+
+t.test('switching storage.driver is one edit: the other drivers\' keys are kept, unused, and named as ignored', async (t) => {
+  const postgres = parseConfigText(`storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db", path: ./data/gateway.sqlite }\nsecurity: { encryption_key: "${'k'.repeat(32)}" }\n`, 'gateway.yaml');
+  t.equal(postgres.storage.driver, 'postgres');
+  t.same(unusedStorageKeys(postgres.storage), [{ path: 'storage.path', message: 'ignored with driver postgres: only sqlite uses it' }]);
+  const sqlite = parseConfigText('storage: { driver: sqlite, url: "postgres://127.0.0.1:5432/db", schema: gateway }\n', 'gateway.yaml');
+  t.same(unusedStorageKeys(sqlite.storage), [
+    { path: 'storage.url', message: 'ignored with driver sqlite: only redis and postgres use it' },
+    { path: 'storage.schema', message: 'ignored with driver sqlite: only postgres uses it' },
+  ]);
+  t.same(unusedStorageKeys(parseConfigText('storage: { driver: sqlite, path: ./g.sqlite }\n', 'gateway.yaml').storage), [], 'nothing unused, nothing said');
 });
 
 t.test('groups must include default, and references to groups must exist', async (t) => {
