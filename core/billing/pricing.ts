@@ -39,8 +39,10 @@ function priceOfMappedModel(config: PricingConfig, model: string): PriceConfig |
   for (const provider of config.providers ?? []) {
     if (!Object.hasOwn(provider.model_map, model)) continue;
     const upstreamModel = provider.model_map[model] as string;
-    if (upstreamModel === model) continue;
-    const price = priceByName(config, upstreamModel) ?? (config.billing.price_catalog ? shippedPriceCatalog().pricesByVendorModel[upstreamModel] : undefined);
+    // A key mapped to itself (a vendor's id served as is) was looked up by name already.
+    const price =
+      (upstreamModel === model ? undefined : priceByName(config, upstreamModel)) ??
+      (config.billing.price_catalog ? shippedPriceCatalog().pricesByVendorModel[upstreamModel] : undefined);
     if (price !== undefined) return price;
   }
   return undefined;

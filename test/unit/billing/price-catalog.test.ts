@@ -82,6 +82,8 @@ t.test('a model_map key nothing prices by name is billed at the price of the mod
   t.same(priceOfModel(neutral, 'gx-latest'), shippedPriceCatalog().prices['gx-2.5-pro'], 'a target the catalog prices under its id');
   const vendor = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'team-pro': 'gemini-2.5-pro' })] });
   t.same(priceOfModel(vendor, 'team-pro'), shippedPriceCatalog().prices['gx-2.5-pro'], 'a target named as the vendor names it: the entry that stands for it');
+  const asIs = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'gemini-2.5-pro': 'gemini-2.5-pro' })] });
+  t.same(priceOfModel(asIs, 'gemini-2.5-pro'), shippedPriceCatalog().prices['gx-2.5-pro'], "a vendor's id served as is");
   const operator = testConfig(storageFor(t, 'memory'), { pricing: { 'team-pro': { per_call: 0.01 } }, providers: [provider({ 'team-pro': 'gemini-2.5-pro' })] });
   t.same(priceOfModel(operator, 'team-pro'), { per_call: 0.01 }, "the operator's own price for the key still wins");
   const unknown = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'team-lab': 'gemini-lab-9' })] });
