@@ -8,6 +8,7 @@ import { unusedStorageKeys, type GatewayConfig } from '../core/config/config-sch
 import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
 import { loadTranslators } from '../core/loader/load-translators.js';
 import { unpricedModels } from '../core/billing/unpriced-models.js';
+import { configLineFinder } from '../core/config/config-lines.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { packageRoot } from '../core/config/package-root.js';
 import { createUserCommand, listUsersCommand } from './users-commands.js';
@@ -125,7 +126,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
  * models are served free and come back as warnings.
  */
 function assertServedModelsPriced(config: GatewayConfig, configFile: string): ConfigProblem[] {
-  const unpriced = unpricedModels(config);
+  const unpriced = unpricedModels(config, configLineFinder(configFile));
   if (unpriced.length > 0 && !config.billing.allow_free_models) throw new ConfigError(configFile, unpriced);
   return unpriced;
 }

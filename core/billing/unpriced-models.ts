@@ -18,7 +18,7 @@ const fixes = 'add it under pricing, map it (model_map) to a priced model, or se
  * of them: every call of such a model would be refused with `model_price_missing`. With free
  * models allowed they are warnings: the models are served free.
  */
-export function unpricedModels(config: GatewayConfig): ConfigProblem[] {
+export function unpricedModels(config: GatewayConfig, lineOf: (path: readonly PropertyKey[]) => number | undefined = () => undefined): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const seen = new Set<string>();
   const free = config.billing.allow_free_models;
@@ -32,6 +32,7 @@ export function unpricedModels(config: GatewayConfig): ConfigProblem[] {
       if (seen.has(model)) continue;
       seen.add(model);
       const where = formatYamlPath(path);
+      const line = lineOf(path);
       if (!model.includes('*')) {
         if (findPrice(config, model) !== undefined) continue;
         problems.push({
@@ -39,6 +40,7 @@ export function unpricedModels(config: GatewayConfig): ConfigProblem[] {
           message: free
             ? `"${model}" (channel ${provider.name}) has no price: it is served free (billing.allow_free_models)`
             : `"${model}" (channel ${provider.name}) has no price in pricing or the price catalog: ${fixes}`,
+          line,
         });
         continue;
       }
@@ -49,6 +51,7 @@ export function unpricedModels(config: GatewayConfig): ConfigProblem[] {
         message: free
           ? `the pattern "${model}" (channel ${provider.name}) matches no model with a price: those models are served free (billing.allow_free_models)`
           : `the pattern "${model}" (channel ${provider.name}) matches no model with a price: add "${model}" under pricing, or set billing.allow_free_models: true to serve unpriced models free`,
+        line,
       });
     }
   });

@@ -113,14 +113,15 @@ t.test('config check', async (t) => {
       validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-9-experimental }') +
       'pricing:\n  "dsx-*": { per_second: 0.2 }\n';
     const { file } = writeConfig(t, text);
+    const source = readFileSync(file, 'utf8');
     const result = await cli(['config', 'check', '--config', file]);
     t.equal(result.code, 1, 'an unpriced model fails the check');
     t.equal(result.out, '');
     t.same(result.error.trimEnd().split('\n'), [
       `${file}: 3 problems`,
-      'providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free',
-      'providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: add "lab-*" under pricing, or set billing.allow_free_models: true to serve unpriced models free',
-      'providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free',
+      `providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'models: [')})`,
+      `providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: add "lab-*" under pricing, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'models: [')})`,
+      `providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'model_map:')})`,
     ]);
     const started = await cli(['start', '--config', file]);
     t.equal(started.code, 1, 'start refuses the same config before it listens');
@@ -136,9 +137,9 @@ t.test('config check', async (t) => {
     t.equal(allowed.code, 0, 'with free models allowed the check passes');
     t.equal(allowed.out, `${free.file}: OK\n`);
     t.same(allowed.error.trimEnd().split('\n'), [
-      'warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price: it is served free (billing.allow_free_models)',
-      'warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: those models are served free (billing.allow_free_models)',
-      'warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price: it is served free (billing.allow_free_models)',
+      `warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price: it is served free (billing.allow_free_models) (line ${lineOf(source, 'models: [')})`,
+      `warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: those models are served free (billing.allow_free_models) (line ${lineOf(source, 'models: [')})`,
+      `warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price: it is served free (billing.allow_free_models) (line ${lineOf(source, 'model_map:')})`,
     ]);
 
     const off = writeConfig(t, (directory) => `${validConfig(directory)}billing: { price_catalog: false }\n`);
