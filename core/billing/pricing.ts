@@ -17,7 +17,7 @@ export function modelPriceMissing(model: string): GatewayError {
 }
 
 /** What prices are looked up in: the operator's `pricing`, the catalog switch, and the channels' `model_map`s. */
-export type PricingConfig = Pick<GatewayConfig, 'pricing' | 'billing'> & { providers?: GatewayConfig['providers'] };
+export type PricingConfig = Pick<GatewayConfig, 'pricing' | 'billing'> & { providers?: GatewayConfig['providers']; aliases?: GatewayConfig['aliases'] };
 
 /**
  * The price of `model`, or undefined when nothing prices it. The operator's `pricing` comes
@@ -25,10 +25,18 @@ export type PricingConfig = Pick<GatewayConfig, 'pricing' | 'billing'> & { provi
  * matches; the shipped price catalog (when `billing.price_catalog` is on) prices the rest.
  * A model priced by neither under its own name is priced by what the first channel mapping it
  * (`model_map`) calls upstream: that name in `pricing` or the catalog, or the catalog entry that
- * stands for that vendor model.
+ * stands for that vendor model. An alias is priced by its own `pricing` entry, else as the model
+ * it stands for.
  */
 export function findPrice(config: PricingConfig, model: string): PriceConfig | undefined {
-  return priceByName(config, model) ?? priceOfMappedModel(config, model);
+  return priceByName(config, model) ?? priceOfMappedModel(config, model) ?? priceOfAliasTarget(config, model);
+}
+
+/** An alias without a price of its own bills as the model it stands for (through a chain, with a cycle guard for configs not yet checked). */
+function priceOfAliasTarget(config: PricingConfig, model: string, seen: readonly string[] = []): PriceConfig | undefined {
+  const target = config.aliases?.[model];
+  if (target === undefined || !Object.hasOwn(config.aliases ?? {}, model) || seen.includes(target)) return undefined;
+  return priceByName(config, target) ?? priceOfMappedModel(config, target) ?? priceOfAliasTarget(config, target, [...seen, model]);
 }
 
 function priceByName(config: PricingConfig, model: string): PriceConfig | undefined {

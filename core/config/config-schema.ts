@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { aliasProblems } from '../routing/model-aliases.js';
 import { userRoles } from '../users/user-repository.js';
 import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
@@ -320,6 +321,8 @@ export const gatewayConfigSchema = z
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerSchema)).default([]),
+    // Other names clients may call a model by: alias → model (or another alias), resolved at start.
+    aliases: emptyAs({}, z.record(z.string().min(1), z.string({ error: 'expected the model this alias stands for' }).min(1, { error: 'must not be empty' }), { error: 'expected a mapping of alias to model' })).default({}),
     // The format translators to load, in the order that decides between two able to serve one
     // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
     // (core/loader/load-translators.ts).
@@ -369,6 +372,7 @@ export const gatewayConfigSchema = z
       seenIds.add(user.id);
       seenNames.add(user.username);
     });
+    for (const problem of aliasProblems(config)) context.addIssue({ code: 'custom', path: ['aliases', problem.alias], message: problem.message });
     if ((config.storage.driver === 'redis' || config.storage.driver === 'postgres') && config.security.encryption_key === '') {
       context.addIssue({
         code: 'custom',

@@ -165,3 +165,22 @@ t.test('invalid YAML is reported with its line', async (t) => {
 t.test('a missing file is a clear error', async (t) => {
   t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT: there is no such file\); pass the config's path with --config FILE or GATEWAY_CONFIG/ });
 });
+
+t.test('an alias chain that cycles or ends nowhere is refused at load, by the alias and its line', async (t) => {
+  const text = `providers:
+  - { name: gx-main, plugin: gx, base_url: "http://127.0.0.1:9", models: [gx-2.5-pro] }
+aliases:
+  team-pro: gx-2.5-pro
+  loop-a: loop-b
+  loop-b: loop-a
+  gone: gx-1.0-ultra
+`;
+  const error = problemsOf(text);
+  t.same(error.problems.map((problem) => [problem.path, problem.line]), [
+    ['aliases["loop-a"]', 5],
+    ['aliases["loop-b"]', 6],
+    ['aliases.gone', 7],
+  ]);
+  t.match(error.message, /aliases\["loop-a"\]: loop-a → loop-b → loop-a is a cycle/);
+  t.match(error.message, /aliases\.gone: gone → gx-1\.0-ultra ends at "gx-1\.0-ultra", which no channel serves/);
+});
