@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { aliasProblems } from '../routing/model-aliases.js';
+import { aliasProblems, fallbackProblems } from '../routing/model-aliases.js';
 import { userRoles } from '../users/user-repository.js';
 import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
@@ -323,6 +323,15 @@ export const gatewayConfigSchema = z
     providers: emptyAs([], z.array(providerSchema)).default([]),
     // Other names clients may call a model by: alias → model (or another alias), resolved at start.
     aliases: emptyAs({}, z.record(z.string().min(1), z.string({ error: 'expected the model this alias stands for' }).min(1, { error: 'must not be empty' }), { error: 'expected a mapping of alias to model' })).default({}),
+    // The models to try, in order, when a model's channels all fail with a retryable error.
+    fallbacks: emptyAs(
+      {},
+      z.record(
+        z.string().min(1),
+        z.array(z.string({ error: 'expected a model name' }).min(1, { error: 'must not be empty' }), { error: 'expected a list of models to fall back to' }).min(1, { error: 'expected at least one model' }),
+        { error: 'expected a mapping of model to the models to fall back to' },
+      ),
+    ).default({}),
     // The format translators to load, in the order that decides between two able to serve one
     // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
     // (core/loader/load-translators.ts).
@@ -373,6 +382,7 @@ export const gatewayConfigSchema = z
       seenNames.add(user.username);
     });
     for (const problem of aliasProblems(config)) context.addIssue({ code: 'custom', path: ['aliases', problem.alias], message: problem.message });
+    for (const problem of fallbackProblems(config)) context.addIssue({ code: 'custom', path: ['fallbacks', ...problem.path], message: problem.message });
     if ((config.storage.driver === 'redis' || config.storage.driver === 'postgres') && config.security.encryption_key === '') {
       context.addIssue({
         code: 'custom',

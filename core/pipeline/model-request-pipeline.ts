@@ -13,6 +13,7 @@ import { authorizeModel } from './steps/authorize-model.js';
 import { callChannel } from './steps/call-channel.js';
 import { conversationHold, expandConversation, rememberConversation } from './steps/continue-conversation.js';
 import { detachHold } from './steps/detach-hold.js';
+import { fallBack, planFallbacks } from './steps/fall-back.js';
 import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
 import { observeRequest } from './steps/observe-request.js';
 import { nextAttempt, planRoute } from './steps/plan-route.js';
@@ -37,7 +38,8 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  * A model request after auth, as the steps in `core/pipeline/steps/` it runs in this order
  * (`#steps` below), each on the request's {@link RequestContext}:
  *
- * 1. authorize the model (the token's model limits; an alias is routed as the model it stands for)
+ * 1. authorize the model (the token's model limits; an alias is routed as the model it stands for),
+ *    and list its fallbacks (the request's `models`, else the config's `fallbacks`)
  * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
  * 3. price, 4. prepare and estimate (a Responses request for a translated channel is first
  *    expanded with the conversation it continues), 5. rate limits and concurrency limits, 6. reserve quota
@@ -45,8 +47,10 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  *    answer's conversation is kept for its follow-ups): a JSON body is settled
  *    at once; bytes and streams are settled once their sending has ended (`#whenSent`); a
  *    task detaches its hold to the task record
- * 8. when no channel answered: settle the failure (refund, or a departed client's prompt)
- * 9. the one log line and the usage record (a task's record waits for its settlement), and
+ * 8. when no channel of the model answered with a retryable error: the next fallback model,
+ *    planned and tried as in 7 (translated afresh for its family), at its own price
+ * 9. when no channel answered: settle the failure (refund, or a departed client's prompt)
+ * 10. the one log line and the usage record (a task's record waits for its settlement), and
  *    the observer (metrics, traces)
  *
  * A retryable failure before the first byte reaches the client (connect error, timeout, 429,
@@ -83,6 +87,7 @@ export class ModelRequestPipeline {
   async #steps(context: RequestContext): Promise<InvocationOutcome> {
     const { services } = this;
     authorizeModel(context.token, context.requestedModel, context.model);
+    planFallbacks(context, services);
     await planRoute(context, services);
     try {
       priceRequest(context, services.config);
@@ -96,10 +101,21 @@ export class ModelRequestPipeline {
       throw error;
     }
     context.result = await this.#tryChannels(context);
+    while (context.result === undefined && context.failure !== undefined && (await this.#fallBack(context))) context.result = await this.#tryChannels(context);
     if (context.result !== undefined) return context.result;
     await settleFailure(context, services);
     this.#over(context);
     throw context.failure;
+  }
+
+  /** Moves on to the next fallback model after a retryable failure; false when none is left (or planning it failed, which becomes the failure). */
+  async #fallBack(context: RequestContext): Promise<boolean> {
+    try {
+      return await fallBack(context, this.services, context.failure as GatewayError);
+    } catch (error) {
+      context.failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
+      return false;
+    }
   }
 
   /** Tries the planned channels in order until one answers; undefined, with `context.failure` set, when none did. */

@@ -41,6 +41,12 @@ export interface OperationInvocation {
   affinityKey?: string;
   /** A channel the request must go to and nowhere else (a remix of a video that exists only there). */
   pinTo?: string;
+  /**
+   * The models to try, in order, after `model`'s channels fail with a retryable error: the
+   * request's own `models` list (its first entry is `model`), which replaces the config's
+   * `fallbacks` for it.
+   */
+  models?: readonly string[];
 }
 
 /** What the route sends back. */

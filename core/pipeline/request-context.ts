@@ -9,6 +9,7 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
+import type { FallbackModel } from './steps/fall-back.js';
 import type { UsageAttempt } from '../usage/usage-record.js';
 
 /** One try of a channel, as the request's log line, the observer and its usage record report it. */
@@ -31,8 +32,10 @@ export interface RequestContext {
   readonly token: TokenView;
   /** The model the client asked for, as it named it (an alias stays an alias). */
   readonly requestedModel: string;
-  /** The model it is routed, priced and billed as: the alias's target, else the requested model. */
-  readonly model: string;
+  /** The model it is routed, priced and billed as: the alias's target, else the requested model; after a fallback, the model tried now. */
+  model: string;
+  /** The models still to try after this one's channels fail (see `steps/fall-back.ts`); empty for nearly every request. */
+  readonly fallbacks: FallbackModel[];
   readonly operation: PipelineOperation;
   /** The token's groups in routing order (one group, or the `auto` walk). */
   groups: readonly string[];
@@ -80,6 +83,7 @@ export function createRequestContext(invocation: OperationInvocation, model = in
     token: invocation.token,
     requestedModel: invocation.model,
     model,
+    fallbacks: [],
     operation: invocation.operation,
     groups: [],
     plan: undefined,

@@ -83,3 +83,27 @@ export class ModelAliases {
     return this.#targets.entries();
   }
 }
+
+/** The config's `fallbacks`, with the model each is listed under. */
+export interface FallbackConfig extends AliasedConfig {
+  fallbacks: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * What is wrong with the config's `fallbacks`, checked when the config loads: a model listed
+ * (or listed under) that no channel serves, directly or through an alias, and a model that
+ * falls back to itself.
+ */
+export function fallbackProblems(config: FallbackConfig): { path: (string | number)[]; message: string }[] {
+  const aliases = new ModelAliases(config.aliases);
+  const served = (model: string) => channelServing(config, aliases.resolve(model)) !== undefined;
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  for (const [model, list] of Object.entries(config.fallbacks)) {
+    if (!served(model)) problems.push({ path: [model], message: `"${model}" is served by no channel (or alias); fallbacks are listed under a model clients call` });
+    list.forEach((fallback, index) => {
+      if (aliases.resolve(fallback) === aliases.resolve(model)) problems.push({ path: [model, index], message: `"${fallback}" is "${model}" itself; list other models` });
+      else if (!served(fallback)) problems.push({ path: [model, index], message: `"${fallback}" is served by no channel (or alias); list a model of a channel's models or model_map` });
+    });
+  }
+  return problems;
+}

@@ -8,6 +8,7 @@ import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import type { RouteAuth } from '../auth/route-auth.js';
 import type { ErrorDialect } from '../errors/error-dialects.js';
 import { answerModelRequest, type InvocationFields } from './model-invocation.js';
+import { takeRequestedModels } from './requested-models.js';
 
 /** What a text route adds to its invocation, given the parsed body and whether it streams. */
 export type TextRouteFields<Body> = (body: Body, stream: boolean) => Pick<InvocationFields, 'operation' | 'encoder' | 'affinityKey'>;
@@ -22,7 +23,8 @@ export interface TextRouteFormat<Body> {
 
 /**
  * Registers a text route (chat completions, Responses, Messages): the JSON body parsed
- * strictly by `schema`, streamed when it says `stream: true`. By default an OpenAI-dialect
+ * strictly by `schema` once its `models` list is taken off (`takeRequestedModels`), streamed
+ * when it says `stream: true`. By default an OpenAI-dialect
  * route whose quota is estimated from its messages as chat is; `format` says otherwise.
  */
 export function textModelRoute<Schema extends z.ZodType<{ model: string; stream?: boolean | null }>>(
@@ -35,9 +37,10 @@ export function textModelRoute<Schema extends z.ZodType<{ model: string; stream?
 ): void {
   const config = { auth: format?.auth ?? 'api-key', dialect: format?.dialect ?? 'openai' } as const;
   app.post(url, { config }, async (request, reply) => {
-    const body = parseClientInput(schema, request.body);
+    const requested = takeRequestedModels(request.body);
+    const body = parseClientInput(schema, requested.body);
     const stream = body.stream === true;
     const estimate = format === undefined ? estimateChatUsage(body, options.config) : format.estimate(body);
-    return answerModelRequest(options.pipeline, request, reply, { request: body, model: body.model, stream, estimate, ...fields(body, stream) });
+    return answerModelRequest(options.pipeline, request, reply, { request: body, model: body.model, models: requested.models, stream, estimate, ...fields(body, stream) });
   });
 }

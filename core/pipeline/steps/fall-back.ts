@@ -1,0 +1,67 @@
+import { priceOfModel } from '../../billing/pricing.js';
+import type { PriceConfig } from '../../config/config-schema.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { PipelineServices } from '../pipeline-services.js';
+import type { RequestContext } from '../request-context.js';
+import { authorizeModel } from './authorize-model.js';
+import { planRoute } from './plan-route.js';
+
+/** A model to try once the ones before it failed: as the client (or the config) named it, what it resolves to, its price. */
+export interface FallbackModel {
+  requested: string;
+  model: string;
+  price: PriceConfig | undefined;
+}
+
+/**
+ * Fallbacks: the models to try after the requested one, in order. The request's own `models`
+ * list wins, each entry checked against the token's model limits (403 for one outside them, as
+ * for the first); else the config's `fallbacks` for the model as requested or as resolved,
+ * keeping the ones the limits allow. Each is priced now, so the reservation covers the dearest.
+ */
+export function planFallbacks(context: RequestContext, services: PipelineServices): void {
+  const { invocation, token } = context;
+  const { catalog, config } = services;
+  const listed = invocation.models?.slice(1) ?? config.fallbacks[context.requestedModel] ?? config.fallbacks[context.model] ?? [];
+  if (listed.length === 0) return;
+  const seen = new Set([context.model]);
+  for (const requested of listed) {
+    const model = catalog.resolve(requested);
+    if (invocation.models !== undefined) authorizeModel(token, requested, model);
+    else if (!allowedBy(token, requested, model)) continue;
+    if (seen.has(model)) continue;
+    seen.add(model);
+    context.fallbacks.push({ requested, model, price: priceOfModel(config, requested) });
+  }
+}
+
+function allowedBy(token: RequestContext['token'], requested: string, model: string): boolean {
+  return !token.model_limits_enabled || token.model_limits.includes(requested) || token.model_limits.includes(model);
+}
+
+/**
+ * After every channel of the current model failed with `failure`: when it is retryable (and the
+ * client still waits), moves the request to the next fallback model that has a channel to try,
+ * priced at that model's price, and answers true; false when there is none left. The client's
+ * request is translated afresh for it, so a model of another family is reached through a translator.
+ */
+export async function fallBack(context: RequestContext, services: PipelineServices, failure: GatewayError): Promise<boolean> {
+  if (!failure.retryable || context.invocation.clientSignal.aborted) return false;
+  for (let next = context.fallbacks.shift(); next !== undefined; next = context.fallbacks.shift()) {
+    context.model = next.model;
+    context.price = next.price;
+    context.translations = undefined;
+    try {
+      await planRoute(context, services);
+    } catch (error) {
+      // No channel of this one in the token's groups, or all cooling down: the next, if any.
+      if (GatewayError.is(error)) continue;
+      throw error;
+    }
+    if (context.firstAttempt !== undefined) {
+      context.failure = undefined;
+      return true;
+    }
+  }
+  return false;
+}
