@@ -17,6 +17,9 @@ const primitiveTables: Readonly<Record<string, string>> = {
   rate_buckets: 'key, full_at, returned',
 };
 
+// A hold counted in budget windows has a row in `hold_budgets` beside its row in `holds`: the
+// windows' keys (JSON) and the units counted in each; a table of its own, so holds of a
+// database written before budgets keep their shape.
 // `records` has the shape @keyv/sqlite gave the records file of the two-file layout, so that
 // file is already this database's records table. `usage_logs` is the usage log
 // (core/store/sqlite-usage-log-store.ts); its indexes serve a user's newest records (every
@@ -32,6 +35,9 @@ const schema = `
   CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, full_at REAL NOT NULL, returned REAL NOT NULL);
   CREATE TABLE IF NOT EXISTS holds (id TEXT PRIMARY KEY, account TEXT NOT NULL, units INTEGER NOT NULL, owner TEXT NOT NULL, expires_at INTEGER);
   CREATE INDEX IF NOT EXISTS holds_expiry ON holds (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS budget_windows (key TEXT PRIMARY KEY, used INTEGER NOT NULL, ends_at INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS budget_windows_end ON budget_windows (ends_at);
+  CREATE TABLE IF NOT EXISTS hold_budgets (id TEXT PRIMARY KEY, windows TEXT NOT NULL, units INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS slots (key TEXT NOT NULL, id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS slots_id ON slots (id);
   CREATE TABLE IF NOT EXISTS usage_logs (
