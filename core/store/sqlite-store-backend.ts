@@ -430,7 +430,7 @@ function prepareStatements(database: Database.Database) {
     budgetWindow: database.prepare('SELECT used FROM budget_windows WHERE key = ?'),
     readBudgetWindows: database.prepare('SELECT key, used FROM budget_windows WHERE key IN (SELECT value FROM json_each(?))'),
     addToBudgetWindow: database.prepare(
-      'INSERT INTO budget_windows (key, used, ends_at) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET used = used + excluded.used RETURNING used',
+      'INSERT INTO budget_windows (key, used, ends_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET used = used + excluded.used RETURNING used',
     ),
     correctBudgetWindow: database.prepare('UPDATE budget_windows SET used = max(0, used + ?) WHERE key = ?'),
     insertHoldBudget: database.prepare('INSERT INTO hold_budgets (id, windows, units) VALUES (?, ?, ?)'),
