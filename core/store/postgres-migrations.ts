@@ -343,6 +343,10 @@ const migrations: readonly string[] = [
   END
   $body$;
   `,
+  // The usage log marks a request served past a soft budget (UsageRecord.budget_overrun).
+  `
+  ALTER TABLE {schema}.usage_logs ADD COLUMN budget_overrun text NOT NULL DEFAULT '';
+  `,
 ];
 
 /** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */

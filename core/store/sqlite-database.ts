@@ -47,6 +47,7 @@ const schema = `
     client_format TEXT NOT NULL, "group" TEXT NOT NULL, is_stream INTEGER NOT NULL,
     prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL, reasoning_tokens INTEGER NOT NULL,
     quota INTEGER NOT NULL, usage_source TEXT NOT NULL, status INTEGER NOT NULL, error_code TEXT NOT NULL, end_reason TEXT NOT NULL,
+    budget_overrun TEXT NOT NULL DEFAULT '',
     use_time_ms INTEGER NOT NULL, first_byte_ms INTEGER NOT NULL, request_id TEXT NOT NULL, task_id TEXT NOT NULL,
     channel TEXT NOT NULL, attempts TEXT NOT NULL
   );
@@ -123,12 +124,27 @@ function setUpSchema(database: Database.Database, migrate: () => void): boolean 
   return database
     .transaction(() => {
       database.exec(schema);
+      addMissingColumns(database);
       if (Number(database.pragma('user_version', { simple: true })) >= oneFileLayoutVersion) return false;
       migrate();
       database.pragma(`user_version = ${oneFileLayoutVersion}`);
       return true;
     })
     .immediate();
+}
+
+/**
+ * Columns added to a table after it was first created: `CREATE TABLE IF NOT EXISTS` leaves a
+ * table of an earlier version as it was, so each is added here when it is missing, inside the
+ * schema's IMMEDIATE transaction (one process at a time).
+ */
+const addedColumns: ReadonlyArray<{ table: string; column: string; definition: string }> = [{ table: 'usage_logs', column: 'budget_overrun', definition: "TEXT NOT NULL DEFAULT ''" }];
+
+function addMissingColumns(database: Database.Database): void {
+  for (const { table, column, definition } of addedColumns) {
+    const present = database.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().some((row) => row.name === column);
+    if (!present) database.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }
 
 /** Copies every row of the attached ledger's tables; a table it does not know stops the start. */
