@@ -124,6 +124,7 @@ function formatCounts(counts: CopiedCounts): string {
     `  windows:  ${counts.windows}\n` +
     `  balances: ${counts.balances}\n` +
     `  holds:    ${counts.holds}\n` +
+    `  budgets:  ${counts.budgetWindows} windows of budget periods\n` +
     `  usage:    ${counts.usageRecords} records of the usage log\n`
   );
 }

@@ -287,7 +287,7 @@ t.test("a token's budgets are set in its form and listed with what is left; the 
   t.match(await budgets.textContent(), /Today: \$0\.\d+ of \$2 used, \$[\d.]+ left \(soft\) *resets \d{4}-\d\d-\d\d \d\d:\d\d/, 'the request is counted, with the reset');
   await keepScreenshot(page, 'tokens-with-budgets');
 
-  const self = (await (await asUser(scene.user.loginToken, '/api/user/self')).json()).data as { id: number };
+  const self = ((await (await asUser(scene.user.loginToken, '/api/user/self')).json()) as { data: { id: number } }).data;
   const set = await fetch(`${scene.origin}/api/user/`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${scene.admin.loginToken}`, 'content-type': 'application/json' },
