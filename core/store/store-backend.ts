@@ -47,9 +47,10 @@ export interface SettleOptions {
    */
   unlimited?: boolean;
   /**
-   * True when the hold was reserved with budget windows. PostgreSQL locks windows apart from
-   * balances (in a transaction of its own, not the group commit) and must know before it
-   * starts; the other drivers read it from the hold.
+   * True when the hold was reserved with budget windows; its windows are corrected only then.
+   * PostgreSQL locks windows apart from balances (in a transaction of its own, not the group
+   * commit) and must know before it starts; SQLite looks the hold's windows up only then, so
+   * every other settlement costs no extra statement. Memory and Redis read them from the hold.
    */
   budget?: boolean;
 }

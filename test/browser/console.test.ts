@@ -321,7 +321,7 @@ t.test('every page fits a 360 px wide screen without scrolling sideways', async 
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 
-t.test('an admin sees Channels, tests a channel that works and one that does not, and creates and disables a user', async (t) => {
+t.test("an admin sees Channels, tests a channel that works and one that does not, creates a user, sets its budgets and disables it", async (t) => {
   const { page } = await watched();
   await signIn(page, scene.admin.loginToken);
   await open(page, 'Channels');
@@ -345,6 +345,16 @@ t.test('an admin sees Channels, tests a channel that works and one that does not
   await shown.waitFor();
   const carolToken = (await shown.textContent()) ?? '';
   t.equal((await asUser(carolToken, '/api/user/self')).status, 200, 'the login token shown once signs carol in');
+  t.match(await page.locator('tr[data-user="uma"] td[data-label="Budgets"]').textContent(), /This month: \$[\d.]+ of \$10 used/, "uma's monthly budget is listed");
+  await page.locator('tr[data-user="carol"]').getByRole('button', { name: 'Budgets' }).click();
+  const budgetsDialog = page.getByRole('dialog', { name: 'Budgets of carol' });
+  await budgetsDialog.getByLabel('Daily budget').fill('500000');
+  await checkLabels(t, page, "a user's budgets");
+  await budgetsDialog.getByRole('button', { name: 'Save budgets' }).click();
+  await page.getByText('The budgets of carol are saved.').waitFor();
+  await page.locator('tr[data-user="carol"] td[data-label="Budgets"]').getByText(/Today:/).waitFor();
+  t.match(await page.locator('tr[data-user="carol"] td[data-label="Budgets"]').textContent(), /Today: \$0 of \$1 used, \$1 left/, "carol's daily budget is set and listed");
+  t.match(((await (await asUser(carolToken, '/api/user/self')).json()) as { data: { budget_daily: number } }).data, { budget_daily: 500_000 }, 'and carol reads it on GET /api/user/self');
   await page.locator('tr[data-user="carol"]').getByRole('button', { name: 'Disable' }).click();
   await page.locator('tr[data-user="carol"]').getByText('disabled', { exact: true }).waitFor();
   const refused = await asUser(carolToken, '/api/user/self');

@@ -216,11 +216,12 @@ export interface ChannelTestResult {
 }
 
 /** A user of `GET /api/user/` (admins only). */
-export interface UserView {
+export interface UserView extends BudgetFields {
   id: number;
   username: string;
   role: 'admin' | 'user';
   /** 1 enabled, 2 disabled. */
   status: number;
   created_time?: number;
+  budgets: BudgetStatus[];
 }

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api/client';
 import type { Pricing, Token, TokenFields } from '../api/types';
+import { BudgetInputs, budgetDraftOf, budgetFieldsOf, budgetInputOfField, type BudgetDraft } from '../components/budget-inputs';
 import { Checkbox, Field, Notice, messageOf } from '../components/field';
 import { fromDateTimeInput, toDateTimeInput } from '../format';
 import { modelsOfToken } from '../pricing';
 
-interface FormState {
+interface FormState extends BudgetDraft {
   name: string;
   unlimited: boolean;
   quotaUnits: string;
@@ -17,11 +18,6 @@ interface FormState {
   limitModels: boolean;
   models: string[];
   allowIps: string;
-  /** Each period's budget in quota units; empty for no limit in the period. */
-  budgetDaily: string;
-  budgetWeekly: string;
-  budgetMonthly: string;
-  budgetMode: 'hard' | 'soft';
 }
 
 /** Which input shows the API's error about a field of the token object. */
@@ -35,15 +31,8 @@ const inputOfField: Record<string, keyof FormState> = {
   model_limits_enabled: 'models',
   model_limits: 'models',
   allow_ips: 'allowIps',
-  budget_daily: 'budgetDaily',
-  budget_weekly: 'budgetWeekly',
-  budget_monthly: 'budgetMonthly',
-  budget_mode: 'budgetMode',
+  ...budgetInputOfField,
 };
-
-const limitText = (limit: number | null | undefined) => (limit === null || limit === undefined ? '' : String(limit));
-/** A budget input as the API takes it: null (no limit) when empty. */
-const limitOf = (text: string) => (text.trim() === '' ? null : Number(text));
 
 const inThirtyDays = () => Math.floor(Date.now() / 1000) + 30 * 86_400;
 
@@ -61,10 +50,7 @@ function initialState(token: Token | undefined, quotaPerUsd: number): FormState 
     limitModels: token?.model_limits_enabled ?? false,
     models: token === undefined ? [] : token.model_limits.split(',').filter((model) => model !== ''),
     allowIps: token?.allow_ips ?? '',
-    budgetDaily: limitText(token?.budget_daily),
-    budgetWeekly: limitText(token?.budget_weekly),
-    budgetMonthly: limitText(token?.budget_monthly),
-    budgetMode: token?.budget_mode ?? 'hard',
+    ...budgetDraftOf(token),
   };
 }
 
@@ -80,10 +66,7 @@ function fieldsOf(state: FormState): TokenFields {
     allow_ips: state.allowIps.trim(),
     group: state.group,
     cross_group_retry: state.crossGroupRetry,
-    budget_daily: limitOf(state.budgetDaily),
-    budget_weekly: limitOf(state.budgetWeekly),
-    budget_monthly: limitOf(state.budgetMonthly),
-    budget_mode: state.budgetMode,
+    ...budgetFieldsOf(state),
   };
 }
 
@@ -170,31 +153,7 @@ export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () 
           </Field>
         </div>
       </fieldset>
-      <fieldset>
-        <legend>Budgets</legend>
-        <p class="hint">Quota units a period may spend, on top of the quota; empty for no limit. A day starts at midnight, a week on Monday, a month on the 1st, in the gateway's time zone.</p>
-        <div class="row">
-          {(
-            [
-              ['Daily budget', 'budgetDaily'],
-              ['Weekly budget', 'budgetWeekly'],
-              ['Monthly budget', 'budgetMonthly'],
-            ] as const
-          ).map(([label, key]) => (
-            <Field key={key} label={label} hint={state[key].trim() === '' ? 'No limit.' : `${(Number(state[key]) / pricing.quota_per_usd).toLocaleString('en-US')} USD.`} error={errors[key]}>
-              {(control) => <input {...control} type="number" min={0} step={1} inputMode="numeric" value={state[key]} onInput={(event) => set({ [key]: event.currentTarget.value })} />}
-            </Field>
-          ))}
-        </div>
-        <Field label="When a request does not fit" error={errors.budgetMode}>
-          {(control) => (
-            <select {...control} value={state.budgetMode} onChange={(event) => set({ budgetMode: event.currentTarget.value === 'soft' ? 'soft' : 'hard' })}>
-              <option value="hard">Refuse it (hard: 429 until the period resets)</option>
-              <option value="soft">Serve it and mark it (soft)</option>
-            </select>
-          )}
-        </Field>
-      </fieldset>
+      <BudgetInputs draft={state} quotaPerUsd={pricing.quota_per_usd} errors={errors} onChange={set} scope="the token" />
       <fieldset>
         <legend>Expiry</legend>
         <Checkbox label="Never expires" checked={state.neverExpires} onChange={(neverExpires) => set({ neverExpires })} />
