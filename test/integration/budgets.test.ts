@@ -156,3 +156,11 @@ t.test('budgets per period on tokens and users', async (t) => {
     t.ok(stored.used_quota <= limit, `never over the limit: ${stored.used_quota} of ${limit}`);
   });
 });
+
+t.test("a config user's budgets are written at start and shown on GET /api/user/self", async (t) => {
+  const loginToken = 'mgu_configured-budget-user-login-token-0123456789';
+  const gateway = await scenarioGateway(t, { users: [{ id: 7, username: 'configured', login_token: loginToken, budget_monthly: 3_000_000, budget_mode: 'soft' }] }, { clock });
+  const self = (await gateway.asUser(loginToken, { method: 'GET', url: '/api/user/self' })).json().data;
+  t.match(self, { id: 7, budget_daily: null, budget_monthly: 3_000_000, budget_mode: 'soft' });
+  t.same(self.budgets, [{ period: 'monthly', limit: 3_000_000, mode: 'soft', used: 0, remain: 3_000_000, resets_at: Date.parse('2027-01-01T00:00:00Z') / 1000 }]);
+});
