@@ -86,6 +86,17 @@ for (const driver of storageDrivers) {
       t.same(await backend.readBudgetWindows(['token:8:daily:a']), new Map([['token:8:daily:a', 0]]));
     });
 
+    t.test("a detached hold (a video task's) keeps its windows counted past its lease, and its settlement corrects them", async (t) => {
+      await backend.writeRemaining('budget:task', 1000);
+      await backend.reserve('budget:task', 60, lease('task', 30), claim([window('user:15:monthly:a', 100)]));
+      t.equal(await backend.detachHold(`${driver}-task`), true);
+      await pause(80);
+      t.same((await backend.sweepHolds(100)).filter((hold) => hold.account === 'budget:task'), [], 'no sweeper returns it');
+      t.same(await backend.readBudgetWindows(['user:15:monthly:a']), new Map([['user:15:monthly:a', 60]]));
+      t.same(await backend.settle('budget:task', 60, 45, `${driver}-task`, { budget: true }), { remain: 955, used: 45, charged: 45, held: true });
+      t.same(await backend.readBudgetWindows(['user:15:monthly:a']), new Map([['user:15:monthly:a', 45]]));
+    });
+
     t.test('grants exactly 20 of 200 parallel reservations against a window that fits 20', async (t) => {
       await backend.writeRemaining('budget:race', 100_000);
       const windows = [window('token:9:daily:a', 20), window('user:9:daily:a', 1000)];
