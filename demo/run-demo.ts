@@ -7,14 +7,13 @@
  * and asset lines carry real ids), and prints the key with a curl line per route group. It
  * serves until Ctrl-C (SIGINT) or SIGTERM, then deletes its temporary directory.
  *
- * Options: --port N (default $DEMO_PORT or 3000; 0 picks a free port), --host ADDRESS
- * (default 127.0.0.1). Gateway logs go to standard error at LOG_LEVEL (default warn).
+ * Options ({@link demoUsage}): --port N (default $DEMO_PORT or 3000; 0 picks a free port),
+ * --host ADDRESS (default 127.0.0.1), --help; a bad one is a single line and exit 2. Gateway logs go to standard error at LOG_LEVEL (default warn).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../server/build-app.js';
@@ -23,16 +22,24 @@ import { createLogger } from '../core/logging/create-logger.js';
 import { generateLoginToken } from '../core/security/login-token.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { pcmTone, wavFile } from '../test/fakes/openai/fake-openai-upstream.js';
+import { DemoArgumentError, demoUsage, parseDemoArguments } from './demo-arguments.js';
 import { demoSections, demoVideoRequests } from './demo-commands.js';
 import { demoConfig, demoUserId } from './demo-config.js';
 import { startDemoUpstreams, type DemoUpstreams } from './demo-upstreams.js';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env.DEMO_PORT ?? '3000' },
-    host: { type: 'string', default: '127.0.0.1' },
-  },
-});
+let values: { host: string; port: number };
+try {
+  const parsed = parseDemoArguments(process.argv.slice(2));
+  if (parsed.help) {
+    process.stdout.write(demoUsage);
+    process.exit(0);
+  }
+  values = parsed;
+} catch (error) {
+  if (!(error instanceof DemoArgumentError)) throw error;
+  process.stderr.write(`demo: ${error.message}\n`);
+  process.exit(2);
+}
 
 /** POSTs `body` as the demo's key would and answers the JSON; anything but 200 stops the demo, naming the route. */
 async function postAsDemo(app: FastifyInstance, apiKey: string, url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -70,7 +77,7 @@ async function main(): Promise<void> {
     upstreams = await startDemoUpstreams();
     const loginToken = generateLoginToken();
     const configFile = join(directory, 'gateway.yaml');
-    writeFileSync(configFile, demoConfig({ host: values.host, port: Number(values.port), directory, loginToken, upstreams }), { mode: 0o600 });
+    writeFileSync(configFile, demoConfig({ host: values.host, port: values.port, directory, loginToken, upstreams }), { mode: 0o600 });
     const sampleAudio = join(directory, 'sample.wav');
     writeFileSync(sampleAudio, wavFile(pcmTone(1)));
     const { config } = loadConfigFile(configFile);
@@ -131,7 +138,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') console.error(`port ${values.port} is taken; pick another with --port N (0 for any free port)`);
+  if (code === 'EADDRINUSE') console.error(`demo: port ${values.port} is taken; pick another with npm run demo -- --port N (0 for any free port)`);
+  else if (code === 'EACCES') console.error(`demo: not allowed to listen on port ${values.port} (ports below 1024 need privileges); pick another with npm run demo -- --port N`);
+  else if (code === 'EADDRNOTAVAIL') console.error(`demo: ${values.host} is not an address of this machine; pick another with npm run demo -- --host ADDRESS`);
   else console.error(error);
   process.exit(1);
 });

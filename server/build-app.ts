@@ -120,8 +120,9 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     frameworkErrors: answerFrameworkError,
     forceCloseConnections: 'idle',
     // Spellings of a path that name the same route reach it (and its auth guard and dialect):
-    // `//v1//models` and `/V1/Models` as `/v1/models`, as percent-encoded paths already do.
-    routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false },
+    // `//v1//models`, `/V1/Models` and `/v1/models/` as `/v1/models`, and `/api/token` as
+    // `/api/token/`, as percent-encoded paths already do.
+    routerOptions: { ignoreDuplicateSlashes: true, caseSensitive: false, ignoreTrailingSlash: true },
     requestIdHeader: false,
     schemaController: lazySchemaCompilers(),
     // A client's own request id is kept when it is a plain token; anything else is replaced,

@@ -1,27 +1,32 @@
 import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, formatConfigProblem, formatYamlPath, type ConfigProblem } from '../core/config/config-error.js';
-import type { GatewayConfig } from '../core/config/config-schema.js';
-import { loadBuiltInNames, resolvePluginSpecifier } from '../core/loader/resolve-plugin-specifier.js';
-import { unpricedModelWarnings } from '../core/billing/unpriced-models.js';
+import { ConfigError, formatConfigProblem, type ConfigProblem } from '../core/config/config-error.js';
+import { unusedStorageKeys, type GatewayConfig } from '../core/config/config-schema.js';
+import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
+import { loadTranslators } from '../core/loader/load-translators.js';
+import { unpricedModels } from '../core/billing/unpriced-models.js';
+import { configLineFinder } from '../core/config/config-lines.js';
 import { loadConfigFile } from '../core/config/load-config.js';
-import { createGatewayContainer } from './create-container.js';
+import { packageRoot } from '../core/config/package-root.js';
+import { createUserCommand, listUsersCommand } from './users-commands.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
+import { StartupError } from '../core/errors/startup-error.js';
 import { createLogger } from '../core/logging/create-logger.js';
 import { runClusterPrimary } from './cluster-supervisor.js';
 import { resolveWorkerCount } from './worker-count.js';
 import { assertWorkersFitStorage } from './worker-storage-check.js';
-import { createStoreBackend } from '../core/store/create-store-backend.js';
-import { UserService } from '../core/users/user-service.js';
 import { copyStorage } from './storage-copy-command.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
 Commands:
   start                      start the gateway (server.workers processes on one port)
-  config check               validate the config file and list every problem; warn about served models without a price
+  config check               run every check start runs (the file, prices, plugins and their options) and list every problem
   users create <username>    create a user and print its login token once
+  users list                 list the users: id, username, role, status, creation date
   storage copy --from <config> --to <config>
                              copy everything durable from one config's store into the empty
                              store of another (sqlite, redis, postgres); stop the gateways first
@@ -31,6 +36,7 @@ Options:
   --admin           with "users create": make the user an admin
   --from, --to      with "storage copy": the configs of the source and the target store
   --help            show this help
+  --version         print the version
 `;
 
 /** Where the CLI writes; tests capture it. */
@@ -44,6 +50,11 @@ const standardOutput: CliOutput = {
   error: (text) => process.stderr.write(text),
 };
 
+/** The version in the package's own package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** Runs one CLI command and resolves to its exit code; `start` resolves only once the server has stopped. */
 export async function runCli(argv: readonly string[], output: CliOutput = standardOutput): Promise<number> {
   let parsed;
@@ -51,13 +62,17 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { config: { type: 'string' }, admin: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } },
+      options: { config: { type: 'string' }, admin: { type: 'boolean' }, from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' }, version: { type: 'boolean' } },
     });
   } catch (error) {
     output.error(`${(error as Error).message}\n\n${usage}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.version === true) {
+    output.out(`model-gateway ${packageVersion()}\n`);
+    return 0;
+  }
   if (values.help === true || positionals.length === 0) {
     output.out(usage);
     return values.help === true ? 0 : 2;
@@ -68,15 +83,19 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
     if (command === 'config check') {
       const { config } = loadConfigFile(configFile);
       assertWorkersFitStorage(config, configFile);
+      const freeModels = assertServedModelsPriced(config, configFile);
+      // What start runs before it creates anything: every plugin loaded, its options parsed.
+      const renamedPlugins: ConfigProblem[] = [];
+      await checkProviderPlugins(config.providers, configFile, (path, message) => renamedPlugins.push({ path, message }));
+      await loadTranslators(config.translators, configFile);
       output.out(`${configFile}: OK\n`);
-      // Warnings, not problems: the gateway starts, and refuses (or serves free) only those models.
-      for (const warning of unpricedModelWarnings(config)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
-      for (const warning of await renamedPluginWarnings(config, configFile)) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of [...unusedStorageKeys(config.storage), ...freeModels, ...renamedPlugins]) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
-      return await createUser(configFile, positionals[2] as string, values.admin === true, output);
+      return await createUserCommand(configFile, positionals[2] as string, values.admin === true, output.out);
     }
+    if (command === 'users list') return await listUsersCommand(configFile, output.out);
     if (command === 'start') return await start(configFile);
     if (command === 'storage copy') {
       if (values.from === undefined || values.to === undefined) {
@@ -91,7 +110,7 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       output.error(`${error.message}\n`);
       return 1;
     }
-    if (GatewayError.is(error) || command === 'storage copy') {
+    if (GatewayError.is(error) || StartupError.is(error) || command === 'storage copy') {
       output.error(`${(error as Error).message}\n`);
       return 1;
     }
@@ -101,23 +120,21 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   return 2;
 }
 
-async function createUser(configFile: string, username: string, admin: boolean, output: CliOutput): Promise<number> {
-  const { config } = loadConfigFile(configFile);
-  const backend = await createStoreBackend(config.storage);
-  try {
-    const logger = createLogger({ level: 'silent' }) as unknown as FastifyBaseLogger;
-    const { container } = createGatewayContainer({ config, configFile, logger, backend });
-    const { user, loginToken } = await container.resolve(UserService).create(username, admin ? 'admin' : 'user');
-    output.out(`created user ${user.username} (id ${user.id}). Its login token, shown only this once:\n${loginToken}\n`);
-    return 0;
-  } finally {
-    await backend.close();
-  }
+/**
+ * Refuses (ConfigError) a config whose channels serve a model nothing prices, since every call
+ * of it would be refused with `model_price_missing`; with `billing.allow_free_models` on, those
+ * models are served free and come back as warnings.
+ */
+function assertServedModelsPriced(config: GatewayConfig, configFile: string): ConfigProblem[] {
+  const unpriced = unpricedModels(config, configLineFinder(configFile));
+  if (unpriced.length > 0 && !config.billing.allow_free_models) throw new ConfigError(configFile, unpriced);
+  return unpriced;
 }
 
 async function start(configFile: string): Promise<number> {
   const { config } = loadConfigFile(configFile);
   assertWorkersFitStorage(config, configFile);
+  assertServedModelsPriced(config, configFile);
   const workers = resolveWorkerCount(config.server.workers);
   if (workers > 1 && cluster.isPrimary) {
     return runClusterPrimary({
@@ -131,6 +148,7 @@ async function start(configFile: string): Promise<number> {
     });
   }
   const logger = cluster.worker === undefined ? createLogger() : createLogger().child({ worker: cluster.worker.id });
+  if (cluster.worker === undefined || cluster.worker.id === 1) for (const unused of unusedStorageKeys(config.storage)) logger.warn({ path: unused.path }, unused.message);
   // Loaded only by a process that serves: a cluster primary then never loads the app, its
   // plugins and providers.
   const { serveGateway } = await import('./serve-gateway.js');
@@ -147,16 +165,3 @@ export function firstWorkerStartsAlone(config: Pick<GatewayConfig, 'users' | 'se
   return !config.users.some((user) => user.login_token !== '') || config.security.encryption_key === '';
 }
 
-/** A warning for each channel whose `plugin` is an old name of a built-in plugin. */
-async function renamedPluginWarnings(config: GatewayConfig, configFile: string): Promise<ConfigProblem[]> {
-  const names = await loadBuiltInNames();
-  return config.providers.flatMap((channel, index) => {
-    try {
-      const { warning } = resolvePluginSpecifier(channel.plugin, configFile, names);
-      return warning === undefined ? [] : [{ path: formatYamlPath(['providers', index, 'plugin']), message: warning }];
-    } catch {
-      // An unknown plugin is the start's to report, with every other problem of loading it.
-      return [];
-    }
-  });
-}

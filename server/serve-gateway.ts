@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './build-app.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { shuttingDown } from '../core/errors/error-codes.js';
+import { StartupError } from '../core/errors/startup-error.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { boundHeapGrowth } from './heap-growth-bound.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
@@ -59,9 +60,25 @@ async function startApp(config: GatewayConfig, configFile: string, logger: Logge
     if (process.stdout.isTTY === true && (cluster.worker === undefined || cluster.worker.id === 1)) process.stdout.write(startBanner(config, { address, generatedTokenFile: app.firstAdminTokenFile }));
   } catch (error) {
     await app.close().catch(() => {});
-    throw error;
+    throw listenFailure(error, config, configFile);
   }
   return app;
+}
+
+/** A listen error the operator fixes in the config, as one line naming the key; anything else unchanged. */
+function listenFailure(error: unknown, config: GatewayConfig, configFile: string): unknown {
+  const { host, port } = config.server;
+  const address = `${host}:${port}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `${address} is already in use by another process: set server.port in ${configFile} (the shipped config reads GATEWAY_PORT) to a free port, or stop that process`
+      : code === 'EACCES'
+        ? `not allowed to listen on ${address} (ports below 1024 need privileges): set server.port in ${configFile} to 1024 or above`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine: set server.host in ${configFile} (127.0.0.1 for this machine only, 0.0.0.0 for every interface)`
+          : undefined;
+  return message === undefined ? error : new StartupError(message, { cause: error });
 }
 
 async function stopGracefully(app: FastifyInstance, reason: string, graceMilliseconds: number, logger: Logger): Promise<number> {

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultPostgresSchema, type GatewayConfig } from '../core/config/config-schema.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { copyStore, TargetNotEmptyError, type CopiedCounts } from '../core/store/copy-store.js';
@@ -77,9 +77,16 @@ function refuseUnfitConfigs(from: { file: string; config: GatewayConfig }, to: {
   const sourceSecret = loadSecret(from.config.security.encryption_key, from.config.storage.data_dir);
   const targetSecret = loadSecret(to.config.security.encryption_key, to.config.storage.data_dir);
   if (sourceSecret !== undefined && sourceSecret !== targetSecret) {
+    const sourceKeyFile = join(resolve(from.config.storage.data_dir), 'encryption.key');
+    // The key itself is never printed: the message says where it is and how to hand it over.
+    const fix =
+      from.config.security.encryption_key === ''
+        ? `the source's key was generated into ${sourceKeyFile}; set it in ${to.file} through the environment, e.g. ` +
+          `security: { encryption_key: \${GATEWAY_ENCRYPTION_KEY} } (as the shipped config does) and export GATEWAY_ENCRYPTION_KEY="$(cat ${sourceKeyFile})" for the copy and for every gateway on the target`
+        : `set the same security.encryption_key in ${to.file} as in ${from.file}`;
     throw new StorageCopyRefusal(
       `${to.file} does not have the encryption key of ${from.file} (security.encryption_key, or <data_dir>/encryption.key when it is empty): ` +
-        'the copied API keys are sealed with it and would not open; set the same security.encryption_key in both',
+        `the copied API keys are sealed with it and would not open; ${fix}`,
     );
   }
 }

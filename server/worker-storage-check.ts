@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { isNode, LineCounter, parseDocument } from 'yaml';
 import { ConfigError } from '../core/config/config-error.js';
+import { configLineFinder } from '../core/config/config-lines.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 
 /**
@@ -20,15 +19,5 @@ export function workerStorageProblem(config: Pick<GatewayConfig, 'server' | 'sto
 /** Throws a {@link ConfigError} naming `server.workers` (and its line in `file`) when {@link workerStorageProblem} finds one. */
 export function assertWorkersFitStorage(config: Pick<GatewayConfig, 'server' | 'storage'>, file: string): void {
   const message = workerStorageProblem(config);
-  if (message !== undefined) throw new ConfigError(file, [{ path: 'server.workers', message, line: lineOfWorkers(file) }]);
-}
-
-function lineOfWorkers(file: string): number | undefined {
-  try {
-    const lineCounter = new LineCounter();
-    const node = parseDocument(readFileSync(file, 'utf8'), { lineCounter }).getIn(['server', 'workers'], true);
-    return isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
-  } catch {
-    return undefined;
-  }
+  if (message !== undefined) throw new ConfigError(file, [{ path: 'server.workers', message, line: configLineFinder(file)(['server', 'workers']) }]);
 }

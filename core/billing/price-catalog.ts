@@ -23,11 +23,21 @@ const catalogSchema = z.strictObject({
 /** One catalog entry: the price, the vendor model it stands for, where the figure comes from and its date. */
 export type PriceCatalogEntry = z.output<typeof catalogEntrySchema>;
 
-/** A validated price catalog: its entries, and the prices alone, keyed like `pricing`. */
+/**
+ * A validated price catalog: its entries, the prices alone keyed like `pricing`, and the same
+ * prices keyed by the vendor model each id stands for (the first word of `stands_for`), so a
+ * channel whose `model_map` calls the vendor's own name is priced by the entry.
+ */
 export interface PriceCatalog {
   file: string;
   entries: Readonly<Record<string, PriceCatalogEntry>>;
   prices: GatewayConfig['pricing'];
+  pricesByVendorModel: GatewayConfig['pricing'];
+}
+
+/** The vendor model of a `stands_for` text: its first word (`gemini-2.5-pro (Google Gemini API, …)` → `gemini-2.5-pro`). */
+export function vendorModelOf(standsFor: string): string {
+  return standsFor.trim().split(/[\s;,(]/, 1)[0] ?? '';
 }
 
 /** Parses catalog text; throws {@link ConfigError} naming every bad entry by its path. */
@@ -51,7 +61,10 @@ export function parsePriceCatalog(text: string, file: string): PriceCatalog {
   }
   const entries = result.data.models;
   const prices = Object.fromEntries(Object.entries(entries).map(([model, entry]) => [model, entry.price]));
-  return { file, entries, prices };
+  const pricesByVendorModel: GatewayConfig['pricing'] = {};
+  // The first id listed for a vendor model wins, as the first of equal patterns does in pricing.
+  for (const entry of Object.values(entries)) pricesByVendorModel[vendorModelOf(entry.stands_for)] ??= entry.price;
+  return { file, entries, prices, pricesByVendorModel };
 }
 
 /** Reads and validates a catalog file. */

@@ -4,18 +4,24 @@ import { matchesModelPattern } from '../routing/model-pattern.js';
 import { shippedPriceCatalog } from './price-catalog.js';
 import { findPrice } from './pricing.js';
 
+/** How to fix an unpriced model, said the same way by every problem. */
+const fixes = 'add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free';
+
 /**
  * The models the channels serve (`models` entries and `model_map` keys) that nothing prices:
- * neither the operator's `pricing` nor the price catalog. Each is named once, at its first
- * entry. A pattern is reported only when no `pricing` key covers it and no catalog entry
- * matches it, since a family pattern such as `dsx-*` is priced model by model by the catalog.
+ * neither the operator's `pricing`, nor the price catalog, nor the model a `model_map` calls
+ * ({@link findPrice}). Each is named once, at its first entry. A pattern is reported only when
+ * no `pricing` key covers it and no catalog entry matches it, since a family pattern such as
+ * `dsx-*` is priced model by model by the catalog.
+ *
+ * Unless `billing.allow_free_models` is on, `start` and `config check` refuse a config with any
+ * of them: every call of such a model would be refused with `model_price_missing`. With free
+ * models allowed they are warnings: the models are served free.
  */
-export function unpricedModelWarnings(config: GatewayConfig): ConfigProblem[] {
-  const warnings: ConfigProblem[] = [];
+export function unpricedModels(config: GatewayConfig, lineOf: (path: readonly PropertyKey[]) => number | undefined = () => undefined): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   const seen = new Set<string>();
   const free = config.billing.allow_free_models;
-  const consequence = free ? 'it is served free (billing.allow_free_models)' : 'requests for it are refused with model_price_missing';
-  const patternConsequence = free ? 'they are served free (billing.allow_free_models)' : 'requests for them are refused with model_price_missing';
   const catalogModels = config.billing.price_catalog ? Object.keys(shippedPriceCatalog().prices) : [];
   config.providers.forEach((provider, index) => {
     const entries = [
@@ -26,21 +32,28 @@ export function unpricedModelWarnings(config: GatewayConfig): ConfigProblem[] {
       if (seen.has(model)) continue;
       seen.add(model);
       const where = formatYamlPath(path);
+      const line = lineOf(path);
       if (!model.includes('*')) {
         if (findPrice(config, model) !== undefined) continue;
-        warnings.push({
+        problems.push({
           path: where,
-          message: `"${model}" (channel ${provider.name}) has no price in pricing or the price catalog: ${consequence}; add it under pricing`,
+          message: free
+            ? `"${model}" (channel ${provider.name}) has no price: it is served free (billing.allow_free_models)`
+            : `"${model}" (channel ${provider.name}) has no price in pricing or the price catalog: ${fixes}`,
+          line,
         });
         continue;
       }
       const coveredByPricing = Object.keys(config.pricing).some((key) => matchesModelPattern(key, model));
       if (coveredByPricing || catalogModels.some((catalogModel) => matchesModelPattern(model, catalogModel))) continue;
-      warnings.push({
+      problems.push({
         path: where,
-        message: `the pattern "${model}" (channel ${provider.name}) matches no model with a price: ${patternConsequence}; add "${model}" under pricing`,
+        message: free
+          ? `the pattern "${model}" (channel ${provider.name}) matches no model with a price: those models are served free (billing.allow_free_models)`
+          : `the pattern "${model}" (channel ${provider.name}) matches no model with a price: add "${model}" under pricing, or set billing.allow_free_models: true to serve unpriced models free`,
+        line,
       });
     }
   });
-  return warnings;
+  return problems;
 }

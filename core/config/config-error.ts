@@ -12,7 +12,13 @@ export class ConfigError extends Error {
   readonly problems: readonly ConfigProblem[];
 
   constructor(file: string, problems: readonly ConfigProblem[]) {
-    super(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map(formatConfigProblem).join('\n')}`);
+    // A problem with the whole file (it cannot be read, it is not a mapping) is one line.
+    const only = problems.length === 1 ? problems[0] : undefined;
+    super(
+      only !== undefined && only.path === '' && only.line === undefined
+        ? `${file}: ${only.message}`
+        : `${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map(formatConfigProblem).join('\n')}`,
+    );
     this.name = 'ConfigError';
     this.problems = problems;
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assertTimeZone } from '../budgets/budget-periods.js';
 import { budgetModes } from '../budgets/budget-settings.js';
+import { aliasProblems } from '../routing/model-aliases.js';
 import { userRoles } from '../users/user-repository.js';
 import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
 
@@ -116,16 +117,24 @@ const storageSchema = z
       } else if (!pattern.test(storage.url) || !URL.canParse(storage.url)) {
         context.addIssue({ code: 'custom', path: ['url'], message: `expected a ${example} URL` });
       }
-    } else if (storage.url !== undefined) {
-      context.addIssue({ code: 'custom', path: ['url'], message: 'only used when driver is redis or postgres' });
     }
-    if (storage.driver !== 'sqlite' && storage.path !== undefined) {
-      context.addIssue({ code: 'custom', path: ['path'], message: 'only used when driver is sqlite' });
-    }
-    if (storage.driver !== 'postgres' && storage.schema !== undefined) {
-      context.addIssue({ code: 'custom', path: ['schema'], message: 'only used when driver is postgres' });
-    }
+    // `path`, `url` and `schema` of another driver are kept, unused, so switching `driver` in
+    // a file is one edit; `config check` and `start` warn about them (unusedStorageKeys).
   });
+
+/**
+ * The `storage` keys the chosen driver does not use (`path` is sqlite's, `url` redis's and
+ * postgres's, `schema` postgres's), each as a warning naming its driver: left from a switch of
+ * `driver`, they are ignored rather than refused.
+ */
+export function unusedStorageKeys(storage: z.output<typeof storageSchema>): { path: string; message: string }[] {
+  const unused: { path: string; message: string }[] = [];
+  const ignored = (key: string, users: string) => unused.push({ path: `storage.${key}`, message: `ignored with driver ${storage.driver}: only ${users} use${users.includes(' and ') ? '' : 's'} it` });
+  if (storage.url !== undefined && storage.driver !== 'redis' && storage.driver !== 'postgres') ignored('url', 'redis and postgres');
+  if (storage.path !== undefined && storage.driver !== 'sqlite') ignored('path', 'sqlite');
+  if (storage.schema !== undefined && storage.driver !== 'postgres') ignored('schema', 'postgres');
+  return unused;
+}
 
 const mediaSchema = z.strictObject({
   max_bytes: integer(1, 1024 * 1024 * 1024).default(20 * 1024 * 1024),
@@ -343,6 +352,8 @@ export const gatewayConfigSchema = z
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerSchema)).default([]),
+    // Other names clients may call a model by: alias → model (or another alias), resolved at start.
+    aliases: emptyAs({}, z.record(z.string().min(1), z.string({ error: 'expected the model this alias stands for' }).min(1, { error: 'must not be empty' }), { error: 'expected a mapping of alias to model' })).default({}),
     // The format translators to load, in the order that decides between two able to serve one
     // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
     // (core/loader/load-translators.ts).
@@ -392,6 +403,7 @@ export const gatewayConfigSchema = z
       seenIds.add(user.id);
       seenNames.add(user.username);
     });
+    for (const problem of aliasProblems(config)) context.addIssue({ code: 'custom', path: ['aliases', problem.alias], message: problem.message });
     if ((config.storage.driver === 'redis' || config.storage.driver === 'postgres') && config.security.encryption_key === '') {
       context.addIssue({
         code: 'custom',

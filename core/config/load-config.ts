@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { isMap, isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, formatYamlPath, type ConfigProblem } from './config-error.js';
+import { lineOf } from './config-lines.js';
 import { gatewayConfigSchema, type GatewayConfig } from './config-schema.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
 import { shippedPriceCatalog } from '../billing/price-catalog.js';
@@ -23,11 +24,17 @@ export function loadConfigFile(file: string, environment: NodeJS.ProcessEnv = pr
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(file, [{ path: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})` }]);
+    throw new ConfigError(file, [{ path: '', message: unreadableFileMessage((error as NodeJS.ErrnoException).code) }]);
   }
   const config = parseConfigText(text, file, environment);
   if (config.billing.price_catalog) shippedPriceCatalog();
   return { config, file };
+}
+
+/** Why the config file cannot be read, and what to change: the file given by `--config` or `GATEWAY_CONFIG`. */
+function unreadableFileMessage(code: string | undefined): string {
+  const reason = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'this user may not read it' : code === 'EISDIR' ? 'it is a folder' : 'reading it failed';
+  return `cannot read the file (${code ?? 'error'}: ${reason}); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)`;
 }
 
 /** Parses config text; `file` only names the source in errors. */
@@ -79,21 +86,4 @@ function toProblems(error: z.ZodError, input: unknown, document: Document, lineC
     });
   }
   return problems;
-}
-
-/** The line of the deepest node along `path` that exists in the document. */
-function lineOf(document: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number | undefined {
-  const segments = path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-  for (let length = segments.length; length > 0; length -= 1) {
-    const node = document.getIn(segments.slice(0, length), true);
-    if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
-    if (length === segments.length) {
-      const parent = document.getIn(segments.slice(0, length - 1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((item) => isNode(item.key) && String((item.key as { value?: unknown }).value) === segments[length - 1]);
-        if (pair && isNode(pair.key) && pair.key.range) return lineCounter.linePos(pair.key.range[0]).line;
-      }
-    }
-  }
-  return undefined;
 }

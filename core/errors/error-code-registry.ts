@@ -41,6 +41,7 @@ export const errorCodeRegistry = {
   too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
   // What the client addressed.
   not_found: '404: no such route or object',
+  method_not_allowed: '405: the path exists but not with this method; the Allow header lists its methods',
   model_not_found: '404: no channel serves the model for this key',
   model_not_on_route: '404: the model is served for this key, but not on this route; the message names the routes it is served on',
   operation_unsupported: "404: the task's channel does not offer the operation",

@@ -1,5 +1,6 @@
 import type { ProviderConfig } from '../config/config-schema.js';
 import { ConfigError, formatYamlPath, type ConfigProblem } from '../config/config-error.js';
+import { configLineFinder } from '../config/config-lines.js';
 import type { Provider } from '../contracts/provider/provider.js';
 import type { ProviderHost } from '../contracts/provider/provider-host.js';
 import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
@@ -15,11 +16,66 @@ export interface LoadedChannel {
   provider: Provider;
 }
 
+/** One `providers[]` entry with its plugin loaded and its options parsed, before any provider is created. */
+export type CheckedChannel = Omit<LoadedChannel, 'provider'>;
+
 /**
- * Loads every channel's plugin when the gateway starts: resolve, import, check the default
- * export, parse the channel's `options` with the plugin's own schema, create the provider.
- * Every problem is collected and reported at once, by YAML path; any problem fails the start.
- * A built-in plugin loaded by an old name loads, and `warn` hears which name to write instead.
+ * Resolves and imports every channel's plugin, checks its default export and parses the
+ * channel's `options` with the plugin's own schema, creating nothing: what `config check`
+ * runs, and the first half of {@link loadProviderPlugins}. Every problem is collected and
+ * reported at once, by YAML path and line. A built-in plugin loaded by an old name loads, and
+ * `warn` hears which name to write instead.
+ */
+export async function checkProviderPlugins(
+  providers: readonly ProviderConfig[],
+  configFile: string,
+  warn: (path: string, message: string) => void = () => {},
+): Promise<CheckedChannel[]> {
+  const names = await loadBuiltInNames();
+  const lineOf = configLineFinder(configFile);
+  const problems: ConfigProblem[] = [];
+  const modules = new Map<string, Promise<unknown>>();
+  const channels: CheckedChannel[] = [];
+  for (const [index, config] of providers.entries()) {
+    const problem = (path: readonly PropertyKey[], message: string) => {
+      const full = ['providers', index, ...path];
+      problems.push({ path: formatYamlPath(full), message, line: lineOf(full) });
+    };
+    let plugin: ProviderPlugin;
+    try {
+      const { url, warning } = resolvePluginSpecifier(config.plugin, configFile, names);
+      if (warning !== undefined) warn(formatYamlPath(['providers', index, 'plugin']), warning);
+      if (!modules.has(url)) modules.set(url, import(url));
+      const module = (await modules.get(url)) as { default?: unknown };
+      const checked = pluginExportSchema.safeParse(module.default);
+      if (!checked.success) {
+        const detail = module.default === undefined ? 'the module has no default export' : checked.error.issues.map((issue) => issue.message).join('; ');
+        problem(['plugin'], `"${config.plugin}" is not a provider plugin: ${detail}`);
+        continue;
+      }
+      plugin = module.default as ProviderPlugin;
+    } catch (error) {
+      problem(['plugin'], `cannot load "${config.plugin}": ${(error as Error).message}`);
+      continue;
+    }
+    const parsed = plugin.options.safeParse(config.options);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+        problem(['options', ...path], issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message);
+      }
+      continue;
+    }
+    channels.push({ index, config, plugin, options: parsed.data });
+  }
+  if (problems.length > 0) throw new ConfigError(configFile, problems);
+  return channels;
+}
+
+/**
+ * Loads every channel's plugin when the gateway starts ({@link checkProviderPlugins}), then
+ * creates each provider. Every problem is collected and reported at once; any problem fails
+ * the start.
  */
 export async function loadProviderPlugins(
   providers: readonly ProviderConfig[],
@@ -27,46 +83,23 @@ export async function loadProviderPlugins(
   createHost: (channel: ProviderConfig, plugin: ProviderPlugin) => ProviderHost,
   warn: (path: string, message: string) => void = () => {},
 ): Promise<LoadedChannel[]> {
-  const names = await loadBuiltInNames();
+  const checked = await checkProviderPlugins(providers, configFile, warn);
+  const lineOf = configLineFinder(configFile);
   const problems: ConfigProblem[] = [];
-  const modules = new Map<string, Promise<unknown>>();
   const channels: LoadedChannel[] = [];
-  for (const [index, config] of providers.entries()) {
-    const where = (...path: PropertyKey[]) => formatYamlPath(['providers', index, ...path]);
-    let plugin: ProviderPlugin;
+  for (const channel of checked) {
+    const { index, config, plugin } = channel;
+    const path = ['providers', index, 'plugin'];
+    const problem = (message: string) => problems.push({ path: formatYamlPath(path), message, line: lineOf(path) });
     try {
-      const { url, warning } = resolvePluginSpecifier(config.plugin, configFile, names);
-      if (warning !== undefined) warn(where('plugin'), warning);
-      if (!modules.has(url)) modules.set(url, import(url));
-      const module = (await modules.get(url)) as { default?: unknown };
-      const checked = pluginExportSchema.safeParse(module.default);
-      if (!checked.success) {
-        const detail = module.default === undefined ? 'the module has no default export' : checked.error.issues.map((issue) => issue.message).join('; ');
-        problems.push({ path: where('plugin'), message: `"${config.plugin}" is not a provider plugin: ${detail}` });
-        continue;
-      }
-      plugin = module.default as ProviderPlugin;
-    } catch (error) {
-      problems.push({ path: where('plugin'), message: `cannot load "${config.plugin}": ${(error as Error).message}` });
-      continue;
-    }
-    const parsed = plugin.options.safeParse(config.options);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-        problems.push({ path: where('options', ...path), message: issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message });
-      }
-      continue;
-    }
-    try {
-      const provider = await plugin.create(parsed.data, createHost(config, plugin));
+      const provider = await plugin.create(channel.options, createHost(config, plugin));
       if (provider === null || typeof provider !== 'object' || typeof provider.operations !== 'object' || provider.operations === null) {
-        problems.push({ path: where('plugin'), message: `"${config.plugin}" create() did not return a provider with operations` });
+        problem(`"${config.plugin}" create() did not return a provider with operations`);
         continue;
       }
-      channels.push({ index, config, plugin, options: parsed.data, provider });
+      channels.push({ ...channel, provider });
     } catch (error) {
-      problems.push({ path: where('plugin'), message: `"${config.plugin}" failed to start: ${(error as Error).message}` });
+      problem(`"${config.plugin}" failed to start: ${(error as Error).message}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(configFile, problems);

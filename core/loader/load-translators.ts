@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, formatYamlPath, type ConfigProblem } from '../config/config-error.js';
+import { configLineFinder } from '../config/config-lines.js';
 import type { Translator } from '../contracts/translator.js';
 import { builtInFolder, resolveOutsideModule } from './resolve-plugin-specifier.js';
 import { translatorExportSchema } from './translator-export-schema.js';
@@ -34,26 +35,28 @@ export async function loadTranslators(specifiers: readonly string[] | undefined,
   const problems: ConfigProblem[] = [];
   const translators: Translator[] = [];
   const names = new Map<string, number>();
+  const lineOf = configLineFinder(configFile);
   for (const [index, specifier] of listed.entries()) {
     // A default list has no YAML behind it: its problems are the built-in folder's.
     const where = specifiers === undefined ? `translators (built-in "${specifier}")` : formatYamlPath(['translators', index]);
+    const line = specifiers === undefined ? undefined : lineOf(['translators', index]);
     let exported: unknown;
     try {
       exported = ((await import(translatorUrl(specifier, configFile, directory))) as { default?: unknown }).default;
     } catch (error) {
-      problems.push({ path: where, message: `cannot load "${specifier}": ${(error as Error).message}` });
+      problems.push({ path: where, message: `cannot load "${specifier}": ${(error as Error).message}`, line });
       continue;
     }
     const checked = translatorExportSchema.safeParse(exported);
     if (!checked.success) {
       const detail = exported === undefined ? 'the module has no default export' : checked.error.issues.map((issue) => issue.message).join('; ');
-      problems.push({ path: where, message: `"${specifier}" is not a translator: ${detail}` });
+      problems.push({ path: where, message: `"${specifier}" is not a translator: ${detail}`, line });
       continue;
     }
     const translator = exported as Translator;
     const first = names.get(translator.name);
     if (first !== undefined) {
-      problems.push({ path: where, message: `"${specifier}" is named "${translator.name}", as translators[${first}] is; names tell translators apart in logs and metrics` });
+      problems.push({ path: where, message: `"${specifier}" is named "${translator.name}", as translators[${first}] is; names tell translators apart in logs and metrics`, line });
       continue;
     }
     names.set(translator.name, index);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,7 +67,26 @@ export function resolvePluginSpecifier(specifier: string, configFile: string, na
       return { kind: 'built-in', url: renamedUrl, warning: `plugin "${specifier}" is an old name of the built-in "${renamed}" plugin; write plugin: ${instead} instead (the old name still loads in this release only)` };
     }
   }
-  return resolveOutsideModule(specifier, configFile);
+  try {
+    return resolveOutsideModule(specifier, configFile);
+  } catch (error) {
+    // A bare name that is not a package was most likely meant as a family: list them.
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(specifier)) throw error;
+    throw new Error(`${(error as Error).message}; the built-in families are ${builtInFamilyNames(names).join(', ')}`);
+  }
+}
+
+/** Every name a built-in plugin loads by: the folders of `providers/` with an index module and the family words they answer to, sorted. */
+export function builtInFamilyNames(names: BuiltInNames = noNames, directory = builtInDirectory): string[] {
+  const folders = existsSync(directory)
+    ? readdirSync(directory, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && builtInFolder(entry.name, directory) !== undefined)
+        .map((entry) => entry.name)
+    : [];
+  const words = Object.entries(names.aliases)
+    .filter(([, folder]) => folders.includes(folder))
+    .map(([word]) => word);
+  return [...new Set([...folders, ...words])].sort();
 }
 
 /**

@@ -37,7 +37,7 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  * A model request after auth, as the steps in `core/pipeline/steps/` it runs in this order
  * (`#steps` below), each on the request's {@link RequestContext}:
  *
- * 1. authorize the model (the token's model limits)
+ * 1. authorize the model (the token's model limits; an alias is routed as the model it stands for)
  * 2. plan the route (groups, affinity, the channels to try; the first is planned now)
  * 3. price, 4. prepare and estimate (a Responses request for a translated channel is first
  *    expanded with the conversation it continues), 5. rate limits and concurrency limits, 6. reserve quota
@@ -57,7 +57,7 @@ export class ModelRequestPipeline {
   constructor(private readonly services: PipelineServices) {}
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
-    const context = createRequestContext(invocation);
+    const context = createRequestContext(invocation, this.services.catalog.resolve(invocation.model));
     const end = this.services.inFlight?.begin();
     try {
       const result = await this.#steps(context);
@@ -82,7 +82,7 @@ export class ModelRequestPipeline {
   /** The steps of a model request, in order. */
   async #steps(context: RequestContext): Promise<InvocationOutcome> {
     const { services } = this;
-    authorizeModel(context.token, context.model);
+    authorizeModel(context.token, context.requestedModel, context.model);
     await planRoute(context, services);
     try {
       priceRequest(context, services.config);

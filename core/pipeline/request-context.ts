@@ -29,6 +29,9 @@ export interface RequestTranslations {
 export interface RequestContext {
   readonly invocation: OperationInvocation;
   readonly token: TokenView;
+  /** The model the client asked for, as it named it (an alias stays an alias). */
+  readonly requestedModel: string;
+  /** The model it is routed, priced and billed as: the alias's target, else the requested model. */
   readonly model: string;
   readonly operation: PipelineOperation;
   /** The token's groups in routing order (one group, or the `auto` walk). */
@@ -70,12 +73,13 @@ export interface RequestContext {
   readonly timings: { readonly startedAt: number; firstByteAt?: number };
 }
 
-/** A fresh context for `invocation`: nothing planned, reserved or tried yet. */
-export function createRequestContext(invocation: OperationInvocation): RequestContext {
+/** A fresh context for `invocation`, whose model stands for `model` (an alias's target): nothing planned, reserved or tried yet. */
+export function createRequestContext(invocation: OperationInvocation, model = invocation.model): RequestContext {
   return {
     invocation,
     token: invocation.token,
-    model: invocation.model,
+    requestedModel: invocation.model,
+    model,
     operation: invocation.operation,
     groups: [],
     plan: undefined,

@@ -13,6 +13,7 @@ import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } f
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import { StartupError } from '../errors/startup-error.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
@@ -90,7 +91,7 @@ export class PostgresStoreBackend implements StoreBackend {
       await migratePostgresSchema(pool, schema);
     } catch (error) {
       await pool.end().catch(() => {});
-      throw new Error(`PostgreSQL did not open the schema "${schema}": ${error instanceof Error ? error.message : String(error)}; check storage.url and that PostgreSQL is running`, { cause: error });
+      throw new StartupError(`PostgreSQL did not open the schema "${schema}": ${error instanceof Error ? error.message : String(error)}; check storage.url and that PostgreSQL is running`, { cause: error });
     }
     return new PostgresStoreBackend(pool, new PostgresNotifications(connection, schema), schema);
   }

@@ -8,6 +8,7 @@ import { missedMessages, type BudgetClaim, type BudgetWindowUsage, type HoldLeas
 import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import { StartupError } from '../errors/startup-error.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
 const copyBatchSize = 500;
@@ -275,7 +276,7 @@ export class RedisStoreBackend implements StoreBackend {
       await Promise.race([
         connecting,
         new Promise((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`Redis did not answer within ${connectTimeoutMilliseconds} ms; check storage.url and that Redis is running`)), connectTimeoutMilliseconds);
+          timer = setTimeout(() => reject(new StartupError(`Redis did not answer within ${connectTimeoutMilliseconds} ms; check storage.url and that Redis is running`)), connectTimeoutMilliseconds);
         }),
       ]);
     } catch (error) {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import Database from 'better-sqlite3';
+import { StartupError } from '../errors/startup-error.js';
 
 /**
  * `PRAGMA user_version` of a database in the one-file layout. 0 is a database this code has
@@ -152,7 +153,7 @@ function copyLedger(database: Database.Database, ledgerFile: string): void {
   const tables = database.prepare<[], string>("SELECT name FROM ledger.sqlite_master WHERE type = 'table'").pluck().all();
   const unknown = tables.filter((table) => !Object.hasOwn(primitiveTables, table));
   if (unknown.length > 0) {
-    throw new Error(
+    throw new StartupError(
       `${ledgerFile} holds tables this gateway does not know (${unknown.join(', ')}), so merging it into the one database could lose data; ` +
         'start the gateway version that wrote it, or move the file away if its data is not needed',
     );

@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/errors/gateway-error.js';
 import { bodyTooLarge } from '../http/body-limit.js';
 import { dialectOf, formatError, inDialect } from './error-dialects.js';
 import { clipped } from '../../core/errors/client-text.js';
+import { RouteMethods } from './route-methods.js';
 
 /** Turns fastify's own client errors into gateway errors that say what to change. */
 function fromFastifyError(error: FastifyError, bodyLimitMegabytes: number): GatewayError {
@@ -38,8 +39,17 @@ export const errorHandlerPlugin = fastifyPlugin(
       // A route may have typed its reply (audio, video) before its body failed; an error is always JSON.
       reply.code(presented.statusCode).headers(presented.headers).type('application/json; charset=utf-8').send(formatError(dialect, presented));
     });
+    const routeMethods = new RouteMethods();
+    app.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
     app.setNotFoundHandler((request, reply) => {
-      const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${clipped(request.url.split('?')[0] ?? '')}`);
+      const path = request.url.split('?')[0] ?? '';
+      const allowed = routeMethods.allowed(path);
+      if (allowed.length > 0) {
+        const error = new GatewayError(405, 'method_not_allowed', `${request.method} is not a method of ${clipped(path)}; it takes ${allowed.join(', ')}`);
+        reply.code(405).header('allow', allowed.join(', ')).send(formatError(dialectOf(request), error));
+        return;
+      }
+      const error = new GatewayError(404, 'not_found', `no route for ${request.method} ${clipped(path)}`);
       reply.code(404).send(formatError(dialectOf(request), error));
     });
   },

@@ -25,18 +25,19 @@ export async function modelListRoutes(app: FastifyInstance, options: { catalog: 
   const visible = (request: FastifyRequest) => {
     const token = tokenOf(request);
     const models = catalog.list(catalog.groupsOf(token.group));
-    return token.model_limits_enabled ? models.filter((model) => token.model_limits.includes(model)) : models;
+    // An alias is listed when the limits name it or the model it stands for, as it may be called then.
+    return token.model_limits_enabled ? models.filter((model) => token.model_limits.includes(model) || token.model_limits.includes(catalog.resolve(model))) : models;
   };
   const reachable = (request: FastifyRequest, model: string) => {
     const token = tokenOf(request);
-    authorizeModel(token, model);
+    authorizeModel(token, model, catalog.resolve(model));
     if (!catalog.serves(catalog.groupsOf(token.group), model)) throw notFound(`model ${quoted(model)} is not served to this API key's group`, 'model_not_found');
   };
-  const openAiModel = (id: string, groups: readonly string[]) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway', routes: servedRoutes(channels, groups, id) });
+  const openAiModel = (id: string, groups: readonly string[]) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway', routes: servedRoutes(channels, groups, catalog.resolve(id)) });
   const nativeModel = (id: string, groups: readonly string[]) => ({
     name: `models/${id}`,
     displayName: id,
-    supportedGenerationMethods: servedRoutes(channels, groups, id)
+    supportedGenerationMethods: servedRoutes(channels, groups, catalog.resolve(id))
       .filter((route) => route.startsWith(nativeRoute))
       .map((route) => route.slice(nativeRoute.length)),
   });

@@ -34,7 +34,7 @@ export async function pricingRoutes(app: FastifyInstance, options: { config: Gat
     return {
       model_name: model,
       enable_groups: enabled,
-      routes: Object.fromEntries(enabled.map((group) => [group, servedRoutes(channels, [group], model)])),
+      routes: Object.fromEntries(enabled.map((group) => [group, servedRoutes(channels, [group], catalog.resolve(model))])),
       price,
       billing: price !== null ? 'priced' : config.billing.allow_free_models ? 'free' : 'unpriced',
     };

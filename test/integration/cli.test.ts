@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { join } from 'node:path';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { runCli } from '../../server/cli.js';
@@ -67,27 +68,91 @@ t.test('config check', async (t) => {
     t.match(result.out, /OK/);
   });
 
-  t.test('a served model that neither pricing nor the price catalog prices is a warning; the check still passes', async (t) => {
+  t.test('switching storage.driver keeps the old driver\'s path, and the check says it is ignored', async (t) => {
+    const { file } = writeConfig(t, (directory) => validConfig(directory).replace('  driver: sqlite\n', '  driver: memory\n'));
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0);
+    t.equal(result.out, `${file}: OK\n`);
+    t.equal(result.error, 'warning: storage.path: ignored with driver memory: only sqlite uses it\n');
+  });
+
+  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it with their lines', async (t) => {
+    const { file } = writeConfig(
+      t,
+      (directory) =>
+        validConfig(directory) +
+        `  - name: typo
+    plugin: gxx
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-3.5-flash]
+  - name: local
+    plugin: ./missing-plugin.js
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-3.1-pro-preview]
+  - name: options
+    plugin: gx
+    base_url: http://127.0.0.1:9/gx
+    models: [gx-2.5-flash]
+    options: { no_such_option: 1 }
+`,
+    );
+    const text = readFileSync(file, 'utf8');
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 1);
+    t.equal(result.out, '', 'no OK for a file start would refuse');
+    t.same(result.error.trimEnd().split('\n'), [
+      `${file}: 3 problems`,
+      `providers[1].plugin: cannot load "gxx": "gxx" is neither a built-in family, a path (start it with ./), nor an installed package; the built-in families are audio, dse, dsr, dsx, gi, gp, gx, hx, qi, sdx, sr, stt, tts, vo, wn, wn-hx (line ${lineOf(text, 'plugin: gxx')})`,
+      `providers[2].plugin: cannot load "./missing-plugin.js": no file at ${join(dirname(file), 'missing-plugin.js')} (line ${lineOf(text, 'plugin: ./missing-plugin.js')})`,
+      `providers[3].options.no_such_option: unknown key (line ${lineOf(text, 'no_such_option')})`,
+    ]);
+  });
+
+  t.test('a served model that nothing prices fails the check, naming the model, its channel and the fixes', async (t) => {
     const text = (directory: string) =>
-      validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-2.5-pro }') +
+      validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, gx-9-experimental, "gx-3*", "lab-*", "dsx-*"]\n    model_map: { gx-latest: gx-9-experimental }') +
       'pricing:\n  "dsx-*": { per_second: 0.2 }\n';
     const { file } = writeConfig(t, text);
+    const source = readFileSync(file, 'utf8');
     const result = await cli(['config', 'check', '--config', file]);
-    t.equal(result.code, 0, 'warnings do not fail the check');
-    t.equal(result.out, `${file}: OK\n`);
+    t.equal(result.code, 1, 'an unpriced model fails the check');
+    t.equal(result.out, '');
     t.same(result.error.trimEnd().split('\n'), [
-      'warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
-      'warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: requests for them are refused with model_price_missing; add "lab-*" under pricing',
-      'warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: requests for it are refused with model_price_missing; add it under pricing',
+      `${file}: 3 problems`,
+      `providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'models: [')})`,
+      `providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: add "lab-*" under pricing, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'models: [')})`,
+      `providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price in pricing or the price catalog: add it under pricing, map it (model_map) to a priced model, or set billing.allow_free_models: true to serve unpriced models free (line ${lineOf(source, 'model_map:')})`,
+    ]);
+    const started = await cli(['start', '--config', file]);
+    t.equal(started.code, 1, 'start refuses the same config before it listens');
+    t.match(started.error, /"gx-9-experimental" \(channel gx-main\) has no price/);
+
+    const priced = writeConfig(t, (directory) => text(directory).replace('pricing:\n', 'pricing:\n  gx-9-experimental: { input_per_mtok: 1 }\n  "lab-*": { per_call: 0.01 }\n'));
+    const quiet = await cli(['config', 'check', '--config', priced.file]);
+    t.equal(quiet.code, 0, 'an operator price fixes each problem; the model_map key is priced by what it calls');
+    t.equal(quiet.error, '');
+
+    const free = writeConfig(t, (directory) => `${text(directory)}billing: { allow_free_models: true }\n`);
+    const allowed = await cli(['config', 'check', '--config', free.file]);
+    t.equal(allowed.code, 0, 'with free models allowed the check passes');
+    t.equal(allowed.out, `${free.file}: OK\n`);
+    t.same(allowed.error.trimEnd().split('\n'), [
+      `warning: providers[0].models[1]: "gx-9-experimental" (channel gx-main) has no price: it is served free (billing.allow_free_models) (line ${lineOf(source, 'models: [')})`,
+      `warning: providers[0].models[3]: the pattern "lab-*" (channel gx-main) matches no model with a price: those models are served free (billing.allow_free_models) (line ${lineOf(source, 'models: [')})`,
+      `warning: providers[0].model_map["gx-latest"]: "gx-latest" (channel gx-main) has no price: it is served free (billing.allow_free_models) (line ${lineOf(source, 'model_map:')})`,
     ]);
 
-    const priced = writeConfig(t, (directory) => text(directory).replace('pricing:\n', 'pricing:\n  gx-9-experimental: { input_per_mtok: 1 }\n  "lab-*": { per_call: 0.01 }\n  gx-latest: { input_per_mtok: 1 }\n'));
-    const quiet = await cli(['config', 'check', '--config', priced.file]);
-    t.equal(quiet.error, '', 'an operator price silences each warning');
-
-    const off = writeConfig(t, (directory) => `${text(directory)}billing: { price_catalog: false }\n`);
+    const off = writeConfig(t, (directory) => `${validConfig(directory)}billing: { price_catalog: false }\n`);
     const withoutCatalog = await cli(['config', 'check', '--config', off.file]);
+    t.equal(withoutCatalog.code, 1);
     t.match(withoutCatalog.error, /"gx-2\.5-pro" \(channel gx-main\) has no price/, 'without the catalog a spec model needs a pricing entry');
+  });
+
+  t.test('a model_map that calls a vendor model by its own name is priced by the catalog entry standing for it', async (t) => {
+    const { file } = writeConfig(t, (directory) => validConfig(directory).replace('models: [gx-2.5-pro, "gx-3*"]', 'models: [gx-2.5-pro, "gx-3*"]\n    model_map: { team-pro: gemini-2.5-pro }'));
+    const result = await cli(['config', 'check', '--config', file]);
+    t.equal(result.code, 0, result.error);
+    t.equal(result.error, '');
   });
 
   t.test('an invalid file exits 1 and lists every problem by YAML path, never a secret value', async (t) => {
@@ -156,15 +221,22 @@ providers:
     t.notOk(result.error.includes('supersecretvalue123'), 'the secret is not shown');
   });
 
-  t.test('a missing file exits 1 and says it cannot be read', async (t) => {
+  t.test('a missing file exits 1 with one line that says how to name the config', async (t) => {
     const directory = t.testdir({});
-    const result = await cli(['config', 'check', '--config', join(directory, 'absent.yaml')]);
-    t.equal(result.code, 1);
-    t.match(result.error, /cannot read the file \(ENOENT\)/);
+    const file = join(directory, 'absent.yaml');
+    for (const command of [['config', 'check'], ['start']]) {
+      const result = await cli([...command, '--config', file]);
+      t.equal(result.code, 1);
+      t.equal(
+        result.error,
+        `${file}: cannot read the file (ENOENT: there is no such file); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
+        command.join(' '),
+      );
+    }
   });
 });
 
-t.test('users create prints a login token once that signs in to an app on the same store', async (t) => {
+t.test('users create prints a login token once that signs in to an app on the same store, and users list shows the user', async (t) => {
   const { file } = writeConfig(t, validConfig);
   const created = await cli(['users', 'create', 'carol', '--config', file]);
   t.equal(created.code, 0);
@@ -183,6 +255,11 @@ t.test('users create prints a login token once that signs in to an app on the sa
   t.equal(invalid.code, 1, 'an invalid username exits 1');
   t.match(invalid.error, /username/);
 
+  const users = await cli(['users', 'list', '--config', file]);
+  t.equal(users.code, 0);
+  t.match(users.out, /^id\s+username\s+role\s+status\s+created \(UTC\)\n1\s+carol\s+user\s+enabled\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\n$/, 'users list shows the user, its role and status');
+  t.notMatch(users.out, /mgu_/, 'and never a login token');
+
   const gateway = await buildTestApp(t, 'sqlite', {}, { config: loadConfigFile(file).config });
   const listed = await gateway.asUser(loginToken, { method: 'GET', url: '/api/token/' });
   t.equal(listed.statusCode, 200);
@@ -194,6 +271,10 @@ t.test('usage errors and help', async (t) => {
   const help = await cli(['--help']);
   t.equal(help.code, 0, '--help exits 0');
   t.match(help.out, /^Usage: model-gateway/);
+
+  const version = await cli(['--version']);
+  t.equal(version.code, 0, '--version exits 0');
+  t.equal(version.out, `model-gateway ${(JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version}\n`);
 
   const unknown = await cli(['frobnicate']);
   t.equal(unknown.code, 2, 'an unknown command exits 2');
@@ -226,12 +307,10 @@ storage: { driver: postgres, url: "postgres://gateway:pg-secret-5d@127.0.0.1:9/b
 security: { encryption_key: ${testEncryptionKey} }
 `,
   );
-  const failure = await cli(['start', '--config', file]).then(
-    () => new Error('the start did not fail'),
-    (error: unknown) => error as Error,
-  );
-  t.match(failure.message, /PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running/);
-  t.notMatch(failure.message, /pg-secret-5d/, 'the password is not in the message');
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.match(result.error, /^PostgreSQL did not open the schema "model_gateway": .*check storage\.url and that PostgreSQL is running\n$/, 'one line, no stack trace');
+  t.notMatch(result.error, /pg-secret-5d/, 'the password is not in the message');
 });
 
 t.test('start fails with a clear message when Redis does not answer, instead of waiting forever', async (t) => {
@@ -242,8 +321,20 @@ storage: { driver: redis, url: "redis://127.0.0.1:9", data_dir: ${directory} }
 security: { encryption_key: ${testEncryptionKey} }
 `,
   );
-  // server/main.ts prints the message and exits 1.
-  await t.rejects(cli(['start', '--config', file]), /Redis did not answer within \d+ ms; check storage\.url and that Redis is running/);
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.match(result.error, /^Redis did not answer within \d+ ms; check storage\.url and that Redis is running\n$/, 'one line, no stack trace');
+});
+
+t.test('start on a port another process holds exits 1 with one line naming server.port and GATEWAY_PORT', async (t) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  const port = (holder.address() as AddressInfo).port;
+  const { file } = writeConfig(t, (directory) => validConfig(directory).replace('port: 0', `port: ${port}`));
+  const result = await cli(['start', '--config', file]);
+  t.equal(result.code, 1);
+  t.equal(result.error, `127.0.0.1:${port} is already in use by another process: set server.port in ${file} (the shipped config reads GATEWAY_PORT) to a free port, or stop that process\n`);
 });
 
 /** The gateway as its own process, with its stdout lines. */

@@ -279,7 +279,23 @@ t.test('storage copy refuses', async (t) => {
     const result = await cli(['storage', 'copy', '--from', file, '--to', writeConfig(t, sqliteStorage(t), 'another-key-0123456789abcdefghijkl')]);
     t.equal(result.code, 1);
     t.match(result.error, /does not have the encryption key of/);
+    t.match(result.error, /set the same security\.encryption_key in /);
     t.notMatch(result.error, /another-key|test-encryption-key/, 'no key is printed');
+  });
+
+  t.test('a source whose key was generated: the refusal says which file holds it and how to set it on the target, never the key', async (t) => {
+    const storage = sqliteStorage(t);
+    const generated = 'generated-key-0123456789abcdefghijklmnop';
+    writeFileSync(join(storage.data_dir, 'encryption.key'), `${generated}\n`, { mode: 0o600 });
+    const backend = await createStoreBackend(storage);
+    await servicesOn(backend, storage).users.create('dora');
+    await backend.close();
+    const result = await cli(['storage', 'copy', '--from', writeConfig(t, storage, ''), '--to', writeConfig(t, sqliteStorage(t))]);
+    t.equal(result.code, 1);
+    const keyFile = join(storage.data_dir, 'encryption.key');
+    t.match(result.error, `the source's key was generated into ${keyFile}`);
+    t.match(result.error, `export GATEWAY_ENCRYPTION_KEY="$(cat ${keyFile})"`);
+    t.notMatch(result.error, generated, 'the key itself is not printed');
   });
 
   t.test('the same PostgreSQL schema on both sides', async (t) => {

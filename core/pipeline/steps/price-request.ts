@@ -5,7 +5,8 @@ import type { RequestContext } from '../request-context.js';
 
 /** Price: the model's price (a model without one is refused when billing requires a price). */
 export function priceRequest(context: RequestContext, config: GatewayConfig): void {
-  context.price = priceOfModel(config, context.model);
+  // The name the client called: an alias with a price of its own bills at it, any other as its model.
+  context.price = priceOfModel(config, context.requestedModel);
 }
 
 /** The quota units `usage` costs at `price` in `group`. */

@@ -31,7 +31,7 @@ export function usageRecordOf(context: RequestContext, createdAt: number, end?: 
     user_id: token.user_id,
     token_id: token.id,
     token_name: token.name,
-    model_name: recordedModel(context.model),
+    model_name: recordedModel(context.requestedModel),
     upstream_model: served === undefined ? '' : served.channel.upstreamModel(context.model),
     operation: context.operation,
     client_format: clientFormatOf(context.operation),

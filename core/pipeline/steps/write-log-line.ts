@@ -8,6 +8,7 @@ import { answeredBy, type RequestContext } from '../request-context.js';
  * warning with its status and code; an answer's status is the one it went out with (a
  * stream's is the 200 its headers carried). `translator` names the translator that served the
  * answer in the client's format, when one did; a request its provider served itself has none.
+ * `model` is the model it was routed as; `alias`, when the client called it by an alias, that alias.
  */
 export function writeLogLine(context: RequestContext, end?: string, status?: number): void {
   const { invocation, usage, failure } = context;
@@ -18,6 +19,8 @@ export function writeLogLine(context: RequestContext, end?: string, status?: num
     status: undefined,
     milliseconds: undefined,
     model: context.model,
+    // Only an alias puts a second name on the line: the one the client called the model by.
+    alias: context.requestedModel === context.model ? undefined : context.requestedModel,
     operation: context.operation,
     stream: invocation.stream,
     token: context.token.id,

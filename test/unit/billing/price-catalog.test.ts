@@ -76,6 +76,20 @@ t.test("the operator's pattern prices a whole family, catalog entries included",
   t.same(priceOfModel(config, 'sdx-2-0'), shippedPriceCatalog().prices['sdx-2-0'], 'a model the pattern does not match keeps its catalog price');
 });
 
+t.test('a model_map key nothing prices by name is billed at the price of the model it calls', async (t) => {
+  const provider = (model_map: Record<string, string>) => ({ name: 'gx-main', plugin: 'gx', base_url: 'http://127.0.0.1:9/gx', api_key: 'upstream-secret', models: ['gx-2.5-pro'], model_map });
+  const neutral = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'gx-latest': 'gx-2.5-pro' })] });
+  t.same(priceOfModel(neutral, 'gx-latest'), shippedPriceCatalog().prices['gx-2.5-pro'], 'a target the catalog prices under its id');
+  const vendor = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'team-pro': 'gemini-2.5-pro' })] });
+  t.same(priceOfModel(vendor, 'team-pro'), shippedPriceCatalog().prices['gx-2.5-pro'], 'a target named as the vendor names it: the entry that stands for it');
+  const asIs = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'gemini-2.5-pro': 'gemini-2.5-pro' })] });
+  t.same(priceOfModel(asIs, 'gemini-2.5-pro'), shippedPriceCatalog().prices['gx-2.5-pro'], "a vendor's id served as is");
+  const operator = testConfig(storageFor(t, 'memory'), { pricing: { 'team-pro': { per_call: 0.01 } }, providers: [provider({ 'team-pro': 'gemini-2.5-pro' })] });
+  t.same(priceOfModel(operator, 'team-pro'), { per_call: 0.01 }, "the operator's own price for the key still wins");
+  const unknown = testConfig(storageFor(t, 'memory'), { pricing: {}, providers: [provider({ 'team-lab': 'gemini-lab-9' })] });
+  t.throws(() => priceOfModel(unknown, 'team-lab'), { code: 'model_price_missing' }, 'a target nothing prices leaves the key unpriced');
+});
+
 t.test('with billing.price_catalog false only pricing prices', async (t) => {
   const config = testConfig(storageFor(t, 'memory'), { pricing: {}, billing: { price_catalog: false } });
   const error = t.throws(() => priceOfModel(config, 'gp-5.4')) as unknown;

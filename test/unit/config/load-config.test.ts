@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ConfigError } from '../../../core/config/config-error.js';
 import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
+import { unusedStorageKeys } from '../../../core/config/config-schema.js';
 
 const problemsOf = (text: string, environment: NodeJS.ProcessEnv = {}) => {
   try {
@@ -131,8 +132,18 @@ t.test('the postgres driver needs a postgres:// url and a shared encryption key,
   t.match(keyless.message, /security\.encryption_key: required with the postgres driver/);
   t.notMatch(keyless.message, /storage\./, 'the storage section itself is valid');
   t.match(problemsOf('storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db", schema: "Gateway-1" }\n').message, /storage\.schema: expected a schema name of lower-case letters/);
-  t.match(problemsOf('storage: { driver: sqlite, schema: gateway }\n').message, /storage\.schema: only used when driver is postgres/);
-  t.match(problemsOf('storage: { driver: sqlite, url: "postgres://127.0.0.1:5432/db" }\n').message, /storage\.url: only used when driver is redis or postgres/);
+});
+
+t.test('switching storage.driver is one edit: the other drivers\' keys are kept, unused, and named as ignored', async (t) => {
+  const postgres = parseConfigText(`storage: { driver: postgres, url: "postgres://127.0.0.1:5432/db", path: ./data/gateway.sqlite }\nsecurity: { encryption_key: "${'k'.repeat(32)}" }\n`, 'gateway.yaml');
+  t.equal(postgres.storage.driver, 'postgres');
+  t.same(unusedStorageKeys(postgres.storage), [{ path: 'storage.path', message: 'ignored with driver postgres: only sqlite uses it' }]);
+  const sqlite = parseConfigText('storage: { driver: sqlite, url: "postgres://127.0.0.1:5432/db", schema: gateway }\n', 'gateway.yaml');
+  t.same(unusedStorageKeys(sqlite.storage), [
+    { path: 'storage.url', message: 'ignored with driver sqlite: only redis and postgres use it' },
+    { path: 'storage.schema', message: 'ignored with driver sqlite: only postgres uses it' },
+  ]);
+  t.same(unusedStorageKeys(parseConfigText('storage: { driver: sqlite, path: ./g.sqlite }\n', 'gateway.yaml').storage), [], 'nothing unused, nothing said');
 });
 
 t.test('groups must include default, and references to groups must exist', async (t) => {
@@ -162,5 +173,24 @@ t.test('invalid YAML is reported with its line', async (t) => {
 });
 
 t.test('a missing file is a clear error', async (t) => {
-  t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT\)/ });
+  t.throws(() => loadConfigFile('/nonexistent/gateway.yaml'), { name: 'ConfigError', message: /cannot read the file \(ENOENT: there is no such file\); pass the config's path with --config FILE or GATEWAY_CONFIG/ });
+});
+
+t.test('an alias chain that cycles or ends nowhere is refused at load, by the alias and its line', async (t) => {
+  const text = `providers:
+  - { name: gx-main, plugin: gx, base_url: "http://127.0.0.1:9", models: [gx-2.5-pro] }
+aliases:
+  team-pro: gx-2.5-pro
+  loop-a: loop-b
+  loop-b: loop-a
+  gone: gx-1.0-ultra
+`;
+  const error = problemsOf(text);
+  t.same(error.problems.map((problem) => [problem.path, problem.line]), [
+    ['aliases["loop-a"]', 5],
+    ['aliases["loop-b"]', 6],
+    ['aliases.gone', 7],
+  ]);
+  t.match(error.message, /aliases\["loop-a"\]: loop-a → loop-b → loop-a is a cycle/);
+  t.match(error.message, /aliases\.gone: gone → gx-1\.0-ultra ends at "gx-1\.0-ultra", which no channel serves/);
 });

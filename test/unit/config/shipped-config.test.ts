@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { shippedPriceCatalog } from '../../../core/billing/price-catalog.js';
-import { unpricedModelWarnings } from '../../../core/billing/unpriced-models.js';
+import { unpricedModels } from '../../../core/billing/unpriced-models.js';
 import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
 import { buildTestApp } from '../../helpers/build-test-app.js';
 import { storageFor, testEncryptionKey } from '../../helpers/test-config.js';
@@ -38,7 +38,7 @@ t.test('the shipped config/gateway.yaml loads through the real loader as it is, 
   t.same(config.providers, []);
   t.same(config.pricing, {});
   t.equal(config.billing.price_catalog, true, 'the price catalog prices the spec models');
-  t.same(unpricedModelWarnings(config), []);
+  t.same(unpricedModels(config), []);
 });
 
 t.test('uncommenting every channel block and setting the keys gives a config the gateway starts with', async (t) => {
@@ -53,7 +53,7 @@ t.test('uncommenting every channel block and setting the keys gives a config the
   const catalogModels = Object.keys(shippedPriceCatalog().entries);
   t.same(catalogModels.filter((model) => !served.has(model)), [], 'every model the catalog prices has a channel');
   t.same([...served].filter((model) => !catalogModels.includes(model)), [], 'every model a channel lists has a catalog price');
-  t.same(unpricedModelWarnings(parsed), [], 'so config check has nothing to warn about');
+  t.same(unpricedModels(parsed), [], 'so config check has nothing to warn about');
   for (const provider of parsed.providers) {
     for (const model of Object.keys(provider.model_map)) t.ok(provider.models.includes(model), `${provider.name} lists ${model}, which it maps`);
   }
