@@ -4,7 +4,7 @@ import type { Clock } from '../../core/di/injection-tokens.js';
 import { UsageLog } from '../../core/usage/usage-log.js';
 import { UserService } from '../../core/users/user-service.js';
 import type { TestApp } from '../helpers/build-test-app.js';
-import { chatBody, gxChannel, issueToken, postChat, scenarioGateway, startGx, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
+import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioGateway, startGx, storedToken, type IssuedToken } from '../helpers/gateway-scenario.js';
 import { prometheusSample } from '../helpers/prometheus-sample.js';
 
 // The gateway's clock starts an hour before midnight UTC and moves with real time; a test
@@ -53,6 +53,14 @@ t.test('budgets per period on tokens and users', async (t) => {
     t.equal(response.statusCode, 429);
     t.match(response.json(), { type: 'error', error: { type: 'rate_limit_error', message: /weekly budget of this API key has 1 of 1 left; it resets at 2026-12-07T00:00:00\.000Z/ } });
     t.ok(Number(response.headers['retry-after']) > 86_400, 'the week resets on Monday');
+  });
+
+  t.test('and on the native gx route in its own shape', async (t) => {
+    const token = await issueToken(t, gateway, { budget_monthly: 1 });
+    const response = await postNative(gateway, token, 'gx-2.5-pro:generateContent', nativeBody('too much'));
+    t.equal(response.statusCode, 429);
+    t.match(response.json(), { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: /monthly budget of this API key has 1 of 1 left; it resets at 2027-01-01T00:00:00\.000Z/ } });
+    t.ok(Number(response.headers['retry-after']) > 0);
   });
 
   t.test('a served request counts what it was charged in each period, shown on the token with what is left and the reset', async (t) => {
