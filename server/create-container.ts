@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { container as rootContainer, injectable, Lifecycle, type DependencyContainer } from '../core/di/dependency-injection.js';
 import { QuotaLedger } from '../core/billing/quota-ledger.js';
+import { BudgetPolicy } from '../core/budgets/budget-policy.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { KeyCipher } from '../core/security/key-cipher.js';
 import { deriveSecretKeys, loadOrCreateSecret } from '../core/security/secret-keys.js';
@@ -44,7 +45,7 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: injectable(StoreTokenRepository) }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: injectable(StoreUserRepository) }, scoped);
-  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, LeaseKeeper, QuotaLedger, InFlightRequests, UsageLog]) {
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, LeaseKeeper, BudgetPolicy, QuotaLedger, InFlightRequests, UsageLog]) {
     container.register(service as never, { useClass: injectable(service) as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };

@@ -131,6 +131,7 @@ function formatCounts(counts: CopiedCounts): string {
     `  windows:  ${counts.windows}\n` +
     `  balances: ${counts.balances}\n` +
     `  holds:    ${counts.holds}\n` +
+    `  budgets:  ${counts.budgetWindows} windows of budget periods\n` +
     `  usage:    ${counts.usageRecords} records of the usage log\n`
   );
 }

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
-import { insufficientQuota } from '../errors/error-codes.js';
+import { BudgetPolicy, type ApplicableBudget } from '../budgets/budget-policy.js';
+import { budgetExceeded, insufficientQuota } from '../errors/error-codes.js';
 import { LeaseKeeper } from '../store/lease-keeper.js';
 import { assertQuotaUnits } from '../store/quota-units.js';
 import type { StoreBackend } from '../store/store-backend.js';
@@ -18,6 +19,11 @@ export interface Reservation {
   readonly tokenId: number;
   /** Units held; 0 for an unlimited token. */
   readonly units: number;
+  /**
+   * The soft budgets this request's reservation took past their limit (served all the same):
+   * for the metrics and the usage log. Empty for most requests.
+   */
+  readonly overBudget: readonly ApplicableBudget[];
   /**
    * Charges the request's actual cost (a non-negative integer of units) and gives back the
    * rest of the hold. A cost above the hold takes at most what the token has left.
@@ -42,8 +48,10 @@ export interface QuotaHold {
   /** Units held; 0 for an unlimited token. */
   units: number;
   unlimited: boolean;
-  /** The hold's id in the store (absent for an unlimited token, and in task records stored before holds had one). */
+  /** The hold's id in the store (absent for an unlimited token without budgets, and in task records stored before holds had one). */
   holdId?: string;
+  /** True when the hold was counted in budget windows: its settlement corrects them. */
+  budget?: boolean;
 }
 
 /** The first wait before a failed settlement is tried again; it doubles up to {@link longestSettlementRetryMilliseconds}. */
@@ -71,6 +79,7 @@ export class QuotaLedger {
   readonly #tokens: TokenRepository;
   readonly #logger: FastifyBaseLogger;
   readonly #leases: LeaseKeeper;
+  readonly #budgets: BudgetPolicy;
   /** Open reservations per token in this process; see {@link #close}. */
   readonly #openReservations = new Map<number, number>();
   /** Pending retries of settlements the store refused. */
@@ -82,11 +91,13 @@ export class QuotaLedger {
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
     @inject(InjectionTokens.logger) logger: FastifyBaseLogger,
     @inject(LeaseKeeper) leases: LeaseKeeper,
+    @inject(BudgetPolicy) budgets: BudgetPolicy,
   ) {
     this.#backend = backend;
     this.#tokens = tokens;
     this.#logger = logger;
     this.#leases = leases;
+    this.#budgets = budgets;
     // A swept hold may lift a balance from 0 that another request had stored as exhausted.
     leases.onReturned((holds) => {
       const tokenIds = new Set(holds.filter((hold) => hold.units > 0).map((hold) => tokenIdOfAccount(hold.account)));
@@ -98,15 +109,22 @@ export class QuotaLedger {
    * Holds `units` (a non-negative integer) of the token's quota for one request. Throws 402
    * `insufficient_quota` when the token has fewer units left; an unlimited token holds
    * nothing, but the store must still answer (503 `service_unavailable` when it cannot).
+   *
+   * With budgets (the token's or its user's), the same atomic step counts `units` in each
+   * current period's window, and a hard one that cannot take them refuses the request with 429
+   * `budget_exceeded` (nothing is held nor counted); an unlimited token is then held like a
+   * limited one, in its windows only.
    */
   async reserve(token: TokenView, units: number): Promise<Reservation> {
     assertQuotaUnits('units', units);
+    const budgets = this.#budgets.applicable(token);
+    if (budgets.length > 0) return this.#reserveInBudgets(token, units, budgets);
     if (token.unlimited_quota) {
       // Nothing is held, but the store must answer (a read of the balance) before the
       // upstream is called, so with storage down an unlimited token fails closed like the
       // others instead of having work done whose usage cannot be recorded.
       await this.#backend.readBalances([tokenBalanceAccount(token.id)]);
-      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, (charge) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, charge.units), () => {});
+      return new LedgerReservation({ tokenId: token.id, units: 0, unlimited: true }, noBudgets, (charge) => this.settleHold({ tokenId: token.id, units: 0, unlimited: true }, charge.units), () => {});
     }
     const lease = this.#leases.lease();
     const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units, lease);
@@ -115,18 +133,50 @@ export class QuotaLedger {
         `this request needs ${units} quota units but the token has ${reserved.remain} left; raise remain_quota or set unlimited_quota`,
       );
     }
-    this.#leases.keepHold(lease.id);
-    this.#openReservations.set(token.id, (this.#openReservations.get(token.id) ?? 0) + 1);
-    const hold: QuotaHold = { tokenId: token.id, units, unlimited: false, holdId: lease.id };
+    return this.#held(token, { tokenId: token.id, units, unlimited: false, holdId: lease.id }, noBudgets);
+  }
+
+  async #reserveInBudgets(token: TokenView, units: number, budgets: readonly ApplicableBudget[]): Promise<Reservation> {
+    const lease = this.#leases.lease();
+    const reserved = await this.#backend.reserve(tokenBalanceAccount(token.id), units, lease, { windows: budgets.map((budget) => budget.window), unlimited: token.unlimited_quota });
+    if (!reserved.granted) {
+      if (reserved.budget !== undefined && 'refused' in reserved.budget) throw this.#refusal(budgets[reserved.budget.refused] as ApplicableBudget, reserved.budget.used, units);
+      throw insufficientQuota(
+        `this request needs ${units} quota units but the token has ${reserved.remain} left; raise remain_quota or set unlimited_quota`,
+      );
+    }
+    const counted = reserved.budget !== undefined && 'used' in reserved.budget && Array.isArray(reserved.budget.used) ? reserved.budget.used : [];
+    const over = budgets.filter((budget, index) => budget.mode === 'soft' && (counted[index] ?? 0) > budget.limit);
+    const hold: QuotaHold = { tokenId: token.id, units: token.unlimited_quota ? 0 : units, unlimited: token.unlimited_quota, holdId: lease.id, budget: true };
+    return this.#held(token, hold, over);
+  }
+
+  /** The 429 of a hard budget that cannot take `units`: the period, the limit, what is left and when it resets, in the message and `Retry-After`. */
+  #refusal(budget: ApplicableBudget, used: number, units: number) {
+    const left = Math.max(0, budget.limit - used);
+    const whose = budget.scope === 'token' ? 'this API key' : "this API key's user";
+    const resetsAt = new Date(budget.span.end).toISOString();
+    return budgetExceeded(
+      `this request needs ${units} quota units but the ${budget.period} budget of ${whose} has ${left} of ${budget.limit} left; it resets at ${resetsAt}. Wait for the reset, or raise budget_${budget.period}`,
+      (budget.span.end - this.#budgets.calendar.now()) / 1000,
+    );
+  }
+
+  /** A granted hold as the reservation the caller settles or refunds. */
+  #held(token: TokenView, hold: QuotaHold, over: readonly ApplicableBudget[]): Reservation {
+    const holdId = hold.holdId as string;
+    this.#leases.keepHold(holdId);
+    if (!hold.unlimited) this.#openReservations.set(token.id, (this.#openReservations.get(token.id) ?? 0) + 1);
     return new LedgerReservation(
       hold,
+      over,
       (charge) => {
-        this.#forget(token.id);
+        if (!hold.unlimited) this.#forget(token.id);
         return this.#settleKept(hold, charge);
       },
       () => {
-        this.#forget(token.id);
-        this.#detach(lease.id);
+        if (!hold.unlimited) this.#forget(token.id);
+        this.#detach(holdId);
       },
     );
   }
@@ -144,7 +194,7 @@ export class QuotaLedger {
    */
   async #settleKept(hold: QuotaHold, charge: Charge, attempt = 0): Promise<void> {
     try {
-      await this.#close(hold.tokenId, hold.units, charge.units, hold.holdId);
+      await this.#closeHold(hold, charge.units);
     } catch (error) {
       if (this.#closed) throw error;
       const wait = Math.min(firstSettlementRetryMilliseconds * 2 ** attempt, longestSettlementRetryMilliseconds);
@@ -178,12 +228,18 @@ export class QuotaLedger {
    */
   async settleHold(hold: QuotaHold, actualUnits: number): Promise<void> {
     assertQuotaUnits('actualUnits', actualUnits);
-    if (hold.unlimited) {
+    if (hold.unlimited && hold.budget !== true) {
       if (actualUnits > 0) await this.#backend.addUsed(tokenBalanceAccount(hold.tokenId), actualUnits);
       return;
     }
-    await this.#close(hold.tokenId, hold.units, actualUnits, hold.holdId);
+    await this.#closeHold(hold, actualUnits);
     if (hold.holdId !== undefined) this.#leases.dropHold(hold.holdId);
+  }
+
+  /** Settles a hold in the store: an unlimited token's (held in its budget windows only) counts what it used; a limited one's goes through {@link #close}. */
+  async #closeHold(hold: QuotaHold, actualUnits: number): Promise<void> {
+    if (!hold.unlimited) return this.#close(hold.tokenId, hold.units, actualUnits, hold.holdId, hold.budget === true);
+    await this.#backend.settle(tokenBalanceAccount(hold.tokenId), 0, actualUnits, hold.holdId, { unlimited: true, budget: true });
   }
 
   #forget(tokenId: number): void {
@@ -207,8 +263,8 @@ export class QuotaLedger {
   }
 
   /** Settles a limited token's hold: `actualUnits` is 0 for a refund. */
-  async #close(tokenId: number, reserved: number, actualUnits: number, holdId: string | undefined): Promise<void> {
-    const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits, holdId);
+  async #close(tokenId: number, reserved: number, actualUnits: number, holdId: string | undefined, budget: boolean): Promise<void> {
+    const settled = await this.#backend.settle(tokenBalanceAccount(tokenId), reserved, actualUnits, holdId, budget ? { budget: true } : undefined);
     if (!settled.held) {
       this.#logger.warn(
         { tokenId, reservedUnits: reserved, chargedUnits: settled.charged },
@@ -247,6 +303,9 @@ function tokenIdOfAccount(account: string): number | undefined {
   return match === null ? undefined : Number(match[1]);
 }
 
+/** What a reservation without soft budgets past their limit reports: shared, never changed. */
+const noBudgets: readonly ApplicableBudget[] = Object.freeze([]);
+
 /** What a settlement charges; a settlement the store refused is retried with what it says then. */
 interface Charge {
   units: number;
@@ -260,13 +319,15 @@ interface Charge {
  */
 class LedgerReservation implements Reservation {
   readonly #hold: QuotaHold;
+  readonly overBudget: readonly ApplicableBudget[];
   readonly #close: (charge: Charge) => Promise<void>;
   readonly #onDetach: () => void;
   #closed = false;
   #refused: Charge | undefined;
 
-  constructor(hold: QuotaHold, close: (charge: Charge) => Promise<void>, onDetach: () => void) {
+  constructor(hold: QuotaHold, overBudget: readonly ApplicableBudget[], close: (charge: Charge) => Promise<void>, onDetach: () => void) {
     this.#hold = hold;
+    this.overBudget = overBudget;
     this.#close = close;
     this.#onDetach = onDetach;
   }

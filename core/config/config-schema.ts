@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { assertTimeZone } from '../budgets/budget-periods.js';
+import { budgetModes } from '../budgets/budget-settings.js';
 import { aliasProblems, fallbackProblems } from '../routing/model-aliases.js';
 import { userRoles } from '../users/user-repository.js';
 import { defaultMaxJsonDepth, maxJsonDepthCeiling } from '../validation/json-depth.js';
@@ -162,8 +164,36 @@ const securitySchema = z.strictObject({
   max_tokens_per_user: integer(1, 1_000_000).default(1000),
 });
 
+/** The most quota units a budget may allow in one period: the token API's largest quota. */
+export const maximumBudgetUnits = 500_000_000_000_000;
+
+const budgetLimit = integer(0, maximumBudgetUnits).optional();
+
+const budgetsSchema = z.strictObject({
+  // The periods' boundaries (midnight, Monday, the 1st) are local times of this IANA zone.
+  time_zone: z
+    .string({ error: 'expected an IANA time zone such as UTC or Europe/Berlin' })
+    .refine(
+      (zone) => {
+        try {
+          assertTimeZone(zone);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'expected an IANA time zone this runtime knows, such as UTC or Europe/Berlin' },
+    )
+    .default('UTC'),
+});
+
 const userSchema = z.strictObject({
   id: integer(1),
+  // A user's budgets; when any is set here, the config is their truth (the user API's are replaced at start).
+  budget_daily: budgetLimit,
+  budget_weekly: budgetLimit,
+  budget_monthly: budgetLimit,
+  budget_mode: z.enum(budgetModes, { error: 'expected hard or soft' }).optional(),
   username: z
     .string({ error: 'expected a string' })
     .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: 'expected 1 to 64 letters, digits, ".", "_" or "-"' }),
@@ -308,6 +338,7 @@ export const gatewayConfigSchema = z
     storage: storageSchema.default(storageSchema.parse({})),
     security: securitySchema.default(securitySchema.parse({})),
     users: z.array(userSchema).default([]),
+    budgets: budgetsSchema.default(budgetsSchema.parse({})),
     groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
     auto_groups: z.array(name).default([]),
     pricing: emptyAs({}, z.record(z.string(), priceSchema)).default({}),

@@ -36,6 +36,7 @@ export const errorCodeRegistry = {
   user_disabled: "403: the login token's or API key's user is disabled",
   model_not_allowed: '403: the API key may not use this model',
   rate_limit_exceeded: "429: the key's rate limit; Retry-After says when",
+  budget_exceeded: "429: the request's estimate does not fit what is left of the key's or its user's hard budget for the period; Retry-After says when it resets",
   too_many_auth_failures: '429: too many failed authentications from the address or with the key prefix; Retry-After says when',
   too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
   // What the client addressed.

@@ -74,6 +74,15 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
   });
 
 /**
+ * 429: the request's estimate does not fit what is left of a hard budget's period; `Retry-After`
+ * says when the period resets.
+ */
+export const budgetExceeded = (message: string, retryAfterSeconds: number) =>
+  new GatewayError(429, 'budget_exceeded', message, {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+
+/**
  * 429: the API key or its group has as many requests in flight as it may; no time is known
  * when one ends, so `Retry-After` says one second.
  */

@@ -9,7 +9,7 @@ const latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
  * share nothing, as the tests need): HTTP requests by route and status with latency; model
  * requests by operation, model, channel and outcome, and those a translator answered; upstream latency per attempt and the
  * gateway's own overhead (total − upstream); retries; open streams; tokens and quota units
- * spent; circuit states (read at scrape time); and the process's own metrics (memory, event
+ * spent; requests served past a soft budget; circuit states (read at scrape time); and the process's own metrics (memory, event
  * loop lag, GC).
  *
  * With several workers the primary aggregates the workers' registries by each metric's
@@ -27,6 +27,7 @@ export class GatewayMetrics implements RunObserver {
   readonly #retries = new Counter({ name: 'gateway_retries_total', help: 'Attempts beyond the first, by operation', labelNames: ['operation'], registers: [this.registry] });
   readonly #openStreams = new Gauge({ name: 'gateway_open_streams', help: 'Streams being sent to clients', registers: [this.registry] });
   readonly #tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens billed, by model and direction', labelNames: ['model', 'direction'], registers: [this.registry] });
+  readonly #budgetOverruns = new Counter({ name: 'gateway_budget_overruns_total', help: 'Model requests served past a soft budget, by whose budget (token or user) and period', labelNames: ['scope', 'period'], registers: [this.registry] });
   readonly #quota = new Counter({ name: 'gateway_quota_units_total', help: 'Quota units charged, by model (500000 = 1 USD)', labelNames: ['model'], registers: [this.registry] });
 
   /** `circuitStates` is read at each scrape: each channel's state. */
@@ -59,6 +60,7 @@ export class GatewayMetrics implements RunObserver {
   modelRequest(summary: ModelRequestSummary): void {
     this.#modelRequests.inc({ operation: summary.operation, model: summary.model, channel: summary.channel, outcome: outcomeLabel(summary.outcome), status: String(summary.status) });
     if (summary.translator !== undefined) this.#translated.inc({ operation: summary.operation, translator: summary.translator });
+    if (summary.overBudget !== undefined) for (const { scope, period } of summary.overBudget) this.#budgetOverruns.inc({ scope, period });
     let upstream = 0;
     for (const attempt of summary.attempts) {
       upstream += attempt.milliseconds;

@@ -21,6 +21,8 @@ export interface ModelRequestSummary {
   streamed: boolean;
   /** The translator that served the answer in the client's format (a config entry's name: a closed set); absent when the provider served it itself. */
   translator?: string;
+  /** The soft budgets the request was served past, as scope and period (`token` `daily`); absent or empty for none. */
+  overBudget?: ReadonlyArray<{ scope: string; period: string }>;
 }
 
 /** What one settlement charged. */

@@ -13,6 +13,8 @@ export interface CopiedCounts {
   balances: number;
   /** Reservations' holds, with their leases (and video tasks' holds). */
   holds: number;
+  /** Budget windows whose period has not ended. */
+  budgetWindows: number;
   /** Records of the usage log. */
   usageRecords: number;
 }
@@ -34,7 +36,7 @@ export async function holdsData(backend: StoreBackend): Promise<boolean> {
  */
 export async function copyStore(source: StoreBackend, target: StoreBackend): Promise<CopiedCounts> {
   if (await holdsData(target)) throw new TargetNotEmptyError('the target store already holds data');
-  const counts: CopiedCounts = { records: 0, expiredRecords: 0, sets: 0, setMembers: 0, counters: 0, windows: 0, balances: 0, holds: 0, usageRecords: 0 };
+  const counts: CopiedCounts = { records: 0, expiredRecords: 0, sets: 0, setMembers: 0, counters: 0, windows: 0, balances: 0, holds: 0, budgetWindows: 0, usageRecords: 0 };
   async function* counted(): AsyncGenerator<StoreEntry> {
     for await (const entry of source.exportEntries()) {
       switch (entry.kind) {
@@ -62,6 +64,9 @@ export async function copyStore(source: StoreBackend, target: StoreBackend): Pro
           break;
         case 'hold':
           counts.holds += 1;
+          break;
+        case 'budget':
+          counts.budgetWindows += 1;
           break;
         case 'usage':
           counts.usageRecords += 1;

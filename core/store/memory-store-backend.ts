@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import Keyv from 'keyv';
+import { assertBudgetClaim, refusedBudget } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
-import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
 import { MemoryUsageLogStore } from './memory-usage-log-store.js';
 
@@ -19,7 +20,9 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #rateBuckets = new Map<string, RateBucketState>();
   readonly #balances = new Map<string, QuotaBalance>();
   /** Holds by id; `expiresAt` null for a detached one. */
-  readonly #holds = new Map<string, { account: string; units: number; owner: string; expiresAt: number | null }>();
+  readonly #holds = new Map<string, MemoryHold>();
+  /** Budget windows by key: what each counts, and when its period ends. */
+  readonly #budgetWindows = new Map<string, { used: number; endsAt: number }>();
   /** Live slots per key: slot id to lease expiry. */
   readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
@@ -83,6 +86,12 @@ export class MemoryStoreBackend implements StoreBackend {
       if (removed >= limit) break;
       if (window.resetAt > now) continue;
       this.#windows.delete(key);
+      removed += 1;
+    }
+    for (const [key, window] of this.#budgetWindows) {
+      if (removed >= limit) break;
+      if (window.endsAt > now) continue;
+      this.#budgetWindows.delete(key);
       removed += 1;
     }
     return removed;
@@ -152,29 +161,85 @@ export class MemoryStoreBackend implements StoreBackend {
     this.#balances.set(account, { remain, used: this.#balances.get(account)?.used ?? 0 });
   }
 
-  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease, budget?: BudgetClaim): Promise<QuotaReservation> {
     this.#assertOpen();
     assertQuotaUnits('amount', amount);
+    assertBudgetClaim(budget, lease);
     const balance = this.#balances.get(account);
-    if (balance === undefined) return { granted: false, remain: 0 };
-    if (balance.remain < amount) return { granted: false, remain: balance.remain };
-    balance.remain -= amount;
-    if (lease !== undefined) this.#holds.set(lease.id, { account, units: amount, owner: lease.owner, expiresAt: Date.now() + lease.leaseMilliseconds });
-    return { granted: true, remain: balance.remain };
+    const unlimited = budget?.unlimited === true && budget.windows.length > 0;
+    if (!unlimited) {
+      if (balance === undefined) return { granted: false, remain: 0 };
+      if (balance.remain < amount) return { granted: false, remain: balance.remain };
+    }
+    const windows = budget?.windows ?? [];
+    if (windows.length > 0) {
+      const used = windows.map((window) => this.#budgetWindows.get(window.key)?.used ?? 0);
+      const refused = refusedBudget(budget as BudgetClaim, amount, used);
+      if (refused !== undefined) return { granted: false, remain: balance?.remain ?? 0, budget: refused };
+    }
+    if (!unlimited) (balance as QuotaBalance).remain -= amount;
+    const counted = windows.map((window) => {
+      let stored = this.#budgetWindows.get(window.key);
+      if (stored === undefined) this.#budgetWindows.set(window.key, (stored = { used: 0, endsAt: window.endsAt }));
+      stored.used += amount;
+      return stored.used;
+    });
+    if (lease !== undefined) {
+      this.#holds.set(lease.id, {
+        account,
+        units: unlimited ? 0 : amount,
+        owner: lease.owner,
+        expiresAt: Date.now() + lease.leaseMilliseconds,
+        ...(windows.length > 0 ? { budget: { windows: windows.map((window) => window.key), units: amount } } : {}),
+      });
+    }
+    const remain = balance?.remain ?? 0;
+    return windows.length > 0 ? { granted: true, remain, budget: { used: counted } } : { granted: true, remain };
   }
 
-  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
+  async settle(account: string, reserved: number, actual: number, holdId?: string, options: SettleOptions = {}): Promise<QuotaSettlement> {
+    const unlimited = options.unlimited === true;
     this.#assertOpen();
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
-    const held = holdId === undefined || this.#holds.delete(holdId);
+    const hold = holdId === undefined ? undefined : this.#holds.get(holdId);
+    if (holdId !== undefined) this.#holds.delete(holdId);
+    const held = holdId === undefined || hold !== undefined;
     const balance = this.#balances.get(account);
-    if (balance === undefined) return { remain: 0, used: 0, charged: 0, held };
+    if (unlimited) {
+      if (balance !== undefined) balance.used += actual;
+      this.#correctBudget(hold?.budget, actual);
+      return { remain: balance?.remain ?? 0, used: balance?.used ?? 0, charged: actual, held };
+    }
+    if (balance === undefined) {
+      this.#correctBudget(hold?.budget, 0);
+      return { remain: 0, used: 0, charged: 0, held };
+    }
     const available = balance.remain + (held ? reserved : 0);
     const charged = Math.max(0, Math.min(actual, available));
     balance.remain = available - charged;
     balance.used += charged;
+    this.#correctBudget(hold?.budget, charged);
     return { ...balance, charged, held };
+  }
+
+  /** Moves the windows a hold counted `budget.units` in to count `charged` instead; removed windows stay absent. */
+  #correctBudget(budget: MemoryHold['budget'], charged: number): void {
+    if (budget === undefined) return;
+    for (const key of budget.windows) {
+      const window = this.#budgetWindows.get(key);
+      if (window !== undefined) window.used = Math.max(0, window.used + charged - budget.units);
+    }
+  }
+
+  async readBudgetWindows(keys: readonly string[]): Promise<BudgetWindowUsage> {
+    this.#assertOpen();
+    const result: BudgetWindowUsage = new Map();
+    for (const key of keys) {
+      const window = this.#budgetWindows.get(key);
+      if (window !== undefined) result.set(key, window.used);
+    }
+    return result;
   }
 
   async detachHold(holdId: string): Promise<boolean> {
@@ -204,6 +269,7 @@ export class MemoryStoreBackend implements StoreBackend {
       this.#holds.delete(id);
       const balance = this.#balances.get(hold.account);
       if (balance !== undefined) balance.remain += hold.units;
+      this.#correctBudget(hold.budget, 0);
       returned.push({ id, account: hold.account, units: hold.units });
     }
     return returned;
@@ -268,7 +334,8 @@ export class MemoryStoreBackend implements StoreBackend {
     const now = Date.now();
     for (const [key, window] of this.#windows) if (window.resetAt > now) yield { kind: 'window', key, count: window.count, resetAt: window.resetAt };
     for (const [account, balance] of this.#balances) yield { kind: 'balance', account, ...balance };
-    for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold };
+    for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold, ...(hold.budget === undefined ? {} : { budget: { windows: [...hold.budget.windows], units: hold.budget.units } }) };
+    for (const [key, window] of this.#budgetWindows) if (window.endsAt > now) yield { kind: 'budget', key, used: window.used, endsAt: window.endsAt };
     for (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
   }
 
@@ -280,7 +347,9 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'counter') this.#counters.set(entry.key, entry.value);
       else if (entry.kind === 'window') this.#windows.set(entry.key, { count: entry.count, resetAt: entry.resetAt });
       else if (entry.kind === 'balance') this.#balances.set(entry.account, { remain: entry.remain, used: entry.used });
-      else if (entry.kind === 'hold') this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt });
+      else if (entry.kind === 'hold') {
+        this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt, ...(entry.budget === undefined ? {} : { budget: entry.budget }) });
+      } else if (entry.kind === 'budget') this.#budgetWindows.set(entry.key, { used: entry.used, endsAt: entry.endsAt });
       else this.#usageLog.importRecord(entry.record);
     }
   }
@@ -297,4 +366,13 @@ export class MemoryStoreBackend implements StoreBackend {
   #assertOpen(): void {
     if (this.#closed) throw new Error('the memory store is closed');
   }
+}
+
+/** A hold; `expiresAt` null for a detached one, `budget` the windows it counted in and the units it counted. */
+interface MemoryHold {
+  account: string;
+  units: number;
+  owner: string;
+  expiresAt: number | null;
+  budget?: { windows: string[]; units: number };
 }

@@ -218,6 +218,135 @@ const migrations: readonly string[] = [
   CREATE INDEX usage_logs_time ON {schema}.usage_logs (created_at, id);
   CREATE INDEX usage_logs_request ON {schema}.usage_logs (request_id);
   `,
+  // Budget windows (StoreBackend.reserve with a BudgetClaim): what each period's window
+  // counts, and the windows a hold was counted in (a table beside holds, which keep their
+  // shape). A window is written only by these functions, each in a transaction of its own
+  // outside the group commit, which first takes a transaction-scoped advisory lock per window
+  // in the order of the locks' numbers, then the balance row: every writer of a window waits
+  // for the one before it (reads included), and two of them never wait on each other in a
+  // circle, nor on a group-committed batch, which locks balance rows only.
+  `
+  CREATE TABLE {schema}.budget_windows (
+    key text COLLATE "C" PRIMARY KEY,
+    used bigint NOT NULL,
+    ends_at bigint NOT NULL
+  );
+  CREATE INDEX budget_windows_end ON {schema}.budget_windows (ends_at);
+  CREATE TABLE {schema}.hold_budgets (
+    id text COLLATE "C" PRIMARY KEY,
+    windows text[] NOT NULL,
+    units bigint NOT NULL
+  );
+
+  CREATE FUNCTION {schema}.lock_budget_windows(window_keys text[])
+  RETURNS void LANGUAGE plpgsql AS $body$
+  DECLARE
+    lock_number bigint;
+  BEGIN
+    FOR lock_number IN SELECT DISTINCT hashtextextended('{schema} budget ' || window_key, 0) FROM unnest(window_keys) AS window_key ORDER BY 1 LOOP
+      PERFORM pg_advisory_xact_lock(lock_number);
+    END LOOP;
+  END
+  $body$;
+
+  -- Returns granted, what the balance has left, the index of the hard window that refused
+  -- (-1 for none) with its count, and each window's count after a granted reservation.
+  CREATE FUNCTION {schema}.reserve_in_budget(
+    reserve_account text, amount bigint, hold_id text, hold_owner text, lease double precision, unlimited boolean,
+    window_keys text[], window_limits bigint[], window_hard boolean[], window_ends bigint[]
+  )
+  RETURNS TABLE (granted boolean, remain bigint, refused integer, refused_used bigint, counts bigint[]) LANGUAGE plpgsql AS $body$
+  DECLARE
+    left_units bigint;
+    counted bigint;
+    after bigint[] := '{}';
+  BEGIN
+    PERFORM {schema}.lock_budget_windows(window_keys);
+    SELECT stored.remain INTO left_units FROM {schema}.balances AS stored WHERE stored.account = reserve_account FOR UPDATE;
+    IF NOT unlimited AND (left_units IS NULL OR left_units < amount) THEN
+      RETURN QUERY SELECT false, coalesce(left_units, 0::bigint), -1, 0::bigint, NULL::bigint[];
+      RETURN;
+    END IF;
+    FOR position IN 1 .. cardinality(window_keys) LOOP
+      SELECT stored.used INTO counted FROM {schema}.budget_windows AS stored WHERE stored.key = window_keys[position];
+      counted := coalesce(counted, 0);
+      IF window_hard[position] AND counted + amount > window_limits[position] THEN
+        RETURN QUERY SELECT false, coalesce(left_units, 0::bigint), position - 1, counted, NULL::bigint[];
+        RETURN;
+      END IF;
+    END LOOP;
+    IF NOT unlimited AND amount > 0 THEN
+      UPDATE {schema}.balances AS stored SET remain = stored.remain - amount WHERE stored.account = reserve_account RETURNING stored.remain INTO left_units;
+    END IF;
+    FOR position IN 1 .. cardinality(window_keys) LOOP
+      INSERT INTO {schema}.budget_windows AS stored (key, used, ends_at) VALUES (window_keys[position], amount, window_ends[position])
+        ON CONFLICT (key) DO UPDATE SET used = stored.used + excluded.used RETURNING stored.used INTO counted;
+      after := after || counted;
+    END LOOP;
+    INSERT INTO {schema}.holds (id, account, units, owner, expires_at)
+      VALUES (hold_id, reserve_account, CASE WHEN unlimited THEN 0 ELSE amount END, hold_owner, extract(epoch FROM clock_timestamp()) * 1000 + lease);
+    INSERT INTO {schema}.hold_budgets (id, windows, units) VALUES (hold_id, window_keys, amount);
+    RETURN QUERY SELECT true, coalesce(left_units, 0::bigint), -1, 0::bigint, after;
+  END
+  $body$;
+
+  -- Settles (or, with sweep, gives back once its lease ran out) a hold reserved in budget
+  -- windows, as StoreBackend.settle says; returns no row when sweep finds the hold gone or
+  -- still leased.
+  CREATE FUNCTION {schema}.settle_in_budget(settle_account text, reserved bigint, actual bigint, hold_id text, unlimited boolean, sweep boolean)
+  RETURNS TABLE (remain bigint, used bigint, charged bigint, held boolean) LANGUAGE plpgsql AS $body$
+  DECLARE
+    budget_keys text[];
+    budget_units bigint;
+    budgeted boolean;
+    gone_units bigint;
+    was_held boolean;
+    balance_remain bigint;
+    has_balance boolean;
+    given bigint;
+    charge bigint;
+  BEGIN
+    SELECT stored.windows, stored.units INTO budget_keys, budget_units FROM {schema}.hold_budgets AS stored WHERE stored.id = hold_id;
+    budgeted := FOUND;
+    IF budgeted THEN
+      PERFORM {schema}.lock_budget_windows(budget_keys);
+    END IF;
+    DELETE FROM {schema}.holds AS stored WHERE stored.id = hold_id AND (NOT sweep OR stored.expires_at <= extract(epoch FROM clock_timestamp()) * 1000) RETURNING stored.units INTO gone_units;
+    was_held := FOUND;
+    IF sweep AND NOT was_held THEN
+      RETURN;
+    END IF;
+    -- Removed with its hold: a hold another settlement or sweep removed first finds none here.
+    IF was_held THEN
+      DELETE FROM {schema}.hold_budgets AS stored WHERE stored.id = hold_id;
+    END IF;
+    IF sweep THEN
+      reserved := gone_units;
+    END IF;
+    given := CASE WHEN was_held THEN reserved ELSE 0 END;
+    SELECT stored.remain INTO balance_remain FROM {schema}.balances AS stored WHERE stored.account = settle_account FOR UPDATE;
+    has_balance := FOUND;
+    IF unlimited THEN
+      charge := actual;
+      UPDATE {schema}.balances AS stored SET used = stored.used + actual WHERE stored.account = settle_account;
+    ELSIF NOT has_balance THEN
+      charge := 0;
+    ELSE
+      charge := greatest(0, least(actual, balance_remain + given));
+      UPDATE {schema}.balances AS stored SET remain = stored.remain + given - charge, used = stored.used + charge WHERE stored.account = settle_account;
+    END IF;
+    IF was_held AND budgeted AND charge <> budget_units THEN
+      UPDATE {schema}.budget_windows AS stored SET used = greatest(0, stored.used + charge - budget_units) WHERE stored.key = ANY (budget_keys);
+    END IF;
+    RETURN QUERY SELECT coalesce(stored.remain, 0::bigint), coalesce(stored.used, 0::bigint), charge, was_held
+      FROM (SELECT 1) AS one LEFT JOIN {schema}.balances AS stored ON stored.account = settle_account;
+  END
+  $body$;
+  `,
+  // The usage log marks a request served past a soft budget (UsageRecord.budget_overrun).
+  `
+  ALTER TABLE {schema}.usage_logs ADD COLUMN budget_overrun text NOT NULL DEFAULT '';
+  `,
 ];
 
 /** The database's clock in milliseconds since the epoch, as SQL: every instance agrees on it. */

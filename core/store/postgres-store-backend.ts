@@ -7,9 +7,10 @@ import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from 
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { PostgresUsageLogStore } from './postgres-usage-log-store.js';
+import { assertBudgetClaim } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 import { StartupError } from '../errors/startup-error.js';
@@ -140,7 +141,9 @@ export class PostgresStoreBackend implements StoreBackend {
   }
 
   async sweepWindows(limit: number): Promise<number> {
-    return (await this.#pool.query(this.#sql.sweepWindows, [limit])).rowCount ?? 0;
+    const removed = (await this.#pool.query(this.#sql.sweepWindows, [limit])).rowCount ?? 0;
+    if (removed >= limit) return removed;
+    return removed + ((await this.#pool.query(this.#sql.sweepBudgetWindows, [limit - removed])).rowCount ?? 0);
   }
 
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
@@ -186,8 +189,10 @@ export class PostgresStoreBackend implements StoreBackend {
     await this.#groupCommit.run(account, this.#sql.writeRemaining, [account, remain]);
   }
 
-  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease, budget?: BudgetClaim): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
+    assertBudgetClaim(budget, lease);
+    if (budget !== undefined && budget.windows.length > 0) return this.#reserveInBudget(account, amount, lease as HoldLease, budget);
     // The group commit writes values in as literals, so "no hold" is an empty id, not NULL.
     const { rows } = await this.#groupCommit.run<{ granted: boolean; remain: string }>(account, this.#sql.reserve, [
       account,
@@ -200,13 +205,51 @@ export class PostgresStoreBackend implements StoreBackend {
     return row === undefined ? { granted: false, remain: 0 } : { granted: row.granted, remain: Number(row.remain) };
   }
 
-  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
+  /**
+   * A reservation counted in budget windows: one statement in a transaction of its own, not
+   * the group commit, since it locks windows besides the balance (see the migration).
+   */
+  async #reserveInBudget(account: string, amount: number, lease: HoldLease, budget: BudgetClaim): Promise<QuotaReservation> {
+    const { rows } = await this.#pool.query<{ granted: boolean; remain: string; refused: number; refused_used: string; counts: string[] | null }>(this.#sql.reserveInBudget, [
+      account,
+      amount,
+      lease.id,
+      lease.owner,
+      lease.leaseMilliseconds,
+      budget.unlimited,
+      budget.windows.map((window) => window.key),
+      budget.windows.map((window) => window.limit),
+      budget.windows.map((window) => window.hard),
+      budget.windows.map((window) => window.endsAt),
+    ]);
+    const row = rows[0] as { granted: boolean; remain: string; refused: number; refused_used: string; counts: string[] | null };
+    if (row.granted) return { granted: true, remain: Number(row.remain), budget: { used: (row.counts ?? []).map(Number) } };
+    return row.refused < 0 ? { granted: false, remain: Number(row.remain) } : { granted: false, remain: Number(row.remain), budget: { refused: row.refused, used: Number(row.refused_used) } };
+  }
+
+  async settle(account: string, reserved: number, actual: number, holdId?: string, options: SettleOptions = {}): Promise<QuotaSettlement> {
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
+    if (options.budget === true && holdId !== undefined) {
+      const { rows } = await this.#pool.query<{ remain: string; used: string; charged: string; held: boolean }>(this.#sql.settleInBudget, [account, reserved, actual, holdId, options.unlimited === true]);
+      const row = rows[0] as { remain: string; used: string; charged: string; held: boolean };
+      return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged), held: row.held };
+    }
+    if (options.unlimited === true) {
+      await this.addUsed(account, actual);
+      const balance = (await this.readBalances([account])).get(account);
+      return { remain: balance?.remain ?? 0, used: balance?.used ?? 0, charged: actual, held: true };
+    }
     const { rows } = await this.#groupCommit.run<{ remain: string; used: string; charged: string; held: boolean }>(account, this.#sql.settle, [account, reserved, actual, holdId ?? '']);
     const row = rows[0];
     if (row === undefined) return { remain: 0, used: 0, charged: 0, held: true };
     return { remain: Number(row.remain), used: Number(row.used), charged: Number(row.charged), held: row.held };
+  }
+
+  async readBudgetWindows(keys: readonly string[]): Promise<BudgetWindowUsage> {
+    if (keys.length === 0) return new Map();
+    const { rows } = await this.#pool.query<{ key: string; used: string }>(this.#sql.readBudgetWindows, [[...keys]]);
+    return new Map(rows.map((row) => [row.key, Number(row.used)]));
   }
 
   async detachHold(holdId: string): Promise<boolean> {
@@ -224,9 +267,14 @@ export class PostgresStoreBackend implements StoreBackend {
    * the hold only if it is still there and expired, and gives back only what it removed.
    */
   async sweepHolds(limit: number): Promise<ReturnedHold[]> {
-    const { rows } = await this.#pool.query<{ id: string; account: string }>(this.#sql.expiredHolds, [limit]);
+    const { rows } = await this.#pool.query<{ id: string; account: string; units: string; budgeted: boolean }>(this.#sql.expiredHolds, [limit]);
     const swept = await Promise.all(
-      rows.map(async ({ id, account }) => {
+      rows.map(async ({ id, account, units, budgeted }) => {
+        if (budgeted) {
+          // Gives back to the windows too, outside the group commit like its reservation.
+          const { rows: gone } = await this.#pool.query(this.#sql.sweepInBudget, [account, id]);
+          return gone.length === 0 ? undefined : { id, account, units: Number(units) };
+        }
         const { rows: gone } = await this.#groupCommit.run<{ units: string }>(account, this.#sql.sweepHold, [account, id]);
         return gone[0] === undefined ? undefined : { id, account, units: Number(gone[0].units) };
       }),
@@ -298,8 +346,11 @@ export class PostgresStoreBackend implements StoreBackend {
         if (rows.length < copyBatchSize) break;
         after = (rows[rows.length - 1] as { account: string }).account;
       }
-      for (const row of (await client.query<{ id: string; account: string; units: string; owner: string; expires_at: number | null }>(sql.holds)).rows) {
-        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at };
+      for (const row of (await client.query<{ id: string; account: string; units: string; owner: string; expires_at: number | null; windows: string[] | null; budget_units: string | null }>(sql.holds)).rows) {
+        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at, ...(row.windows === null ? {} : { budget: { windows: row.windows, units: Number(row.budget_units) } }) };
+      }
+      for (const row of (await client.query<{ key: string; used: string; ends_at: string }>(sql.budgetWindows)).rows) {
+        yield { kind: 'budget', key: row.key, used: Number(row.used), endsAt: Number(row.ends_at) };
       }
       for (let after = 0; ; ) {
         const records = await this.#usageLog.exportPage(client, after, copyBatchSize);
@@ -327,7 +378,7 @@ export class PostgresStoreBackend implements StoreBackend {
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
     const sql = this.#sql.importing;
     await inTransaction(this.#pool, async (client) => {
-      const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][] };
+      const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][], holdBudgets: [[], [], []] as unknown[][], budgetWindows: [[], [], []] as unknown[][] };
       const usage: UsageRecord[] = [];
       let size = 0;
       const flush = async () => {
@@ -345,7 +396,10 @@ export class PostgresStoreBackend implements StoreBackend {
         else if (entry.kind === 'counter') push(batch.counters, entry.key, entry.value);
         else if (entry.kind === 'window') push(batch.windows, entry.key, entry.count, entry.resetAt);
         else if (entry.kind === 'balance') push(batch.balances, entry.account, entry.remain, entry.used);
-        else if (entry.kind === 'hold') push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+        else if (entry.kind === 'hold') {
+          push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+          if (entry.budget !== undefined) push(batch.holdBudgets, entry.id, entry.budget.windows.join('\n'), entry.budget.units);
+        } else if (entry.kind === 'budget') push(batch.budgetWindows, entry.key, entry.used, entry.endsAt);
         else usage.push(entry.record);
         size += 1;
         if (size >= copyBatchSize) await flush();
@@ -433,7 +487,10 @@ function statements(schema: string) {
       counters: `SELECT key, value FROM ${schema}.counters`,
       windows: `SELECT key, count, reset_at FROM ${schema}.windows WHERE reset_at > ${databaseNow}`,
       balances: `SELECT account, remain, used FROM ${schema}.balances WHERE account > $1 ORDER BY account LIMIT $2`,
-      holds: `SELECT id, account, units, owner, expires_at FROM ${schema}.holds`,
+      holds: `
+        SELECT hold.id, hold.account, hold.units, hold.owner, hold.expires_at, budget.windows, budget.units AS budget_units
+        FROM ${schema}.holds AS hold LEFT JOIN ${schema}.hold_budgets AS budget ON budget.id = hold.id`,
+      budgetWindows: `SELECT key, used, ends_at FROM ${schema}.budget_windows WHERE ends_at > ${databaseNow}`,
     },
     // One row per key in each batch: an importer gives each key once.
     importing: {
@@ -454,6 +511,13 @@ function statements(schema: string) {
         INSERT INTO ${schema}.holds (id, account, units, owner, expires_at)
         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::double precision[])
         ON CONFLICT (id) DO UPDATE SET account = excluded.account, units = excluded.units, owner = excluded.owner, expires_at = excluded.expires_at`,
+      holdBudgets: `
+        INSERT INTO ${schema}.hold_budgets (id, windows, units)
+        SELECT id, string_to_array(windows, E'\\n'), units FROM unnest($1::text[], $2::text[], $3::bigint[]) AS imported (id, windows, units)
+        ON CONFLICT (id) DO UPDATE SET windows = excluded.windows, units = excluded.units`,
+      budgetWindows: `
+        INSERT INTO ${schema}.budget_windows (key, used, ends_at) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+        ON CONFLICT (key) DO UPDATE SET used = excluded.used, ends_at = excluded.ends_at`,
     },
     writeTogether: `
       WITH written_records AS (
@@ -538,7 +602,15 @@ function statements(schema: string) {
         WHERE (key, id) IN (SELECT key, id FROM ${schema}.slots WHERE id = ANY ($2::text[]) FOR UPDATE SKIP LOCKED)
       )
       SELECT 1`,
-    expiredHolds: `SELECT id, account FROM ${schema}.holds WHERE expires_at <= ${databaseNow} ORDER BY expires_at LIMIT $1`,
+    expiredHolds: `
+      SELECT hold.id, hold.account, hold.units, budget.id IS NOT NULL AS budgeted FROM ${schema}.holds AS hold
+      LEFT JOIN ${schema}.hold_budgets AS budget ON budget.id = hold.id
+      WHERE hold.expires_at <= ${databaseNow} ORDER BY hold.expires_at LIMIT $1`,
+    reserveInBudget: `SELECT * FROM ${schema}.reserve_in_budget($1, $2::bigint, $3, $4, $5::double precision, $6::boolean, $7::text[], $8::bigint[], $9::boolean[], $10::bigint[])`,
+    settleInBudget: `SELECT * FROM ${schema}.settle_in_budget($1, $2::bigint, $3::bigint, $4, $5::boolean, false)`,
+    sweepInBudget: `SELECT * FROM ${schema}.settle_in_budget($1, 0, 0, $2, false, true)`,
+    readBudgetWindows: `SELECT key, used FROM ${schema}.budget_windows WHERE key = ANY ($1::text[])`,
+    sweepBudgetWindows: `DELETE FROM ${schema}.budget_windows WHERE key IN (SELECT key FROM ${schema}.budget_windows WHERE ends_at <= ${databaseNow} LIMIT $1 FOR UPDATE SKIP LOCKED)`,
     sweepHold: `
       WITH gone AS (
         DELETE FROM ${schema}.holds WHERE id = $2 AND expires_at <= ${databaseNow} RETURNING units

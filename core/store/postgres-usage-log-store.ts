@@ -25,6 +25,7 @@ const columnTypes: Readonly<Record<(typeof usageColumns)[number], string>> = {
   status: 'integer',
   error_code: 'text',
   end_reason: 'text',
+  budget_overrun: 'text',
   use_time_ms: 'bigint',
   first_byte_ms: 'bigint',
   request_id: 'text',

@@ -1,9 +1,10 @@
 import KeyvRedis from '@keyv/redis';
 import { createClient, type RedisClientType } from '@redis/client';
 import Keyv from 'keyv';
+import { assertBudgetClaim } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
-import { missedMessages, type HoldLease, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
+import { missedMessages, type BudgetClaim, type BudgetWindowUsage, type HoldLease, type SettleOptions, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
@@ -96,18 +97,74 @@ if ARGV[2] ~= '' then
 end
 return {1, redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', -tonumber(ARGV[1])))}`;
 
-const settleScript = `
+// A budget window is the string `budget:<key>` (the units it counts), expiring when its period
+// ends. A hold counted in windows has their keys (newline-separated, without the prefix) and
+// the units it counted in each in its hash. `correctBudget` moves them (never below 0, and
+// never bringing back a window that expired): defined once, used by settle and sweep.
+const correctBudget = `
+local function correctBudget(prefix, windows, units, charged)
+  if not windows or windows == '' then return end
+  local delta = charged - tonumber(units)
+  if delta == 0 then return end
+  for key in string.gmatch(windows, '[^\\n]+') do
+    local counted = redis.call('GET', prefix .. 'budget:' .. key)
+    if counted then redis.call('SET', prefix .. 'budget:' .. key, string.format('%d', math.max(0, tonumber(counted) + delta)), 'KEEPTTL') end
+  end
+end`;
+
+// KEYS: the balance, the hold, `holds`, then one `budget:<key>` per window. ARGV: the amount,
+// the account, the owner, the lease, the hold id, '1' for an unlimited token, the windows' keys
+// (newline-separated), then per window its limit, '1' when hard, and its end. Returns granted,
+// remain, the refused window's index (-1 for none) and its count, then each window's count.
+const reserveInBudgetScript = `${leaseClock}
+local amount = tonumber(ARGV[1])
+local unlimited = ARGV[6] == '1'
+local remain = redis.call('HGET', KEYS[1], 'remain')
+if not unlimited then
+  if not remain then return {0, 0, -1, 0} end
+  if tonumber(remain) < amount then return {0, tonumber(remain), -1, 0} end
+end
+for i = 1, #KEYS - 3 do
+  local base = 8 + (i - 1) * 3
+  local counted = tonumber(redis.call('GET', KEYS[i + 3]) or '0')
+  if ARGV[base + 1] == '1' and counted + amount > tonumber(ARGV[base]) then return {0, tonumber(remain or '0'), i - 1, counted} end
+end
+local units = unlimited and 0 or amount
+if units > 0 then remain = redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', -units)) end
+local result = {1, tonumber(remain or '0'), -1, 0}
+for i = 1, #KEYS - 3 do
+  result[#result + 1] = redis.call('INCRBY', KEYS[i + 3], string.format('%d', amount))
+  redis.call('PEXPIREAT', KEYS[i + 3], ARGV[8 + (i - 1) * 3 + 2])
+end
+redis.call('HSET', KEYS[2], 'account', ARGV[2], 'units', string.format('%d', units), 'owner', ARGV[3], 'windows', ARGV[7], 'budget_units', ARGV[1])
+redis.call('ZADD', KEYS[3], string.format('%d', now + tonumber(ARGV[4])), ARGV[5])
+return result`;
+
+// KEYS: the balance, the hold, `holds`. ARGV: reserved, actual, the hold id ('' for none),
+// '1' for an unlimited token, the key prefix.
+const settleScript = `${correctBudget}
 local held = 1
+local budget = {false, false}
 if ARGV[3] ~= '' then
+  budget = redis.call('HMGET', KEYS[2], 'windows', 'budget_units')
   held = redis.call('DEL', KEYS[2])
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
 local balance = redis.call('HMGET', KEYS[1], 'remain', 'used')
-if not balance[1] then return {0, 0, 0, held} end
+if ARGV[4] == '1' then
+  correctBudget(ARGV[5], budget[1], budget[2], tonumber(ARGV[2]))
+  if not balance[1] then return {0, 0, tonumber(ARGV[2]), held} end
+  return {tonumber(balance[1]), redis.call('HINCRBY', KEYS[1], 'used', ARGV[2]), tonumber(ARGV[2]), held}
+end
+if not balance[1] then
+  correctBudget(ARGV[5], budget[1], budget[2], 0)
+  return {0, 0, 0, held}
+end
 local reserved = held == 1 and tonumber(ARGV[1]) or 0
 local charged = math.max(0, math.min(tonumber(ARGV[2]), tonumber(balance[1]) + reserved))
 local remain = redis.call('HINCRBY', KEYS[1], 'remain', string.format('%d', reserved - charged))
 local used = redis.call('HINCRBY', KEYS[1], 'used', string.format('%d', charged))
+correctBudget(ARGV[5], budget[1], budget[2], charged)
 return {remain, used, charged, held}`;
 
 // KEYS: the hold, `holds`; ARGV: the id.
@@ -130,13 +187,14 @@ return 1`;
 
 // KEYS[1]: `holds`; ARGV: the key prefix, the batch size. Each expired hold is removed and
 // its units given back in this one script, so no other sweeper or settlement comes between.
-const sweepHoldsScript = `${leaseClock}
+const sweepHoldsScript = `${leaseClock}${correctBudget}
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 local returned = {}
 for _, id in ipairs(ids) do
   local hold = ARGV[1] .. 'hold:' .. id
-  local fields = redis.call('HMGET', hold, 'account', 'units')
+  local fields = redis.call('HMGET', hold, 'account', 'units', 'windows', 'budget_units')
   redis.call('DEL', hold)
+  correctBudget(ARGV[1], fields[3], fields[4], 0)
   redis.call('ZREM', KEYS[1], id)
   if fields[1] then
     local balance = ARGV[1] .. 'balance:' .. fields[1]
@@ -345,8 +403,10 @@ export class RedisStoreBackend implements StoreBackend {
     await this.#client.eval(writeRemainingScript, { keys: [this.#key(`balance:${account}`)], arguments: [String(remain)] });
   }
 
-  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease, budget?: BudgetClaim): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
+    assertBudgetClaim(budget, lease);
+    if (budget !== undefined && budget.windows.length > 0) return this.#reserveInBudget(account, amount, lease as HoldLease, budget);
     const [granted, remain] = (await this.#client.eval(reserveScript, {
       keys: [this.#key(`balance:${account}`), this.#key(`hold:${lease?.id ?? ''}`), this.#key('holds')],
       arguments: lease === undefined ? [String(amount), ''] : [String(amount), account, lease.owner, String(lease.leaseMilliseconds), lease.id],
@@ -354,14 +414,44 @@ export class RedisStoreBackend implements StoreBackend {
     return { granted: Number(granted) === 1, remain: Number(remain) };
   }
 
-  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
+  async #reserveInBudget(account: string, amount: number, lease: HoldLease, budget: BudgetClaim): Promise<QuotaReservation> {
+    const reply = (await this.#client.eval(reserveInBudgetScript, {
+      keys: [this.#key(`balance:${account}`), this.#key(`hold:${lease.id}`), this.#key('holds'), ...budget.windows.map((window) => this.#key(`budget:${window.key}`))],
+      arguments: [
+        String(amount),
+        account,
+        lease.owner,
+        String(lease.leaseMilliseconds),
+        lease.id,
+        budget.unlimited ? '1' : '0',
+        budget.windows.map((window) => window.key).join('\n'),
+        ...budget.windows.flatMap((window) => [String(window.limit), window.hard ? '1' : '0', String(window.endsAt)]),
+      ],
+    })) as number[];
+    const [granted, remain, refused, counted] = reply.map(Number) as [number, number, number, number];
+    if (granted === 1) return { granted: true, remain, budget: { used: reply.slice(4).map(Number) } };
+    return refused < 0 ? { granted: false, remain } : { granted: false, remain, budget: { refused, used: counted } };
+  }
+
+  async settle(account: string, reserved: number, actual: number, holdId?: string, options: SettleOptions = {}): Promise<QuotaSettlement> {
+    const unlimited = options.unlimited === true;
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
     const [remain, used, charged, held] = (await this.#client.eval(settleScript, {
       keys: [this.#key(`balance:${account}`), this.#key(`hold:${holdId ?? ''}`), this.#key('holds')],
-      arguments: [String(reserved), String(actual), holdId ?? ''],
+      arguments: [String(reserved), String(actual), holdId ?? '', unlimited ? '1' : '0', this.#prefix],
     })) as [number, number, number, number];
     return { remain: Number(remain), used: Number(used), charged: Number(charged), held: Number(held) === 1 };
+  }
+
+  async readBudgetWindows(keys: readonly string[]): Promise<BudgetWindowUsage> {
+    if (keys.length === 0) return new Map();
+    const values = await this.#client.mGet(keys.map((key) => this.#key(`budget:${key}`)));
+    const result: BudgetWindowUsage = new Map();
+    values.forEach((value, index) => {
+      if (value !== null) result.set(keys[index] as string, Number(value));
+    });
+    return result;
   }
 
   async detachHold(holdId: string): Promise<boolean> {
@@ -472,19 +562,28 @@ export class RedisStoreBackend implements StoreBackend {
           });
         } else if (type === 'hash' && key.startsWith('hold:')) {
           const id = key.slice('hold:'.length);
-          reading.hmGet(fullKey, ['account', 'units', 'owner']);
+          reading.hmGet(fullKey, ['account', 'units', 'owner', 'windows', 'budget_units']);
           reading.zScore(this.#key('holds'), id);
           readers.push({
             replies: 2,
             read: ([fields, expiry]) => {
-              const [account, units, owner] = fields as Array<string | null>;
+              const [account, units, owner, windows, budgetUnits] = fields as Array<string | null>;
               if (account === null || account === undefined) return undefined;
-              return { kind: 'hold', id, account, units: Number(units ?? 0), owner: owner ?? '', expiresAt: expiry === null || expiry === undefined ? null : Number(expiry) };
+              const budget = windows === null || windows === undefined || windows === '' ? {} : { budget: { windows: windows.split('\n'), units: Number(budgetUnits ?? 0) } };
+              return { kind: 'hold', id, account, units: Number(units ?? 0), owner: owner ?? '', expiresAt: expiry === null || expiry === undefined ? null : Number(expiry), ...budget };
             },
           });
         } else if (type === 'string' && key.startsWith('counter:')) {
           reading.get(fullKey);
           readers.push({ replies: 1, read: ([value]) => (value === null ? undefined : { kind: 'counter', key: key.slice('counter:'.length), value: Number(value) }) });
+        } else if (type === 'string' && key.startsWith('budget:')) {
+          // The window's period ends when its key expires.
+          reading.get(fullKey);
+          reading.pTTL(fullKey);
+          readers.push({
+            replies: 2,
+            read: ([value, ttl], now) => (value === null || !(Number(ttl) > 0) ? undefined : { kind: 'budget', key: key.slice('budget:'.length), used: Number(value), endsAt: now + Number(ttl) }),
+          });
         } else if (type === 'string' && key.startsWith('window:')) {
           // The window resets when its key expires.
           reading.get(fullKey);
@@ -540,8 +639,12 @@ export class RedisStoreBackend implements StoreBackend {
       } else if (entry.kind === 'balance') {
         batch.hSet(this.#key(`balance:${entry.account}`), { remain: String(entry.remain), used: String(entry.used) });
       } else if (entry.kind === 'hold') {
-        batch.hSet(this.#key(`hold:${entry.id}`), { account: entry.account, units: String(entry.units), owner: entry.owner });
+        const fields: Record<string, string> = { account: entry.account, units: String(entry.units), owner: entry.owner };
+        if (entry.budget !== undefined) Object.assign(fields, { windows: entry.budget.windows.join('\n'), budget_units: String(entry.budget.units) });
+        batch.hSet(this.#key(`hold:${entry.id}`), fields);
         if (entry.expiresAt !== null) batch.zAdd(this.#key('holds'), { score: entry.expiresAt, value: entry.id });
+      } else if (entry.kind === 'budget') {
+        if (entry.endsAt > now) batch.set(this.#key(`budget:${entry.key}`), String(entry.used), { PX: Math.ceil(entry.endsAt - now) });
       } else {
         usage.push(entry.record);
       }

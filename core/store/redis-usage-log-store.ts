@@ -200,5 +200,8 @@ export class RedisUsageLogStore implements UsageLogStore {
 }
 
 function recordOfEntry(entry: { id: string; message: Record<string, string> }): UsageRecord {
-  return JSON.parse(entry.message.r ?? '{}') as UsageRecord;
+  const record = JSON.parse(entry.message.r ?? '{}') as UsageRecord;
+  // Records written before budgets have no budget_overrun.
+  record.budget_overrun ??= '';
+  return record;
 }

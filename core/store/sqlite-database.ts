@@ -18,6 +18,9 @@ const primitiveTables: Readonly<Record<string, string>> = {
   rate_buckets: 'key, full_at, returned',
 };
 
+// A hold counted in budget windows has a row in `hold_budgets` beside its row in `holds`: the
+// windows' keys (JSON) and the units counted in each; a table of its own, so holds of a
+// database written before budgets keep their shape.
 // `records` has the shape @keyv/sqlite gave the records file of the two-file layout, so that
 // file is already this database's records table. `usage_logs` is the usage log
 // (core/store/sqlite-usage-log-store.ts); its indexes serve a user's newest records (every
@@ -33,6 +36,9 @@ const schema = `
   CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, full_at REAL NOT NULL, returned REAL NOT NULL);
   CREATE TABLE IF NOT EXISTS holds (id TEXT PRIMARY KEY, account TEXT NOT NULL, units INTEGER NOT NULL, owner TEXT NOT NULL, expires_at INTEGER);
   CREATE INDEX IF NOT EXISTS holds_expiry ON holds (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS budget_windows (key TEXT PRIMARY KEY, used INTEGER NOT NULL, ends_at INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS budget_windows_end ON budget_windows (ends_at);
+  CREATE TABLE IF NOT EXISTS hold_budgets (id TEXT PRIMARY KEY, windows TEXT NOT NULL, units INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS slots (key TEXT NOT NULL, id TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (key, id)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS slots_id ON slots (id);
   CREATE TABLE IF NOT EXISTS usage_logs (
@@ -42,6 +48,7 @@ const schema = `
     client_format TEXT NOT NULL, "group" TEXT NOT NULL, is_stream INTEGER NOT NULL,
     prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL, reasoning_tokens INTEGER NOT NULL,
     quota INTEGER NOT NULL, usage_source TEXT NOT NULL, status INTEGER NOT NULL, error_code TEXT NOT NULL, end_reason TEXT NOT NULL,
+    budget_overrun TEXT NOT NULL DEFAULT '',
     use_time_ms INTEGER NOT NULL, first_byte_ms INTEGER NOT NULL, request_id TEXT NOT NULL, task_id TEXT NOT NULL,
     channel TEXT NOT NULL, attempts TEXT NOT NULL
   );
@@ -118,12 +125,27 @@ function setUpSchema(database: Database.Database, migrate: () => void): boolean 
   return database
     .transaction(() => {
       database.exec(schema);
+      addMissingColumns(database);
       if (Number(database.pragma('user_version', { simple: true })) >= oneFileLayoutVersion) return false;
       migrate();
       database.pragma(`user_version = ${oneFileLayoutVersion}`);
       return true;
     })
     .immediate();
+}
+
+/**
+ * Columns added to a table after it was first created: `CREATE TABLE IF NOT EXISTS` leaves a
+ * table of an earlier version as it was, so each is added here when it is missing, inside the
+ * schema's IMMEDIATE transaction (one process at a time).
+ */
+const addedColumns: ReadonlyArray<{ table: string; column: string; definition: string }> = [{ table: 'usage_logs', column: 'budget_overrun', definition: "TEXT NOT NULL DEFAULT ''" }];
+
+function addMissingColumns(database: Database.Database): void {
+  for (const { table, column, definition } of addedColumns) {
+    const present = database.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().some((row) => row.name === column);
+    if (!present) database.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }
 
 /** Copies every row of the attached ledger's tables; a table it does not know stops the start. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
 import Keyv from 'keyv';
+import { assertBudgetClaim, refusedBudget } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, type RateBucketState } from './rate-bucket.js';
 import { openSqliteDatabase } from './sqlite-database.js';
@@ -8,7 +9,7 @@ import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
-import type { HoldLease, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
 const exportPageSize = 500;
@@ -123,7 +124,11 @@ export class SqliteStoreBackend implements StoreBackend {
   async sweepWindows(limit: number): Promise<number> {
     // One statement in the IMMEDIATE transaction of the group commit: a worker's hit and
     // another worker's sweep of the same window never interleave.
-    return this.#groupCommit.run(() => this.#statements.sweepWindows.run({ now: Date.now(), limit }).changes);
+    return this.#groupCommit.run(() => {
+      const now = Date.now();
+      const removed = this.#statements.sweepWindows.run({ now, limit }).changes;
+      return removed + (removed < limit ? this.#statements.sweepBudgetWindows.run({ now, limit: limit - removed }).changes : 0);
+    });
   }
 
   async drawRates(draws: readonly RateDraw[]): Promise<RateDrawResult> {
@@ -172,8 +177,10 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#statements.writeRemaining.run(account, remain);
   }
 
-  async reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation> {
+  async reserve(account: string, amount: number, lease?: HoldLease, budget?: BudgetClaim): Promise<QuotaReservation> {
     assertQuotaUnits('amount', amount);
+    assertBudgetClaim(budget, lease);
+    if (budget !== undefined && budget.windows.length > 0) return this.#groupCommit.run(() => this.#reserveInBudget(account, amount, lease as HoldLease, budget));
     return this.#groupCommit.run(() => {
       const row = this.#statements.reserve.get({ account, amount }) as Row | undefined;
       if (row !== undefined) {
@@ -187,20 +194,66 @@ export class SqliteStoreBackend implements StoreBackend {
     });
   }
 
-  async settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement> {
+  /** A reservation counted in budget windows: read, decided and written inside the group's IMMEDIATE transaction, nothing written when refused. */
+  #reserveInBudget(account: string, amount: number, lease: HoldLease, budget: BudgetClaim): QuotaReservation {
+    const balance = this.#statements.balance.get(account) as Row | undefined;
+    const remain = balance === undefined ? 0 : Number(balance.remain);
+    if (!budget.unlimited && (balance === undefined || remain < amount)) return { granted: false, remain };
+    const used = budget.windows.map((window) => Number((this.#statements.budgetWindow.get(window.key) as Row | undefined)?.used ?? 0));
+    const refused = refusedBudget(budget, amount, used);
+    if (refused !== undefined) return { granted: false, remain, budget: refused };
+    const units = budget.unlimited ? 0 : amount;
+    const after = units > 0 ? Number((this.#statements.reserve.get({ account, amount: units }) as Row).remain) : remain;
+    const counted = budget.windows.map((window) => Number((this.#statements.addToBudgetWindow.get(window.key, amount, window.endsAt) as Row).used));
+    this.#statements.insertHold.run(lease.id, account, units, lease.owner, Date.now() + lease.leaseMilliseconds);
+    this.#statements.insertHoldBudget.run(lease.id, JSON.stringify(budget.windows.map((window) => window.key)), amount);
+    return { granted: true, remain: after, budget: { used: counted } };
+  }
+
+  async settle(account: string, reserved: number, actual: number, holdId?: string, options: SettleOptions = {}): Promise<QuotaSettlement> {
+    const unlimited = options.unlimited === true;
     assertQuotaUnits('reserved', reserved);
     assertQuotaUnits('actual', actual);
     // Read, decide and write inside the group's IMMEDIATE transaction: no other writer, in any
     // process, comes between the read and the write.
     return this.#groupCommit.run(() => {
+      // Looked up only for a hold reserved with budgets: one statement fewer for every other settlement.
+      const budget = holdId === undefined || options.budget !== true ? undefined : this.#takeHoldBudget(holdId);
       const held = holdId === undefined || this.#statements.deleteHold.run(holdId).changes > 0;
       const given = held ? reserved : 0;
       const balance = this.#statements.balance.get(account) as Row | undefined;
-      if (balance === undefined) return { remain: 0, used: 0, charged: 0, held };
+      if (unlimited) {
+        this.#correctBudget(budget, actual);
+        if (balance === undefined) return { remain: 0, used: 0, charged: actual, held };
+        const row = this.#statements.applySettlement.get(0, actual, account) as Row;
+        return { remain: Number(row.remain), used: Number(row.used), charged: actual, held };
+      }
+      if (balance === undefined) {
+        this.#correctBudget(budget, 0);
+        return { remain: 0, used: 0, charged: 0, held };
+      }
       const charged = Math.max(0, Math.min(actual, Number(balance.remain) + given));
       const row = this.#statements.applySettlement.get(given - charged, charged, account) as Row;
+      this.#correctBudget(budget, charged);
       return { remain: Number(row.remain), used: Number(row.used), charged, held };
     });
+  }
+
+  /** Removes and returns the budget a hold counted in; undefined for a hold without one (or gone). */
+  #takeHoldBudget(holdId: string): { windows: string[]; units: number } | undefined {
+    const row = this.#statements.takeHoldBudget.get(holdId) as Row | undefined;
+    return row === undefined ? undefined : { windows: JSON.parse(String(row.windows)) as string[], units: Number(row.units) };
+  }
+
+  /** Moves the windows a hold counted in from its units to `charged`; windows already swept stay absent. */
+  #correctBudget(budget: { windows: string[]; units: number } | undefined, charged: number): void {
+    if (budget === undefined || charged === budget.units) return;
+    for (const key of budget.windows) this.#statements.correctBudgetWindow.run(charged - budget.units, key);
+  }
+
+  async readBudgetWindows(keys: readonly string[]): Promise<BudgetWindowUsage> {
+    const rows = this.#statements.readBudgetWindows.all(JSON.stringify(keys)) as Row[];
+    return new Map(rows.map((row) => [String(row.key), Number(row.used)]));
   }
 
   async detachHold(holdId: string): Promise<boolean> {
@@ -221,6 +274,7 @@ export class SqliteStoreBackend implements StoreBackend {
     return this.#groupCommit.run(() => {
       const expired = this.#statements.expiredHolds.all(Date.now(), limit) as Row[];
       for (const row of expired) {
+        this.#correctBudget(this.#takeHoldBudget(String(row.id)), 0);
         this.#statements.deleteHold.run(row.id);
         this.#statements.applySettlement.run(Number(row.units), 0, row.account);
       }
@@ -291,8 +345,11 @@ export class SqliteStoreBackend implements StoreBackend {
         after = (rows[rows.length - 1] as { account: string }).account;
       }
       for (const row of exporting.holds.all()) {
-        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
+        const expiresAt = row.expires_at === null ? null : Number(row.expires_at);
+        const budget = row.windows === null ? {} : { budget: { windows: JSON.parse(row.windows) as string[], units: Number(row.budget_units) } };
+        yield { kind: 'hold', id: row.id, account: row.account, units: Number(row.units), owner: row.owner, expiresAt, ...budget };
       }
+      for (const row of exporting.budgetWindows.all(Date.now())) yield { kind: 'budget', key: row.key, used: Number(row.used), endsAt: Number(row.ends_at) };
       for (const record of this.#usageLog.exportRecords(exportPageSize)) yield { kind: 'usage', record };
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
@@ -324,6 +381,10 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'hold':
             importing.hold.run(entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
+            if (entry.budget !== undefined) importing.holdBudget.run(entry.id, JSON.stringify(entry.budget.windows), entry.budget.units);
+            break;
+          case 'budget':
+            importing.budgetWindow.run(entry.key, entry.used, entry.endsAt);
             break;
           case 'usage':
             this.#usageLog.importRecord(entry.record);
@@ -366,6 +427,15 @@ function prepareStatements(database: Database.Database) {
        RETURNING count, reset_at`,
     ),
     sweepWindows: database.prepare('DELETE FROM windows WHERE key IN (SELECT key FROM windows WHERE reset_at <= @now LIMIT @limit)'),
+    sweepBudgetWindows: database.prepare('DELETE FROM budget_windows WHERE key IN (SELECT key FROM budget_windows WHERE ends_at <= @now LIMIT @limit)'),
+    budgetWindow: database.prepare('SELECT used FROM budget_windows WHERE key = ?'),
+    readBudgetWindows: database.prepare('SELECT key, used FROM budget_windows WHERE key IN (SELECT value FROM json_each(?))'),
+    addToBudgetWindow: database.prepare(
+      'INSERT INTO budget_windows (key, used, ends_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET used = used + excluded.used RETURNING used',
+    ),
+    correctBudgetWindow: database.prepare('UPDATE budget_windows SET used = max(0, used + ?) WHERE key = ?'),
+    insertHoldBudget: database.prepare('INSERT INTO hold_budgets (id, windows, units) VALUES (?, ?, ?)'),
+    takeHoldBudget: database.prepare('DELETE FROM hold_budgets WHERE id = ? RETURNING windows, units'),
     rateBucket: database.prepare('SELECT full_at, returned FROM rate_buckets WHERE key = ?'),
     writeRateBucket: database.prepare(
       'INSERT INTO rate_buckets (key, full_at, returned) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET full_at = excluded.full_at, returned = excluded.returned',
@@ -409,7 +479,10 @@ function prepareExportStatements(database: Database.Database) {
     balances: database.prepare<[string, number], { account: string; remain: number; used: number }>(
       'SELECT account, remain, used FROM balances WHERE account > ? ORDER BY account LIMIT ?',
     ),
-    holds: database.prepare<[], { id: string; account: string; units: number; owner: string; expires_at: number | null }>('SELECT id, account, units, owner, expires_at FROM holds'),
+    holds: database.prepare<[], { id: string; account: string; units: number; owner: string; expires_at: number | null; windows: string | null; budget_units: number | null }>(
+      'SELECT holds.id, account, holds.units, owner, expires_at, hold_budgets.windows, hold_budgets.units AS budget_units FROM holds LEFT JOIN hold_budgets ON hold_budgets.id = holds.id',
+    ),
+    budgetWindows: database.prepare<[number], { key: string; used: number; ends_at: number }>('SELECT key, used, ends_at FROM budget_windows WHERE ends_at > ?'),
   };
 }
 
@@ -424,5 +497,9 @@ function prepareImportStatements(database: Database.Database) {
       'INSERT INTO balances (account, remain, used) VALUES (?, ?, ?) ON CONFLICT (account) DO UPDATE SET remain = excluded.remain, used = excluded.used',
     ),
     hold: database.prepare<[string, string, number, string, number | null]>('INSERT OR REPLACE INTO holds (id, account, units, owner, expires_at) VALUES (?, ?, ?, ?, ?)'),
+    holdBudget: database.prepare<[string, string, number]>('INSERT OR REPLACE INTO hold_budgets (id, windows, units) VALUES (?, ?, ?)'),
+    budgetWindow: database.prepare<[string, number, number]>(
+      'INSERT INTO budget_windows (key, used, ends_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET used = excluded.used, ends_at = excluded.ends_at',
+    ),
   };
 }

@@ -145,6 +145,7 @@ function rowOf(record: NewUsageRecord): unknown[] {
     record.status,
     record.error_code,
     record.end_reason,
+    record.budget_overrun,
     record.use_time_ms,
     record.first_byte_ms,
     record.request_id,

@@ -10,12 +10,63 @@ export interface QuotaBalance {
   used: number;
 }
 
+/**
+ * One period's window of a budget (see {@link BudgetClaim}): a counter of the units charged in
+ * one period (a token's day, a user's month), keyed by who, which period and when it started.
+ */
+export interface BudgetWindow {
+  /** The window's key, unique per scope, id, period and start: `token:5:daily:2026-12-02`. */
+  key: string;
+  /** Units the window may count: a whole number of at least 0. */
+  limit: number;
+  /** True for a hard budget, which refuses a reservation that does not fit; a soft one only counts. */
+  hard: boolean;
+  /** When the period ends, in milliseconds since the epoch: the window may be removed after that. */
+  endsAt: number;
+}
+
+/**
+ * The budget windows a reservation is counted in too, in the same atomic step as its quota
+ * (see {@link StoreBackend.reserve}).
+ */
+export interface BudgetClaim {
+  /** The windows; an empty list costs nothing. */
+  windows: readonly BudgetWindow[];
+  /**
+   * True for an unlimited token: its balance is neither checked nor changed (nor needed),
+   * only the windows are; the hold then holds 0 quota units and `amount` window units.
+   */
+  unlimited: boolean;
+}
+
+/** How {@link StoreBackend.settle} settles a hold reserved with a {@link BudgetClaim}. */
+export interface SettleOptions {
+  /**
+   * True for an unlimited token's hold: the balance's remaining units are left alone, `actual`
+   * is charged in full and counted as used.
+   */
+  unlimited?: boolean;
+  /**
+   * True when the hold was reserved with budget windows; its windows are corrected only then.
+   * PostgreSQL locks windows apart from balances (in a transaction of its own, not the group
+   * commit) and must know before it starts; SQLite looks the hold's windows up only then, so
+   * every other settlement costs no extra statement. Memory and Redis read them from the hold.
+   */
+  budget?: boolean;
+}
+
 /** The answer to a reservation: whether it was granted, and what the account has left. */
 export interface QuotaReservation {
   /** True when the units were taken from the account. */
   granted: boolean;
   /** Units left after the reservation; when refused, what the account has (0 without a balance). */
   remain: number;
+  /**
+   * With a {@link BudgetClaim}: when granted, what each window counts after the reservation,
+   * in the claim's order; when refused by a hard window, that window's index and what it
+   * counted (`used`, so the request's amount did not fit `limit - used`).
+   */
+  budget?: { used: number[] } | { refused: number; used: number };
 }
 
 /** An account's balance after a settlement, and what the settlement charged. */
@@ -49,6 +100,9 @@ export interface ReturnedHold {
   account: string;
   units: number;
 }
+
+/** What {@link StoreBackend.readBudgetWindows} answers for one window: the units it counts. */
+export type BudgetWindowUsage = Map<string, number>;
 
 /** A concurrency slot taken by {@link StoreBackend.acquireSlots}: one id, counted under each of `keys`. */
 export interface SlotLease {
@@ -161,7 +215,18 @@ export type StoreEntry =
    * epoch), null for a hold a video task owns, which no sweeper returns. Concurrency slots have
    * no entry: like rate buckets they are transient, and expire within a lease.
    */
-  | { kind: 'hold'; id: string; account: string; units: number; owner: string; expiresAt: number | null }
+  | {
+      kind: 'hold';
+      id: string;
+      account: string;
+      units: number;
+      owner: string;
+      expiresAt: number | null;
+      /** The keys of the budget windows the hold counted in, and the units it counted in each (absent: none). */
+      budget?: { windows: string[]; units: number };
+    }
+  /** A budget window ({@link BudgetWindow}) that has not ended: the units it counts. `endsAt` is milliseconds since the epoch. */
+  | { kind: 'budget'; key: string; used: number; endsAt: number }
   /** A record of the usage log, with its id (an import keeps it, and new records' ids continue after the largest). */
   | { kind: 'usage'; record: UsageRecord };
 
@@ -206,7 +271,8 @@ export interface StoreBackend {
    * keep a row for every key ever hit (each address that failed to authenticate, each task
    * polled). Safe to run from several processes at once: each window is removed once, and one
    * hit meanwhile (so started anew) is kept. Redis expires its windows with their keys, so
-   * there it finds none and returns 0.
+   * there it finds none and returns 0. Budget windows ({@link BudgetWindow}) whose period
+   * ended are removed too, within the same limit.
    */
   sweepWindows(limit: number): Promise<number>;
   /**
@@ -242,8 +308,13 @@ export interface StoreBackend {
    * has no balance. `amount` is a non-negative integer. With `lease`, a granted reservation
    * also records its hold (id, account, units, owner, lease expiry) in the same atomic step,
    * so a hold whose owner dies is given back by {@link sweepHolds}.
+   *
+   * With `budget` (and `lease`, which it needs), the same step also adds `amount` to each of
+   * its windows, and refuses (changing nothing, windows and quota alike) when a hard window's
+   * count plus `amount` would pass its limit. The hold records the windows, so its settlement
+   * and its sweep correct the windows it was counted in, even after their period ended.
    */
-  reserve(account: string, amount: number, lease?: HoldLease): Promise<QuotaReservation>;
+  reserve(account: string, amount: number, lease?: HoldLease, budget?: BudgetClaim): Promise<QuotaReservation>;
   /**
    * Atomically gives back a reservation of `reserved` units and charges `actual` units:
    * `charged = min(actual, remain + reserved)`, `remain += reserved - charged`,
@@ -253,8 +324,15 @@ export interface StoreBackend {
    * With `holdId`, the hold is removed in the same atomic step, exactly once: when it is no
    * longer there (the sweeper returned it), nothing is given back (`reserved` counts as 0),
    * `actual` is still charged from what is left, and the answer says `held: false`.
+   *
+   * A hold counted in budget windows moves them in the same step by `charged - reserved`
+   * (never below 0); a window already removed (its period ended and was swept) is left
+   * absent. See {@link SettleOptions} for an unlimited token's hold and for a hold reserved with
+   * a budget.
    */
-  settle(account: string, reserved: number, actual: number, holdId?: string): Promise<QuotaSettlement>;
+  settle(account: string, reserved: number, actual: number, holdId?: string, options?: SettleOptions): Promise<QuotaSettlement>;
+  /** What each of the given budget windows counts; a window without a count is absent (counts 0). */
+  readBudgetWindows(keys: readonly string[]): Promise<BudgetWindowUsage>;
   /**
    * Hands a hold over to a record that outlives its owner (a video task): it loses its lease,
    * so no sweeper returns it; it stays until a settlement names it. False when it was gone.
@@ -267,8 +345,9 @@ export interface StoreBackend {
   renewLeases(leases: { holds: readonly string[]; slots: readonly SlotLease[] }, leaseMilliseconds: number): Promise<void>;
   /**
    * Gives back at most `limit` holds whose lease ran out, each exactly once: removing the hold
-   * and returning its units to the account is one atomic step, so two sweepers (or a sweeper
-   * and a late settlement) never return one twice. Returns what it gave back.
+   * and returning its units to the account (and to the budget windows it was counted in) is
+   * one atomic step, so two sweepers (or a sweeper and a late settlement) never return one
+   * twice. Returns what it gave back.
    */
   sweepHolds(limit: number): Promise<ReturnedHold[]>;
   /**

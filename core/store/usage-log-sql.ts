@@ -62,6 +62,8 @@ export function usageRecordOfRow(row: Record<string, unknown>): UsageRecord {
     status: Number(row.status),
     error_code: String(row.error_code),
     end_reason: String(row.end_reason),
+    // Rows written before budgets had no such column: their migration gave them ''.
+    budget_overrun: String(row.budget_overrun ?? ''),
     use_time_ms: Number(row.use_time_ms),
     first_byte_ms: Number(row.first_byte_ms),
     request_id: String(row.request_id),

@@ -287,6 +287,7 @@ function submissionOf(record: TaskRecord): NewUsageRecord {
     status: 200,
     error_code: '',
     end_reason: 'accepted',
+    budget_overrun: '',
     use_time_ms: 0,
     first_byte_ms: 0,
     request_id: '',

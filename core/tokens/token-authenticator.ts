@@ -145,7 +145,11 @@ export class TokenAuthenticator {
     // a token whose user has no record is judged by the token alone, as before users had a status.
     const owner = await this.#users.get(token.user_id);
     const entry: CacheEntry = {
-      authenticated: { token, allowRanges: token.allow_ips.map(parseIpRange).filter((range): range is IpRange => range !== undefined) },
+      // The user's budgets go with the token, so a request reads no user record to count them.
+      authenticated: {
+        token: owner?.budget === undefined ? token : { ...token, owner_budget: owner.budget },
+        allowRanges: token.allow_ips.map(parseIpRange).filter((range): range is IpRange => range !== undefined),
+      },
       ownerDisabled: owner?.status === UserStatus.disabled,
       loadedAt: this.#clock.now(),
     };

@@ -1,3 +1,5 @@
+import type { BudgetSettings } from '../budgets/budget-settings.js';
+
 /** Token status values of spec part 1. */
 export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 export type TokenStatusValue = (typeof TokenStatus)[keyof typeof TokenStatus];
@@ -21,6 +23,8 @@ export interface TokenRecord {
   /** Unix seconds, -1 for never. */
   expired_time: number;
   created_time: number;
+  /** The token's budgets per period; absent for none. */
+  budget?: BudgetSettings;
 }
 
 /** A token with its balance and last access, as the service reads it. */
@@ -28,6 +32,12 @@ export interface TokenView extends TokenRecord {
   remain_quota: number;
   used_quota: number;
   accessed_time: number;
+  /**
+   * The budgets of the token's user, as the authenticator read them with the token (so the
+   * request path reads no user record); absent when the user has none, and outside the
+   * request path.
+   */
+  owner_budget?: BudgetSettings;
 }
 
 /** True when the token has an expiry and it has passed. */
@@ -42,6 +52,6 @@ export function isExhausted(token: Pick<TokenView, 'unlimited_quota' | 'remain_q
 
 /** The stored part of a view: what {@link TokenRecord} holds, without balance and access time. */
 export function recordOf(view: TokenView): TokenRecord {
-  const { remain_quota: _remain, used_quota: _used, accessed_time: _accessed, ...record } = view;
+  const { remain_quota: _remain, used_quota: _used, accessed_time: _accessed, owner_budget: _ownerBudget, ...record } = view;
   return record;
 }

@@ -12,9 +12,11 @@ import { isExhausted, isExpired, recordOf, TokenStatus, type TokenRecord, type T
 import type { TokenRepository } from './token-repository.js';
 import { tokenInvalidationChannel } from './token-invalidation.js';
 import { quoted } from '../errors/client-text.js';
+import { applyBudgetFields, type BudgetFields } from '../budgets/budget-settings.js';
+import { BudgetPolicy, type BudgetStatus } from '../budgets/budget-policy.js';
 
 /** Fields a client may set on create and update (already shape-checked by the route). */
-export interface TokenFields {
+export interface TokenFields extends BudgetFields {
   name?: string;
   expired_time?: number;
   remain_quota?: number;
@@ -62,6 +64,7 @@ export class TokenService {
   readonly #config: GatewayConfig;
   readonly #clock: Clock;
   readonly #authenticator: TokenAuthenticator;
+  readonly #budgets: BudgetPolicy;
 
   constructor(
     @inject(InjectionTokens.tokenRepository) tokens: TokenRepository,
@@ -70,7 +73,9 @@ export class TokenService {
     @inject(InjectionTokens.config) config: GatewayConfig,
     @inject(InjectionTokens.clock) clock: Clock,
     @inject(TokenAuthenticator) authenticator: TokenAuthenticator,
+    @inject(BudgetPolicy) budgets: BudgetPolicy,
   ) {
+    this.#budgets = budgets;
     this.#tokens = tokens;
     this.#backend = backend;
     this.#cipher = cipher;
@@ -88,8 +93,10 @@ export class TokenService {
     const owned = await this.#tokens.idsOfUser(userId);
     const limit = this.#config.security.max_tokens_per_user;
     if (owned.length >= limit) throw invalidRequest(`you already have ${limit} tokens, the most allowed; delete some first`);
-    const values = { ...tokenDefaults, ...fields };
+    const { budget_daily, budget_weekly, budget_monthly, budget_mode, ...rest } = fields;
+    const values = { ...tokenDefaults, ...rest };
     this.#checkFields(values);
+    const budget = applyBudgetFields(undefined, { budget_daily, budget_weekly, budget_monthly, budget_mode });
     const key = randomAlphanumeric(48);
     const now = this.#nowSeconds();
     const record: TokenRecord = {
@@ -107,6 +114,7 @@ export class TokenService {
       cross_group_retry: values.cross_group_retry,
       expired_time: values.expired_time,
       created_time: now,
+      ...(budget === undefined ? {} : { budget }),
     };
     await this.#tokens.insert(record, values.remain_quota);
     return { ...record, remain_quota: values.remain_quota, used_quota: 0, accessed_time: now };
@@ -159,6 +167,11 @@ export class TokenService {
           group: update.group ?? current.group,
           cross_group_retry: update.cross_group_retry ?? current.cross_group_retry,
         };
+    if (!statusOnly) {
+      const budget = applyBudgetFields(current.budget, update);
+      if (budget === undefined) delete next.budget;
+      else next.budget = budget;
+    }
     if (!statusOnly) this.#checkFields({ ...next, allow_ips: next.allow_ips.join(',') });
     if (statusOnly && update.status === undefined) throw invalidRequest('status: required when status_only is true', { param: 'status' });
     if (update.status !== undefined) {
@@ -214,6 +227,11 @@ export class TokenService {
     return keys;
   }
 
+  /** Each budget of the token with what its current period has counted (empty without budgets). */
+  budgetStatuses(token: TokenRecord): Promise<BudgetStatus[]> {
+    return this.#budgets.statuses('token', token.id, token.budget, this.#backend);
+  }
+
   /** The key as stored, decrypted; for masking in responses. */
   plainKey(token: TokenRecord): string {
     return this.#cipher.decrypt(token.sealed_key);
@@ -227,7 +245,7 @@ export class TokenService {
     }
   }
 
-  #checkFields(values: Required<TokenFields>): void {
+  #checkFields(values: Required<Omit<TokenFields, keyof BudgetFields>>): void {
     const groups = Object.keys(this.#config.groups);
     if (values.group !== '' && values.group !== 'auto' && !groups.includes(values.group)) {
       throw invalidRequest(`group: unknown group ${quoted(values.group)}; use one of ${[...groups, 'auto'].join(', ')}`, { param: 'group' });

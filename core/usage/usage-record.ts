@@ -59,6 +59,11 @@ export interface UsageRecord {
   error_code: string;
   /** `completed`, `client_gone`, or an error code: how the request (or the stream, or the task) ended. */
   end_reason: string;
+  /**
+   * The soft budgets the request was served past, as `scope:period` joined by commas
+   * (`token:daily,user:monthly`); empty for none.
+   */
+  budget_overrun: string;
   use_time_ms: number;
   /** Milliseconds until the answer's first byte was sent: a stream's headers, a JSON answer's whole body. */
   first_byte_ms: number;
@@ -94,6 +99,7 @@ export const usageRecordFields = [
   'status',
   'error_code',
   'end_reason',
+  'budget_overrun',
   'use_time_ms',
   'first_byte_ms',
   'request_id',

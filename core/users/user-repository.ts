@@ -1,3 +1,5 @@
+import type { BudgetSettings } from '../budgets/budget-settings.js';
+
 /** What a user may do: `admin` also manages users and channels and reads every user's usage. */
 export const userRoles = ['admin', 'user'] as const;
 export type UserRole = (typeof userRoles)[number];
@@ -16,6 +18,8 @@ export interface UserRecord {
   /** SHA-256 of the login token; the token itself is never stored. */
   login_token_hash: string;
   created_time: number;
+  /** The user's budgets per period, over all its tokens; absent for none. */
+  budget?: BudgetSettings;
 }
 
 /** Where users live. */

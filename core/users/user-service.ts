@@ -8,6 +8,8 @@ import { generateLoginToken, hashLoginToken } from '../security/login-token.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { TokenAuthenticator } from '../tokens/token-authenticator.js';
 import { userInvalidationChannel } from '../tokens/token-invalidation.js';
+import { applyBudgetFields, type BudgetFields } from '../budgets/budget-settings.js';
+import { BudgetPolicy, type BudgetStatus } from '../budgets/budget-policy.js';
 import { UserStatus, type UserRecord, type UserRepository, type UserRole, type UserStatusValue } from './user-repository.js';
 
 /** What bootstrapping did, for the start-up log (never the token itself). */
@@ -31,13 +33,16 @@ export class UserService {
   readonly #clock: Clock;
   readonly #backend: StoreBackend;
   readonly #authenticator: TokenAuthenticator;
+  readonly #budgets: BudgetPolicy;
 
   constructor(
     @inject(InjectionTokens.userRepository) users: UserRepository,
     @inject(InjectionTokens.clock) clock: Clock,
     @inject(InjectionTokens.storeBackend) backend: StoreBackend,
     @inject(TokenAuthenticator) authenticator: TokenAuthenticator,
+    @inject(BudgetPolicy) budgets: BudgetPolicy,
   ) {
+    this.#budgets = budgets;
     this.#users = users;
     this.#clock = clock;
     this.#backend = backend;
@@ -45,7 +50,7 @@ export class UserService {
   }
 
   /** Creates an enabled user and returns its login token; the only time the token is shown. */
-  async create(username: string, role: UserRole = 'user'): Promise<{ user: UserRecord; loginToken: string }> {
+  async create(username: string, role: UserRole = 'user', budget: BudgetFields = {}): Promise<{ user: UserRecord; loginToken: string }> {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(username)) {
       throw invalidRequest('username: expected 1 to 64 letters, digits, ".", "_" or "-"', { param: 'username' });
     }
@@ -61,8 +66,15 @@ export class UserService {
       login_token_hash: hashLoginToken(loginToken),
       created_time: Math.floor(this.#clock.now() / 1000),
     };
+    const budgets = applyBudgetFields(undefined, budget);
+    if (budgets !== undefined) user.budget = budgets;
     await this.#users.save(user);
     return { user, loginToken };
+  }
+
+  /** Each budget of the user with what its current period has counted over all its tokens (empty without budgets). */
+  budgetStatuses(user: UserRecord): Promise<BudgetStatus[]> {
+    return this.#budgets.statuses('user', user.id, user.budget, this.#backend);
   }
 
   /** The user a login token belongs to, if any, whatever its status: the caller refuses a disabled one. */
@@ -83,13 +95,26 @@ export class UserService {
    * user's cached keys. Nobody disables themself (400), so the admin doing it keeps access.
    */
   async setStatus(actorId: number, id: number, status: UserStatusValue): Promise<UserRecord> {
+    return this.update(actorId, id, { status });
+  }
+
+  /**
+   * Changes user `id`'s status and budgets on behalf of `actorId` (see {@link setStatus}); a
+   * budget field left out keeps its period's limit, null removes it. Every process is told,
+   * so the next request of the user's tokens counts in the new budgets.
+   */
+  async update(actorId: number, id: number, changes: BudgetFields & { status?: UserStatusValue }): Promise<UserRecord> {
+    const { status, ...budgetFields } = changes;
     if (id === actorId && status === UserStatus.disabled) {
       throw invalidRequest('id: you cannot disable yourself; sign in as another admin to disable this user', { param: 'id' });
     }
     const user = await this.#users.get(id);
     if (user === undefined) throw notFound(`id: no user has id ${id}`, 'user_not_found');
-    if (user.status === status) return user;
-    const updated = { ...user, status };
+    const updated: UserRecord = { ...user, status: status ?? user.status };
+    const budget = applyBudgetFields(user.budget, budgetFields);
+    if (budget === undefined) delete updated.budget;
+    else updated.budget = budget;
+    if (updated.status === user.status && JSON.stringify(updated.budget) === JSON.stringify(user.budget)) return user;
     await this.#users.save(updated);
     // This process forgets at once; on Redis its own announcement comes back only after a round trip.
     this.#authenticator.forgetUser(id);
@@ -113,6 +138,9 @@ export class UserService {
         throw invalidRequest(`users[${index}].username: "${entry.username}" already belongs to user ${holder.id} in the store; rename one of them`);
       }
       const existing = await this.#users.get(entry.id);
+      // Budgets in the config replace the stored ones; without any there, the user API's stay.
+      const budgetConfigured = entry.budget_daily !== undefined || entry.budget_weekly !== undefined || entry.budget_monthly !== undefined || entry.budget_mode !== undefined;
+      const budget = budgetConfigured ? applyBudgetFields(undefined, entry) : existing?.budget;
       await this.#users.save({
         id: entry.id,
         username: entry.username,
@@ -120,6 +148,7 @@ export class UserService {
         status: existing?.status ?? UserStatus.enabled,
         login_token_hash: hashLoginToken(entry.login_token),
         created_time: existing?.created_time ?? Math.floor(this.#clock.now() / 1000),
+        ...(budget === undefined ? {} : { budget }),
       });
       configured += 1;
     }

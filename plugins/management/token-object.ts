@@ -1,8 +1,24 @@
+import type { BudgetStatus } from '../../core/budgets/budget-policy.js';
+import type { BudgetSettings } from '../../core/budgets/budget-settings.js';
 import type { TokenView } from '../../core/tokens/token-record.js';
 import { maskKey } from '../../core/tokens/mask-key.js';
 
-/** A token as spec part 1's token object, with the key masked. */
-export function toTokenObject(token: TokenView, plainKey: string) {
+/**
+ * The budget fields of a token or a user object: each period's limit as set (null for none),
+ * the mode, and `budgets`, each limited period with what its current period counted.
+ */
+export function budgetFieldsOf(settings: BudgetSettings | undefined, budgets: readonly BudgetStatus[]) {
+  return {
+    budget_daily: settings?.daily ?? null,
+    budget_weekly: settings?.weekly ?? null,
+    budget_monthly: settings?.monthly ?? null,
+    budget_mode: settings?.mode ?? 'hard',
+    budgets,
+  };
+}
+
+/** A token as spec part 1's token object, with the key masked, and its budgets (see {@link budgetFieldsOf}). */
+export function toTokenObject(token: TokenView, plainKey: string, budgets: readonly BudgetStatus[] = []) {
   return {
     id: token.id,
     user_id: token.user_id,
@@ -20,5 +36,6 @@ export function toTokenObject(token: TokenView, plainKey: string) {
     expired_time: token.expired_time,
     created_time: token.created_time,
     accessed_time: token.accessed_time,
+    ...budgetFieldsOf(token.budget, budgets),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetModes } from '../../core/budgets/budget-settings.js';
 import { pageFields, positiveIntegerText } from './query-fields.js';
 
 const maximumQuota = 500_000_000_000_000;
@@ -46,7 +47,18 @@ const expiredTime = integerField(-1, latestTime, '(Unix seconds, or -1 for never
   error: 'expected Unix seconds, or -1 for never',
 });
 
+const budgetLimit = integerField(0, maximumQuota, `of quota units from 0 to ${maximumQuota}, or null for no limit in this period`).nullable().optional();
+
+/** A token's or a user's budgets: a limit per period (null removes it) and the mode. */
+export const budgetFields = {
+  budget_daily: budgetLimit,
+  budget_weekly: budgetLimit,
+  budget_monthly: budgetLimit,
+  budget_mode: z.enum(budgetModes, { error: 'expected hard (refuse what does not fit) or soft (serve it and count the crossing)' }).optional(),
+};
+
 const tokenFields = {
+  ...budgetFields,
   expired_time: expiredTime.optional(),
   remain_quota: integerField(0, maximumQuota, `from 0 to ${maximumQuota}`).optional(),
   unlimited_quota: z.boolean({ error: 'expected true or false' }).optional(),
@@ -70,7 +82,7 @@ const tokenFields = {
 };
 
 /** Fields clients echo back from a token object; the server owns them, so they are ignored on input. */
-const serverOwnedFields = ['key', 'user_id', 'used_quota', 'created_time', 'accessed_time'] as const;
+const serverOwnedFields = ['key', 'user_id', 'used_quota', 'created_time', 'accessed_time', 'budgets'] as const;
 
 const withoutServerOwned = (extra: readonly string[]) => (value: unknown) => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;

@@ -19,22 +19,22 @@ import {
 export async function tokenRoutes(app: FastifyInstance, options: { tokens: TokenService }): Promise<void> {
   const { tokens } = options;
   const userId = (request: FastifyRequest) => signedInUser(request).id;
-  const present = (token: TokenView) => toTokenObject(token, tokens.plainKey(token));
-  const presentPage = (page: TokenPage) => ({ ...page, items: page.items.map(present) });
+  const present = async (token: TokenView) => toTokenObject(token, tokens.plainKey(token), await tokens.budgetStatuses(token));
+  const presentPage = async (page: TokenPage) => ({ ...page, items: await Promise.all(page.items.map(present)) });
 
   app.get('/api/token/', login, async (request) => {
     const query = parseClientInput(listTokensQuery, request.query, 'query');
-    return envelope(presentPage(await tokens.list(userId(request), query.p, query.size)));
+    return envelope(await presentPage(await tokens.list(userId(request), query.p, query.size)));
   });
 
   app.get('/api/token/search', login, async (request) => {
     const query = parseClientInput(searchTokensQuery, request.query, 'query');
-    return envelope(presentPage(await tokens.search(userId(request), query.keyword, query.token, query.p, query.size)));
+    return envelope(await presentPage(await tokens.search(userId(request), query.keyword, query.token, query.p, query.size)));
   });
 
   app.get('/api/token/:id', login, async (request) => {
     const { id } = parseClientInput(tokenIdParams, request.params, 'path');
-    return envelope(present(await tokens.get(userId(request), id)));
+    return envelope(await present(await tokens.get(userId(request), id)));
   });
 
   app.post('/api/token/', login, async (request) => {
@@ -45,7 +45,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { tokens: Token
   app.put('/api/token/', login, async (request) => {
     const { status_only } = parseClientInput(updateTokenQuery, request.query, 'query');
     const body = parseClientInput(updateTokenBody, request.body);
-    return envelope(present(await tokens.update(userId(request), body, status_only)));
+    return envelope(await present(await tokens.update(userId(request), body, status_only)));
   });
 
   app.delete('/api/token/:id', login, async (request) => {

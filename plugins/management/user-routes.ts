@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import type { BudgetStatus } from '../../core/budgets/budget-policy.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { requireAdmin, signedInUser } from '../auth/route-auth.js';
 import { createUserBody, updateUserBody } from './admin-request-schemas.js';
 import { envelope, loginRoute as login } from './management-route.js';
+import { budgetFieldsOf } from './token-object.js';
 import { pageQuery } from './token-request-schemas.js';
 
-/** A user as the user API shows it: never its login token's hash. */
-export function toUserObject(user: UserRecord) {
-  return { id: user.id, username: user.username, role: user.role, status: user.status, created_time: user.created_time };
+/** A user as the user API shows it, with its budgets (see {@link budgetFieldsOf}): never its login token's hash. */
+export function toUserObject(user: UserRecord, budgets: readonly BudgetStatus[] = []) {
+  return { id: user.id, username: user.username, role: user.role, status: user.status, created_time: user.created_time, ...budgetFieldsOf(user.budget, budgets) };
 }
 
 /**
@@ -18,27 +20,30 @@ export function toUserObject(user: UserRecord) {
  */
 export async function userRoutes(app: FastifyInstance, options: { users: UserService }): Promise<void> {
   const { users } = options;
+  const present = async (user: UserRecord) => toUserObject(user, await users.budgetStatuses(user));
 
-  app.get('/api/user/self', login, async (request) => envelope(toUserObject(signedInUser(request))));
+  app.get('/api/user/self', login, async (request) => envelope(await present(signedInUser(request))));
 
   app.get('/api/user/', login, async (request) => {
     requireAdmin(request);
     const query = parseClientInput(pageQuery, request.query, 'query');
     const page = await users.list(query.p, query.size);
-    return envelope({ ...page, items: page.items.map(toUserObject) });
+    return envelope({ ...page, items: await Promise.all(page.items.map(present)) });
   });
 
   app.post('/api/user/', login, async (request, reply) => {
     requireAdmin(request);
     const body = parseClientInput(createUserBody, request.body);
-    const { user, loginToken } = await users.create(body.username, body.role);
+    const { username, role, ...budget } = body;
+    const { user, loginToken } = await users.create(username, role, budget);
     reply.header('cache-control', 'no-store');
-    return envelope({ ...toUserObject(user), login_token: loginToken });
+    return envelope({ ...(await present(user)), login_token: loginToken });
   });
 
   app.put('/api/user/', login, async (request) => {
     const admin = requireAdmin(request);
     const body = parseClientInput(updateUserBody, request.body);
-    return envelope(toUserObject(await users.setStatus(admin.id, body.id, body.status)));
+    const { id, ...changes } = body;
+    return envelope(await present(await users.update(admin.id, id, changes)));
   });
 }

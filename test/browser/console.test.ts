@@ -267,6 +267,39 @@ t.test('the overview shows the last 24 hours and draws the chart of quota per da
   await keepScreenshot(page, 'overview');
 });
 
+t.test("a token's budgets are set in its form and listed with what is left; the user's own budgets are on the overview", async (t) => {
+  await open(page, 'Tokens');
+  await tokenRow(page, 'playground').getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit playground' });
+  await dialog.getByLabel('Daily budget').fill('1000000');
+  t.match(await dialog.locator('.field', { has: page.getByLabel('Daily budget') }).textContent(), /2 USD/, 'the budget is shown in USD too');
+  await dialog.getByLabel('When a request does not fit').selectOption('soft');
+  await checkLabels(t, page, 'the token form with budgets');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Changes saved.').waitFor();
+  const budgets = tokenRow(page, 'playground').locator('td[data-label="Budgets"]');
+  // The list loads again after the save.
+  await budgets.getByText(/Today:/).waitFor();
+  t.match(await budgets.textContent(), /Today: \$0 of \$2 used, \$2 left \(soft\)/, 'the day has counted nothing yet');
+  t.equal((await chat(state.key, 'within the budget')).status, 200);
+  await page.reload();
+  await budgets.getByText(/Today:/).waitFor();
+  t.match(await budgets.textContent(), /Today: \$0\.\d+ of \$2 used, \$[\d.]+ left \(soft\) *resets \d{4}-\d\d-\d\d \d\d:\d\d/, 'the request is counted, with the reset');
+  await keepScreenshot(page, 'tokens-with-budgets');
+
+  const self = ((await (await asUser(scene.user.loginToken, '/api/user/self')).json()) as { data: { id: number } }).data;
+  const set = await fetch(`${scene.origin}/api/user/`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${scene.admin.loginToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id: self.id, budget_monthly: 5_000_000 }),
+  });
+  t.equal(set.status, 200, 'an admin gives uma a monthly budget');
+  await open(page, 'Overview');
+  const card = page.locator('section', { has: page.getByRole('heading', { name: 'Your budgets, over all your tokens' }) });
+  await card.waitFor();
+  t.match(await card.textContent(), /This month: \$0 of \$10 used, \$10 left/, "the user's budget over all its tokens");
+});
+
 t.test('a disabled token shows as disabled and its next request is refused', async (t) => {
   await open(page, 'Tokens');
   const row = tokenRow(page, 'playground');
@@ -288,7 +321,7 @@ t.test('every page fits a 360 px wide screen without scrolling sideways', async 
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 
-t.test('an admin sees Channels, tests a channel that works and one that does not, and creates and disables a user', async (t) => {
+t.test("an admin sees Channels, tests a channel that works and one that does not, creates a user, sets its budgets and disables it", async (t) => {
   const { page } = await watched();
   await signIn(page, scene.admin.loginToken);
   await open(page, 'Channels');
@@ -312,6 +345,16 @@ t.test('an admin sees Channels, tests a channel that works and one that does not
   await shown.waitFor();
   const carolToken = (await shown.textContent()) ?? '';
   t.equal((await asUser(carolToken, '/api/user/self')).status, 200, 'the login token shown once signs carol in');
+  t.match(await page.locator('tr[data-user="uma"] td[data-label="Budgets"]').textContent(), /This month: \$[\d.]+ of \$10 used/, "uma's monthly budget is listed");
+  await page.locator('tr[data-user="carol"]').getByRole('button', { name: 'Budgets' }).click();
+  const budgetsDialog = page.getByRole('dialog', { name: 'Budgets of carol' });
+  await budgetsDialog.getByLabel('Daily budget').fill('500000');
+  await checkLabels(t, page, "a user's budgets");
+  await budgetsDialog.getByRole('button', { name: 'Save budgets' }).click();
+  await page.getByText('The budgets of carol are saved.').waitFor();
+  await page.locator('tr[data-user="carol"] td[data-label="Budgets"]').getByText(/Today:/).waitFor();
+  t.match(await page.locator('tr[data-user="carol"] td[data-label="Budgets"]').textContent(), /Today: \$0 of \$1 used, \$1 left/, "carol's daily budget is set and listed");
+  t.match(((await (await asUser(carolToken, '/api/user/self')).json()) as { data: { budget_daily: number } }).data, { budget_daily: 500_000 }, 'and carol reads it on GET /api/user/self');
   await page.locator('tr[data-user="carol"]').getByRole('button', { name: 'Disable' }).click();
   await page.locator('tr[data-user="carol"]').getByText('disabled', { exact: true }).waitFor();
   const refused = await asUser(carolToken, '/api/user/self');

@@ -47,6 +47,7 @@ function usageRecord(id: number, createdAt: number, outcome: 'success' | 'failed
     status: failed ? 502 : 200,
     error_code: failed ? 'upstream_error' : '',
     end_reason: failed ? 'upstream_error' : 'completed',
+    budget_overrun: failed ? '' : 'token:daily',
     use_time_ms: 80,
     first_byte_ms: 40,
     request_id: `imported-${id}`,

@@ -31,6 +31,7 @@ function usageRecord(userId: number, createdAt: number, fields: Partial<NewUsage
     status: 200,
     error_code: '',
     end_reason: 'completed',
+    budget_overrun: '',
     use_time_ms: 120,
     first_byte_ms: 120,
     request_id: `request-${userId}-${createdAt}`,
@@ -57,7 +58,7 @@ for (const driver of storageDrivers) {
     // User 1: three days of chat and one failed stream; user 2: one record on the second day.
     await log.append([
       usageRecord(1, base),
-      usageRecord(1, base + 60, { model_name: 'gx-3', quota: 250, prompt_tokens: 40, completion_tokens: 5 }),
+      usageRecord(1, base + 60, { model_name: 'gx-3', quota: 250, prompt_tokens: 40, completion_tokens: 5, budget_overrun: 'token:daily,user:monthly' }),
       usageRecord(2, base + day, { token_name: 'other', quota: 7 }),
     ]);
     await log.append([
@@ -75,6 +76,11 @@ for (const driver of storageDrivers) {
       const ids = page.items.map((record) => record.id);
       t.same([...ids].sort((a, b) => b - a), ids, 'ids grow with each record written');
       t.equal(new Set(ids).size, 4);
+    });
+
+    t.test('keeps the mark of a request served past soft budgets, and an empty one of the others', async (t) => {
+      const page = await log.page({ user_id: 1 }, 0, 20);
+      t.same(page.items.map((record) => record.budget_overrun), ['', '', 'token:daily,user:monthly', '']);
     });
 
     t.test('pages skip and take, and the total counts every match', async (t) => {

@@ -117,7 +117,7 @@ async function fill(backend: StoreBackend, storage: GatewayConfig['storage']): P
   await services.affinity.remember('resp_kept', 'gp-east');
   await new ChannelAffinity(backend.keyv<string>('affinity'), 1).remember('resp_gone', 'gp-west');
   const used = { model_name: 'gx-2.5-pro', upstream_model: 'gx-2.5-pro', operation: 'chat', client_format: 'openai', group: 'default', is_stream: false, cached_tokens: 0, reasoning_tokens: 0, usage_source: 'upstream' as const };
-  const done = { status: 200, error_code: '', end_reason: 'completed', use_time_ms: 50, first_byte_ms: 50, task_id: '', channel: 'gx-main' };
+  const done = { status: 200, error_code: '', end_reason: 'completed', budget_overrun: '', use_time_ms: 50, first_byte_ms: 50, task_id: '', channel: 'gx-main' };
   await backend.usageLog().append([
     { created_at: Math.floor(now / 1000) - 60, type: 2, user_id: alice.id, token_id: limited.id, token_name: 'limited', ...used, prompt_tokens: 10, completion_tokens: 5, quota: 37, ...done, request_id: 'copied-1', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'success', milliseconds: 48 }] },
     { created_at: Math.floor(now / 1000) - 30, type: 5, user_id: bob.id, token_id: small.id, token_name: 'small', ...used, prompt_tokens: 0, completion_tokens: 0, quota: 0, ...done, status: 502, error_code: 'upstream_error', end_reason: 'upstream_error', request_id: 'copied-2', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'failed', status: 502, code: 'upstream_error', milliseconds: 12 }] },

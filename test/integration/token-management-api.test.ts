@@ -21,6 +21,11 @@ const tokenObjectFields = [
   'expired_time',
   'created_time',
   'accessed_time',
+  'budget_daily',
+  'budget_weekly',
+  'budget_monthly',
+  'budget_mode',
+  'budgets',
 ].sort();
 
 const fullKeyShape = /^[0-9A-Za-z]{48}$/;
@@ -196,6 +201,11 @@ for (const driver of storageDrivers) {
         group: '',
         cross_group_retry: false,
         status: 1,
+        budget_daily: null,
+        budget_weekly: null,
+        budget_monthly: null,
+        budget_mode: 'hard',
+        budgets: [],
       });
     });
 

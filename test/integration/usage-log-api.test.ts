@@ -314,7 +314,7 @@ t.test('an export streams the filtered records as CSV or JSON lines, the admin f
   t.match(csv.headers['content-type'], /^text\/csv/);
   t.match(csv.headers['content-disposition'], /attachment; filename="usage-log\.csv"/);
   const rows = csv.payload.trimEnd().split('\r\n');
-  t.equal(rows[0], 'id,created_at,type,user_id,token_id,token_name,model_name,upstream_model,operation,client_format,group,is_stream,prompt_tokens,completion_tokens,cached_tokens,reasoning_tokens,quota,usage_source,status,error_code,end_reason,use_time_ms,first_byte_ms,request_id,task_id');
+  t.equal(rows[0], 'id,created_at,type,user_id,token_id,token_name,model_name,upstream_model,operation,client_format,group,is_stream,prompt_tokens,completion_tokens,cached_tokens,reasoning_tokens,quota,usage_source,status,error_code,end_reason,budget_overrun,use_time_ms,first_byte_ms,request_id,task_id');
   t.equal(rows.length, 4, 'a header and a row per record');
   t.ok(rows[1]!.startsWith(`${records[0].id},`), 'newest first');
   t.match(rows[1], /,'=HYPERLINK\(""http:\/\/example\.invalid""\)",|,"'=HYPERLINK\(""http:\/\/example\.invalid""\)",/, 'a formula is written as text, quoted');

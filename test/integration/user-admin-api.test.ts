@@ -17,7 +17,8 @@ const asAdmin = (gateway: TestApp, method: 'GET' | 'POST' | 'PUT', url: string, 
 t.test('an admin reads itself, creates a user whose answered login token signs in, and lists users newest first in pages', async (t) => {
   const gateway = await gatewayWithAdmin(t);
   const self = await asAdmin(gateway, 'GET', '/api/user/self');
-  t.same(self.json(), { success: true, message: '', data: { id: 1, username: 'root', role: 'admin', status: 1, created_time: self.json().data.created_time } });
+  const noBudgets = { budget_daily: null, budget_weekly: null, budget_monthly: null, budget_mode: 'hard', budgets: [] };
+  t.same(self.json(), { success: true, message: '', data: { id: 1, username: 'root', role: 'admin', status: 1, created_time: self.json().data.created_time, ...noBudgets } });
 
   const created = await asAdmin(gateway, 'POST', '/api/user/', { username: 'bob' });
   t.equal(created.statusCode, 200);
@@ -27,7 +28,7 @@ t.test('an admin reads itself, creates a user whose answered login token signs i
   t.notOk('login_token_hash' in bob, 'the hash is not shown');
 
   const bobSelf = await gateway.asUser(bob.login_token, { method: 'GET', url: '/api/user/self' });
-  t.same(bobSelf.json().data, { id: bob.id, username: 'bob', role: 'user', status: 1, created_time: bob.created_time }, 'the returned login token signs in as bob');
+  t.same(bobSelf.json().data, { id: bob.id, username: 'bob', role: 'user', status: 1, created_time: bob.created_time, ...noBudgets }, 'the returned login token signs in as bob');
   t.equal((await asAdmin(gateway, 'POST', '/api/user/', { username: 'carol', role: 'admin' })).json().data.role, 'admin', 'an admin can be created');
 
   const first = (await asAdmin(gateway, 'GET', '/api/user/?p=1&size=2')).json().data;
@@ -37,7 +38,7 @@ t.test('an admin reads itself, creates a user whose answered login token signs i
   );
   const second = (await asAdmin(gateway, 'GET', '/api/user/?p=2&size=2')).json().data;
   t.same(second.items.map((user: { username: string }) => user.username), ['root']);
-  t.same(Object.keys(second.items[0]).sort(), ['created_time', 'id', 'role', 'status', 'username']);
+  t.same(Object.keys(second.items[0]).sort(), ['budget_daily', 'budget_mode', 'budget_monthly', 'budget_weekly', 'budgets', 'created_time', 'id', 'role', 'status', 'username']);
 });
 
 t.test("a disabled user's login token and API keys are refused with 403 until an admin enables the user again", async (t) => {

@@ -154,6 +154,27 @@ t.test('two workers on one SQLite file', async (t) => {
     t.equal(balance.status, 4, 'the spent token is stored as exhausted');
   });
 
+  t.test('200 concurrent requests against a hard daily budget that fits 20, across both workers: exactly 20 succeed and the day counts exactly them', async (t) => {
+    const token = await issueToken({ unlimited_quota: true, budget_daily: 20 * unitsPerCall });
+    await cacheInEveryWorker(token.bearer);
+    const ids = Array.from({ length: 200 }, () => nextId('budget'));
+    const answers = await Promise.all(ids.map((id) => chat(token.bearer, id)));
+    const statuses = answers.map((answer) => answer.status);
+    t.equal(statuses.filter((status) => status === 200).length, 20, 'exactly the 20 that fit succeed');
+    t.ok(
+      answers.filter((answer) => answer.status !== 200).every((answer) => answer.status === 429 && answer.json().error.code === 'budget_exceeded'),
+      'the others are refused with 429 budget_exceeded',
+    );
+    const pids = await answeringPids(gateway, ids);
+    t.same(new Set(pids), new Set(workerPids), 'both workers took requests');
+    let budget: { used: number; remain: number } | undefined;
+    for (const until = Date.now() + 5000; Date.now() < until; await sleep(20)) {
+      budget = (await httpCall(`${base}/api/token/${token.id}`, { headers: asOperator })).json().data.budgets[0];
+      if (budget?.used === 20 * unitsPerCall && (await balanceOf(token.id)).used_quota === 20 * unitsPerCall) break;
+    }
+    t.match(budget, { used: 20 * unitsPerCall, remain: 0 }, 'the window counts the 20 charges, nothing more');
+  });
+
   t.test('under concurrent load across both workers no request fails on a busy database', async (t) => {
     const requests = 1200;
     const connections = 48;

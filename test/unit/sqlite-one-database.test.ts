@@ -74,3 +74,20 @@ t.test('an update that sets the remaining quota writes the record and the balanc
     t.match(await tokens.get(1), { name: 'token 1', remain_quota: 100 }, 'neither the new name nor the new quota');
   }
 });
+
+t.test('a database whose usage log was written before budgets gains the budget_overrun column and keeps its records', async (t) => {
+  const directory = t.testdir({});
+  const file = join(directory, 'gateway.sqlite');
+  await (await SqliteStoreBackend.open(file)).close();
+  // The table as a gateway before budgets wrote it: without the column, with one record.
+  const old = new Database(file);
+  old.exec('ALTER TABLE usage_logs DROP COLUMN budget_overrun');
+  old.exec(`INSERT INTO usage_logs (created_at, type, user_id, token_id, token_name, model_name, upstream_model, operation, client_format, "group", is_stream,
+    prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, quota, usage_source, status, error_code, end_reason, use_time_ms, first_byte_ms, request_id, task_id, channel, attempts)
+    VALUES (1700000000, 2, 1, 2, 'old', 'gx-2.5-pro', '', 'chat', 'openai', 'default', 0, 1, 2, 0, 0, 3, 'upstream', 200, '', 'completed', 5, 5, 'old-1', '', 'gx-main', '[]')`);
+  old.close();
+  const backend = await SqliteStoreBackend.open(file);
+  t.teardown(() => backend.close());
+  const page = await backend.usageLog().page({ user_id: 1 }, 0, 10);
+  t.match(page.items, [{ request_id: 'old-1', budget_overrun: '' }]);
+});

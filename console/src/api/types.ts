@@ -8,15 +8,36 @@ export interface Page<Item> {
   page_size: number;
 }
 
+/** A period's budget as the token object and `GET /api/user/self` show it. */
+export interface BudgetStatus {
+  period: 'daily' | 'weekly' | 'monthly';
+  limit: number;
+  mode: 'hard' | 'soft';
+  /** Units counted in the current period (charged and held). */
+  used: number;
+  remain: number;
+  /** Unix seconds. */
+  resets_at: number;
+}
+
+/** The budget fields of a token or a user object; a limit is null when the period has none. */
+export interface BudgetFields {
+  budget_daily: number | null;
+  budget_weekly: number | null;
+  budget_monthly: number | null;
+  budget_mode: 'hard' | 'soft';
+}
+
 /** `GET /api/user/self`. */
-export interface SignedInUser {
+export interface SignedInUser extends BudgetFields {
   id: number;
   username: string;
   role: 'admin' | 'user';
+  budgets: BudgetStatus[];
 }
 
 /** A token object of the token API (the key masked). */
-export interface Token {
+export interface Token extends BudgetFields {
   id: number;
   user_id: number;
   name: string;
@@ -37,10 +58,11 @@ export interface Token {
   expired_time: number;
   created_time: number;
   accessed_time: number;
+  budgets: BudgetStatus[];
 }
 
 /** What `POST /api/token/` and `PUT /api/token/` take. */
-export interface TokenFields {
+export interface TokenFields extends BudgetFields {
   name: string;
   remain_quota: number;
   unlimited_quota: boolean;
@@ -121,6 +143,8 @@ export interface LogRecord {
   status: number;
   error_code: string;
   end_reason: string;
+  /** The soft budgets the request was served past (`token:daily`), or empty. */
+  budget_overrun: string;
   use_time_ms: number;
   first_byte_ms: number;
   request_id: string;
@@ -192,11 +216,12 @@ export interface ChannelTestResult {
 }
 
 /** A user of `GET /api/user/` (admins only). */
-export interface UserView {
+export interface UserView extends BudgetFields {
   id: number;
   username: string;
   role: 'admin' | 'user';
   /** 1 enabled, 2 disabled. */
   status: number;
   created_time?: number;
+  budgets: BudgetStatus[];
 }

@@ -1,6 +1,7 @@
 import { allPages, api } from '../api/client';
-import type { DailyRow, LogRecord, LogStat, Page, Token } from '../api/types';
+import type { DailyRow, LogRecord, LogStat, Page, SignedInUser, Token } from '../api/types';
 import type { PageProps } from '../app';
+import { BudgetList } from '../components/budget-list';
 import { Notice, messageOf } from '../components/field';
 import { QuotaChart } from '../components/quota-chart';
 import { useLoad } from '../components/use-load';
@@ -49,6 +50,7 @@ export function Overview(_props: PageProps) {
   const day = useLoad(lastDay, []);
   const range = chartRange();
   const daily = useLoad(() => api<DailyRow[]>('GET', '/api/log/self/daily', { query: { start_timestamp: range.since } }), []);
+  const self = useLoad(() => api<SignedInUser>('GET', '/api/user/self'), []);
   const quotaPerUsd = pricing.data?.quota_per_usd ?? 1;
   const enabled = (tokens.data ?? []).filter((token) => token.status === 1);
   const left = enabled.filter((token) => !token.unlimited_quota).reduce((sum, token) => sum + token.remain_quota, 0);
@@ -57,7 +59,7 @@ export function Overview(_props: PageProps) {
   return (
     <>
       <h1>Overview</h1>
-      {[pricing.error, tokens.error, day.error, daily.error]
+      {[pricing.error, tokens.error, day.error, daily.error, self.error]
         .filter((error) => error !== undefined)
         .map((error, index) => (
           <Notice key={index} kind="error">
@@ -88,6 +90,12 @@ export function Overview(_props: PageProps) {
           <p class="hint">{day.data === undefined ? '' : `first byte after ${duration(day.data.firstByte)}; the median of the last ${day.data.sampled} answered requests`}</p>
         </div>
       </section>
+      {self.data !== undefined && self.data.budgets.length > 0 && (
+        <section class="card" aria-labelledby="your-budgets">
+          <h2 id="your-budgets">Your budgets, over all your tokens</h2>
+          <BudgetList budgets={self.data.budgets} quotaPerUsd={pricing.data?.quota_per_usd} />
+        </section>
+      )}
       <section class="card" aria-labelledby="top-models">
         <h2 id="top-models">Top models, last 24 hours</h2>
         {day.data !== undefined && day.data.topModels.length === 0 && <p>No requests in the last 24 hours.</p>}

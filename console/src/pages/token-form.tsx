@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api/client';
 import type { Pricing, Token, TokenFields } from '../api/types';
+import { BudgetInputs, budgetDraftOf, budgetFieldsOf, budgetInputOfField, type BudgetDraft } from '../components/budget-inputs';
 import { Checkbox, Field, Notice, messageOf } from '../components/field';
 import { fromDateTimeInput, toDateTimeInput } from '../format';
 import { modelsOfToken } from '../pricing';
 
-interface FormState {
+interface FormState extends BudgetDraft {
   name: string;
   unlimited: boolean;
   quotaUnits: string;
@@ -30,6 +31,7 @@ const inputOfField: Record<string, keyof FormState> = {
   model_limits_enabled: 'models',
   model_limits: 'models',
   allow_ips: 'allowIps',
+  ...budgetInputOfField,
 };
 
 const inThirtyDays = () => Math.floor(Date.now() / 1000) + 30 * 86_400;
@@ -48,6 +50,7 @@ function initialState(token: Token | undefined, quotaPerUsd: number): FormState 
     limitModels: token?.model_limits_enabled ?? false,
     models: token === undefined ? [] : token.model_limits.split(',').filter((model) => model !== ''),
     allowIps: token?.allow_ips ?? '',
+    ...budgetDraftOf(token),
   };
 }
 
@@ -63,6 +66,7 @@ function fieldsOf(state: FormState): TokenFields {
     allow_ips: state.allowIps.trim(),
     group: state.group,
     cross_group_retry: state.crossGroupRetry,
+    ...budgetFieldsOf(state),
   };
 }
 
@@ -149,6 +153,7 @@ export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () 
           </Field>
         </div>
       </fieldset>
+      <BudgetInputs draft={state} quotaPerUsd={pricing.quota_per_usd} errors={errors} onChange={set} scope="the token" />
       <fieldset>
         <legend>Expiry</legend>
         <Checkbox label="Never expires" checked={state.neverExpires} onChange={(neverExpires) => set({ neverExpires })} />

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { Page, Token } from '../api/types';
 import type { PageProps } from '../app';
+import { BudgetList } from '../components/budget-list';
 import { CopyButton } from '../components/copy-button';
 import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
@@ -158,6 +159,7 @@ export function Tokens(_props: PageProps) {
           'Status',
           'Quota left',
           'Used',
+          'Budgets',
           'Group',
           'Expires',
           'Actions',
@@ -165,7 +167,7 @@ export function Tokens(_props: PageProps) {
       >
         {tokens.length === 0 && !list.loading && (
           <tr>
-            <td colSpan={9}>{searching ? 'No token matches.' : 'No tokens yet: create one with New token.'}</td>
+            <td colSpan={10}>{searching ? 'No token matches.' : 'No tokens yet: create one with New token.'}</td>
           </tr>
         )}
         {tokens.map((token) => (
@@ -185,6 +187,9 @@ export function Tokens(_props: PageProps) {
               {token.unlimited_quota ? 'unlimited' : quotaPerUsd === undefined ? units(token.remain_quota) : `${unitsAsUsd(token.remain_quota, quotaPerUsd)} (${units(token.remain_quota)} units)`}
             </td>
             <td data-label="Used">{quotaPerUsd === undefined ? units(token.used_quota) : unitsAsUsd(token.used_quota, quotaPerUsd)}</td>
+            <td data-label="Budgets">
+              <BudgetList budgets={token.budgets} quotaPerUsd={quotaPerUsd} empty="none" />
+            </td>
             <td data-label="Group">{token.group === '' ? 'default' : token.group}</td>
             <td data-label="Expires">{dateTime(token.expired_time)}</td>
             <td data-label="Actions">

@@ -87,6 +87,7 @@ function RecordDetail(props: { record: LogRecord; pricing: Pricing | undefined }
     ['Ended', `${record.end_reason}${record.error_code === '' ? '' : ` (${record.error_code})`}, status ${record.status}`],
     ['Time', `${duration(record.use_time_ms)} in all, first byte after ${duration(record.first_byte_ms)}`],
   ];
+  if (record.budget_overrun !== undefined && record.budget_overrun !== '') facts.push(['Past a soft budget', record.budget_overrun.split(',').join(', ')]);
   if (record.task_id !== '') facts.push(['Task', record.task_id]);
   if (record.channel !== undefined) facts.push(['Channel', record.channel || '—']);
   return (

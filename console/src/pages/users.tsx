@@ -2,16 +2,54 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../api/client';
 import type { Page, UserView } from '../api/types';
 import type { PageProps } from '../app';
+import { BudgetInputs, budgetDraftOf, budgetFieldsOf, budgetInputOfField, type BudgetDraft } from '../components/budget-inputs';
+import { BudgetList } from '../components/budget-list';
 import { CopyButton } from '../components/copy-button';
 import { DataTable } from '../components/data-table';
 import { Field, Notice, messageOf } from '../components/field';
+import { Modal } from '../components/modal';
 import { Pager } from '../components/pager';
 import { useLoad } from '../components/use-load';
 import { dateTime } from '../format';
+import { loadPricing } from '../pricing';
 
 const pageSize = 20;
 
-/** Users (admins): the list, create one (its login token is shown once), enable or disable. */
+/** A user's budgets over all its tokens, edited in a dialog; the user API checks them and names what is wrong. */
+function UserBudgetsForm(props: { user: UserView; quotaPerUsd: number; onSaved: () => void; onCancel: () => void }) {
+  const [draft, setDraft] = useState<BudgetDraft>(() => budgetDraftOf(props.user));
+  const [errors, setErrors] = useState<Partial<Record<keyof BudgetDraft, string>>>({});
+  const [formError, setFormError] = useState<string | undefined>();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setErrors({});
+    setFormError(undefined);
+    try {
+      await api('PUT', '/api/user/', { body: { id: props.user.id, ...budgetFieldsOf(draft) } });
+      props.onSaved();
+    } catch (error) {
+      const input = error instanceof ApiError && error.field !== undefined ? budgetInputOfField[error.field] : undefined;
+      if (input !== undefined) setErrors({ [input]: messageOf(error) });
+      else setFormError(messageOf(error));
+    }
+  };
+  return (
+    <form class="token-form" onSubmit={submit} noValidate>
+      {formError !== undefined && <Notice kind="error">{formError}</Notice>}
+      <BudgetInputs draft={draft} quotaPerUsd={props.quotaPerUsd} errors={errors} onChange={(changes) => setDraft((previous) => ({ ...previous, ...changes }))} scope="all of the user's tokens together" />
+      <div class="actions">
+        <button type="submit" class="primary">
+          Save budgets
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Users (admins): the list, create one (its login token is shown once), enable or disable, and set its budgets. */
 export function Users(props: PageProps) {
   const [page, setPage] = useState(1);
   const users = useLoad(() => api<Page<UserView>>('GET', '/api/user/', { query: { p: page, size: pageSize } }), [page]);
@@ -20,6 +58,8 @@ export function Users(props: PageProps) {
   const [fieldErrors, setFieldErrors] = useState<{ username?: string; role?: string }>({});
   const [created, setCreated] = useState<{ username: string; login_token: string } | undefined>();
   const [notice, setNotice] = useState<{ kind: 'error' | 'success'; text: string } | undefined>();
+  const [editing, setEditing] = useState<UserView | undefined>();
+  const pricing = useLoad(loadPricing, []);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -83,7 +123,7 @@ export function Users(props: PageProps) {
       )}
       {notice !== undefined && <Notice kind={notice.kind}>{notice.text}</Notice>}
       {users.error !== undefined && <Notice kind="error">{messageOf(users.error)}</Notice>}
-      <DataTable caption="Users" class="users" columns={['Id', 'Username', 'Role', 'Status', 'Created', 'Actions']}>
+      <DataTable caption="Users" class="users" columns={['Id', 'Username', 'Role', 'Status', 'Budgets', 'Created', 'Actions']}>
         {users.data?.items.map((user) => (
           <tr key={user.id} data-user={user.username}>
             <td data-label="Id">{user.id}</td>
@@ -92,8 +132,14 @@ export function Users(props: PageProps) {
             <td data-label="Status">
               <span class={`status status-${user.status}`}>{user.status === 1 ? 'enabled' : 'disabled'}</span>
             </td>
+            <td data-label="Budgets">
+              <BudgetList budgets={user.budgets} quotaPerUsd={pricing.data?.quota_per_usd} empty="none" />
+            </td>
             <td data-label="Created">{user.created_time === undefined ? '—' : dateTime(user.created_time)}</td>
             <td data-label="Actions">
+              <button type="button" class="small" disabled={pricing.data === undefined} onClick={() => setEditing(user)}>
+                Budgets
+              </button>{' '}
               {user.id === props.user.id ? (
                 <span class="hint">you</span>
               ) : user.status === 1 ? (
@@ -110,6 +156,20 @@ export function Users(props: PageProps) {
         ))}
       </DataTable>
       {users.data !== undefined && <Pager label="User pages" page={page} pageSize={pageSize} total={users.data.total} onPage={setPage} />}
+      {editing !== undefined && pricing.data !== undefined && (
+        <Modal title={`Budgets of ${editing.username}`} onClose={() => setEditing(undefined)}>
+          <UserBudgetsForm
+            user={editing}
+            quotaPerUsd={pricing.data.quota_per_usd}
+            onCancel={() => setEditing(undefined)}
+            onSaved={() => {
+              setNotice({ kind: 'success', text: `The budgets of ${editing.username} are saved.` });
+              setEditing(undefined);
+              users.reload();
+            }}
+          />
+        </Modal>
+      )}
     </>
   );
 }

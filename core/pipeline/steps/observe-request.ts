@@ -26,6 +26,7 @@ export function observeRequest(context: RequestContext, services: PipelineServic
     milliseconds: Date.now() - startedAt,
     streamed: invocation.stream,
     translator: answeredBy(context),
+    overBudget: context.reservation?.overBudget,
     startedAt,
     requestId: invocation.requestId,
   });

@@ -46,6 +46,7 @@ export function usageRecordOf(context: RequestContext, createdAt: number, end?: 
     status: failure?.statusCode ?? status ?? 200,
     error_code: failure?.code ?? (endReason === 'completed' || endReason === 'client_gone' || endReason === 'accepted' ? '' : endReason),
     end_reason: endReason,
+    budget_overrun: overrunOf(context),
     use_time_ms: now - startedAt,
     first_byte_ms: (firstByteAt ?? now) - startedAt,
     request_id: invocation.requestId,
@@ -53,6 +54,12 @@ export function usageRecordOf(context: RequestContext, createdAt: number, end?: 
     channel: attempts.at(-1)?.channel ?? '',
     attempts,
   };
+}
+
+/** The soft budgets the request was served past, `scope:period` joined by commas; empty for none (nearly every request). */
+function overrunOf(context: RequestContext): string {
+  const over = context.reservation?.overBudget;
+  return over === undefined || over.length === 0 ? '' : over.map((budget) => `${budget.scope}:${budget.period}`).join(',');
 }
 
 /** The client's model name as a store can keep it: at most 200 characters, nothing a store refuses. */

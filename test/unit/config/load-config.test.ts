@@ -46,6 +46,16 @@ t.test('a user entry is a user unless it says role: admin, and any other role na
   t.same(error.problems, [{ path: 'users[0].role', message: 'expected admin or user', line: 2 }]);
 });
 
+t.test('budgets run in UTC unless budgets.time_zone names another IANA zone; an unknown zone and a bad user budget name their paths', async (t) => {
+  t.equal(parseConfigText('', 'gateway.yaml', {}).budgets.time_zone, 'UTC');
+  t.equal(parseConfigText('budgets: { time_zone: Europe/Berlin }\n', 'gateway.yaml', {}).budgets.time_zone, 'Europe/Berlin');
+  t.match(problemsOf('budgets: { time_zone: Mars/Olympus }\n').problems, [{ path: 'budgets.time_zone', message: /IANA time zone/ }]);
+  const config = parseConfigText('users:\n  - { id: 1, username: ann, login_token: a, budget_daily: 500000, budget_mode: soft }\n', 'gateway.yaml', {});
+  t.match(config.users[0], { budget_daily: 500000, budget_mode: 'soft' });
+  t.match(problemsOf('users:\n  - { id: 1, username: ann, login_token: a, budget_weekly: -1 }\n').problems, [{ path: 'users[0].budget_weekly', message: 'expected at least 0' }]);
+  t.match(problemsOf('users:\n  - { id: 1, username: ann, login_token: a, budget_mode: sometimes }\n').problems, [{ path: 'users[0].budget_mode', message: 'expected hard or soft' }]);
+});
+
 t.test('${VAR} and ${VAR:-default} are read from the environment, and numbers may come as strings', async (t) => {
   const config = parseConfigText('server: { port: "${PORT}", host: "${HOST:-0.0.0.0}" }\n' + provider().replace('upstream-key', '${KEY}'), 'gateway.yaml', {
     PORT: '8080',
