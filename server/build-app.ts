@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
+import { timeOrderedRequestId } from './time-ordered-request-id.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DependencyContainer } from '../core/di/dependency-injection.js';
 import { responsesRoutes } from '../plugins/responses/responses-routes.js';
@@ -126,10 +126,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     requestIdHeader: false,
     schemaController: lazySchemaCompilers(),
     // A client's own request id is kept when it is a plain token; anything else is replaced,
-    // and so is one shaped like a credential: the id is on every log line of the request.
+    // and so is one shaped like a credential: the id is on every log line of the request. A
+    // new one is time-ordered (server/time-ordered-request-id.ts).
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) && !containsSecret(given) ? given : randomUUID();
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) && !containsSecret(given) ? given : timeOrderedRequestId();
     },
   });
   const { container, generatedSecretFile } = createGatewayContainer({
