@@ -1,5 +1,5 @@
 import { emptyUsage, type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
-import { chatChunkSchema, chatSignatures, type ChatSignature } from '../shared/chat-answer.js';
+import { chatSignatures, readChatChunk, type ChatSignature } from '../shared/chat-answer.js';
 import { messageId, toMessagesStopReason, toMessagesUsage } from './messages-answer-parts.js';
 
 type EventOutput = Extract<StreamOutput, { type: 'event' }>;
@@ -16,22 +16,17 @@ interface ChunkChoice {
 }
 
 /**
- * The first choice of a chat chunk's JSON text, read with the translators' one reading of chat
- * chunks: the chunks come from a provider's decoder (gx builds them, gp checked the upstream's).
+ * The first choice of a served chat chunk, read with the translators' one reading of chat
+ * chunks ({@link readChatChunk}): the chunks come from a provider's decoder (gx builds them, gp checked the upstream's).
  * A chunk without a choice (the usage chunk, `choices: []`) says nothing; `[DONE]` and text
  * that is not a chat chunk are undefined, and skipped.
  */
-function readChunkChoice(data: string): ChunkChoice | undefined {
-  if (data === '[DONE]') return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const parsed = chatChunkSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const choice = parsed.data.choices?.[0];
+function readChunkChoice(served: EventOutput): ChunkChoice | undefined {
+  // An event with its chunk object is a chunk: its text is not read (nor written).
+  if (served.value === undefined && served.data === '[DONE]') return undefined;
+  const reading = readChatChunk(served);
+  if (reading.kind === 'unreadable') return undefined;
+  const choice = reading.chunk.choices?.[0];
   const delta = choice?.delta;
   return {
     reasoning: delta?.reasoning_content ?? '',
@@ -164,7 +159,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         return failed || started || held === undefined ? [output] : [...start(), output];
       }
       if (failed) return [];
-      const choice = readChunkChoice(output.data);
+      const choice = readChunkChoice(output);
       if (choice === undefined) return [];
       if (started) return translate(choice);
       if (held === undefined) {

@@ -1,11 +1,12 @@
 import { outputItemIdFor, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
-import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatChunkSchema, chatSignatures, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
+import { invalidUpstreamAnswer } from '../../core/kit/index.js';
+import { chatSignatures, readChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
 import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
 import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
 import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
 
 type ToolCallDelta = NonNullable<ChatChunkDelta['tool_calls']>[number];
+type ServedEvent = Extract<StreamOutput, { type: 'event' }>;
 
 /** The message item being written: its current content part, and the parts before it. */
 interface OpenMessage {
@@ -234,16 +235,13 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     return events;
   };
 
-  const translateChunk = (data: string): StreamOutput[] => {
-    let chunk: ChatChunk;
-    try {
-      const parsed = chatChunkSchema.safeParse(parseUpstreamJson(data));
-      if (!parsed.success) throw parsed.error;
-      chunk = parsed.data;
-    } catch (error) {
+  const translateChunk = (served: ServedEvent): StreamOutput[] => {
+    const reading = readChatChunk(served);
+    if (reading.kind === 'unreadable') {
       failed = true;
-      return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: error }) }];
+      return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: reading.error }) }];
     }
+    const chunk = reading.chunk;
     const events: StreamOutput[] = [];
     // Only the first choice: the translation asks for one.
     const choice = (chunk.choices ?? []).find((candidate) => (candidate.index ?? 0) === 0);
@@ -284,7 +282,8 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
           return [served];
         case 'event':
           // `[DONE]` ends a chat stream: the response closes there, after the usage before it.
-          return served.data === '[DONE]' ? close() : translateChunk(served.data);
+          // An event with its chunk object is a chunk: its text is not read (nor written).
+          return served.value === undefined && served.data === '[DONE]' ? close() : translateChunk(served);
       }
     },
     end: close,
