@@ -86,8 +86,18 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
     outputs.push(event('content_block_start', { index, content_block: block }, content, characters));
     return index;
   };
-  const delta = (outputs: EventOutput[], index: number, payload: Record<string, unknown>, characters: number) =>
-    outputs.push(event('content_block_delta', { index, delta: payload }, true, characters));
+  /**
+   * A `content_block_delta` with `text` in the `field` of a delta of `kind`: the most frequent
+   * event by far, so written from its parts, the same text {@link event} would write.
+   */
+  const delta = (outputs: EventOutput[], index: number, kind: 'thinking_delta' | 'text_delta' | 'input_json_delta', field: 'thinking' | 'text' | 'partial_json', text: string) =>
+    outputs.push({
+      type: 'event',
+      event: 'content_block_delta',
+      data: `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
+      content: true,
+      outputCharacters: text.length,
+    });
   /**
    * `signature` as the signature_delta of a thinking block, before the block it belongs to
    * (as the JSON answer places it): the open thinking block when it has none yet, else a
@@ -106,7 +116,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
     const textSignature = choice.signatures.findLast((signature) => signature.id === undefined || !callIds.has(signature.id))?.data;
     if (choice.reasoning !== '') {
       if (open?.kind !== 'thinking' || open.signed === true) openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
-      delta(outputs, open!.index, { type: 'thinking_delta', thinking: choice.reasoning }, choice.reasoning.length);
+      delta(outputs, open!.index, 'thinking_delta', 'thinking', choice.reasoning);
     }
     let textSigned = false;
     if (choice.text !== '') {
@@ -116,7 +126,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         openBlock(outputs, 'text', { type: 'text', text: '' });
         wroteText = true;
       }
-      delta(outputs, open!.index, { type: 'text_delta', text: choice.text }, choice.text.length);
+      delta(outputs, open!.index, 'text_delta', 'text', choice.text);
     }
     // A signature of text already written (gx signs the empty part it ends a text answer with)
     // comes after that text; one of text the answer has none of is left out, as in the JSON answer.
@@ -129,7 +139,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         index = openBlock(outputs, 'tool_use', { type: 'tool_use', id: call.id ?? `${id}_tool_${call.index}`, name: call.name, input: {} }, true, call.name.length);
         toolBlocks.set(call.index, index);
       }
-      if (call.arguments !== '') delta(outputs, index, { type: 'input_json_delta', partial_json: call.arguments }, call.arguments.length);
+      if (call.arguments !== '') delta(outputs, index, 'input_json_delta', 'partial_json', call.arguments);
     }
     if (choice.finishReason !== undefined) {
       finishReason = choice.finishReason;
