@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -73,6 +72,7 @@ import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
+import { timeOrderedRequestId } from './time-ordered-request-id.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -128,7 +128,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     // and so is one shaped like a credential: the id is on every log line of the request.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) && !containsSecret(given) ? given : randomUUID();
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) && !containsSecret(given) ? given : timeOrderedRequestId();
     },
   });
   const { container, generatedSecretFile } = createGatewayContainer({
