@@ -69,21 +69,11 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
   };
   const choiceTail = options.includeUsage ? '],"usage":null}' : ']}';
   // The chunk goes out as its object too (`value`), for a translation stacked on this decoder
-  // to read without parsing; its text is written only when read, which a translated stream
-  // never does. Nothing here changes after the event is made, so the text is the same whenever.
+  // to read without parsing it back.
   const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
     const value: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [choice] };
     if (options.includeUsage) value.usage = null;
-    let text: string | undefined;
-    return {
-      type: 'event',
-      get data() {
-        return (text ??= chunkText(JSON.stringify(choice), choiceTail));
-      },
-      value,
-      content,
-      outputCharacters,
-    };
+    return { type: 'event', data: chunkText(JSON.stringify(choice), choiceTail), value, content, outputCharacters };
   };
 
   const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
