@@ -106,7 +106,13 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
   const start = (events: StreamOutput[]) => {
     if (started) return;
     started = true;
-    events.push(event('response.created', { response: snapshot(inProgress) }), event('response.in_progress', { response: snapshot(inProgress) }));
+    // The same response in both events: built and serialized once.
+    const response = snapshot(inProgress);
+    const text = JSON.stringify(response);
+    for (const type of ['response.created', 'response.in_progress']) {
+      const value = { type, sequence_number: sequence++, response };
+      events.push({ type: 'event', event: type, data: `{"type":"${type}","sequence_number":${value.sequence_number},"response":${text}}`, value, content: false, outputCharacters: 0 });
+    }
   };
   const claimIndex = () => outputCount++;
   const place = (outputIndex: number, item: OutputItem) => done.push({ outputIndex, item });
