@@ -17,6 +17,15 @@ export type StreamOutput =
       type: 'event';
       /** The event's payload, already serialized (JSON text). */
       data: string;
+      /**
+       * The payload as the object the gateway built it from, when it built one: `data` is its
+       * JSON text, `JSON.parse(data)` deep-equals it. A translation stacked on the decoder
+       * reads it instead of parsing `data` back, and without a schema, since it is the
+       * gateway's own object of the served format's type (a `ChatCompletionChunk` from a chat
+       * decoder). Absent where the payload is an upstream's text passed on: that text is
+       * parsed, and checked, as before. Never changed once emitted: it may be shared.
+       */
+      value?: unknown;
       /** The SSE `event:` name, for dialects that use one. */
       event?: string;
       /**

@@ -37,7 +37,9 @@ const terminalEvents = new Set(['response.completed', 'response.incomplete']);
  */
 export function responseOfTerminalEvent(output: StreamOutput): unknown {
   if (output.type !== 'event' || output.event === undefined || !terminalEvents.has(output.event)) return undefined;
-  return (JSON.parse(output.data) as { response?: unknown }).response;
+  // The object the translation built the event from, when it gives it: no need to parse its text back.
+  const event = output.value ?? JSON.parse(output.data);
+  return (event as { response?: unknown }).response;
 }
 
 /** A TTL as a client reads it in an error: `30 days`, `12 hours`. */

@@ -166,11 +166,14 @@ export class ModelRequestPipeline {
             return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
           }
         }
-        if (translator !== undefined) await rememberConversation(context, services, body);
+        // Kept beside the settlement, so the store commits both together; the answer waits for
+        // both, so a follow-up naming it finds its conversation.
+        const remembered = translator === undefined ? undefined : rememberConversation(context, services, body);
         attempt.detach();
         attemptSucceeded(context, services, attempt);
         context.usage = usage;
         await settle(context, services, attempt.group);
+        await remembered;
         await rememberAffinity(context, services, attempt, result.affinityKey);
         this.#over(context, undefined, result.status);
         return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined } };

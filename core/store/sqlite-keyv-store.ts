@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type Database from 'better-sqlite3';
 import type { KeyvStoreAdapter } from 'keyv';
+import type { SqliteGroupCommit } from './sqlite-group-commit.js';
 
 /** How many records {@link SqliteKeyvStore.iterator} reads per statement. */
 const iterationPageSize = 100;
@@ -44,19 +45,26 @@ export function prepareRecordStatements(database: Database.Database): RecordStat
  * `{ value, expires }`), exactly as `@keyv/sqlite` stored them, so a data directory written by
  * the earlier driver reads the same. keyv itself drops what has expired when it reads it.
  *
- * Each call is one statement, committed when it returns: WAL with `synchronous=NORMAL`, like
- * the primitives. One store per namespace, because keyv writes its namespace into the store it
- * is given, and `clear` and `iterator` act on that namespace.
+ * Reads are one statement each, on the calling thread. Writes join the group commit of their
+ * event-loop turn ({@link SqliteGroupCommit}), beside the quota writes: one WAL commit for
+ * every record the turn wrote (a translated Responses answer keeps its conversation on every
+ * request, and a commit of its own was the largest single cost of that request in the
+ * benchmark's profile). A write resolves once committed, so whoever awaited it, and anyone
+ * reading after that, finds it; writes commit in the order they were made. WAL with
+ * `synchronous=NORMAL`, like the primitives. One store per namespace, because keyv writes its
+ * namespace into the store it is given, and `clear` and `iterator` act on that namespace.
  */
 export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   /** Read by keyv: the `sqlite` dialect makes it offer `iterator`. */
   readonly opts: { dialect: 'sqlite'; url: string };
   namespace?: string | undefined;
   readonly #statements: RecordStatements;
+  readonly #groupCommit: SqliteGroupCommit;
 
-  constructor(statements: RecordStatements, file: string) {
+  constructor(statements: RecordStatements, groupCommit: SqliteGroupCommit, file: string) {
     super();
     this.#statements = statements;
+    this.#groupCommit = groupCommit;
     this.opts = { dialect: 'sqlite', url: `sqlite://${file}` };
   }
 
@@ -70,14 +78,15 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   }
 
   async set(key: string, value: string): Promise<void> {
-    this.#statements.set.run(key, value);
+    await this.#groupCommit.run(() => this.#statements.set.run(key, value));
   }
 
   async setMany(entries: Entry[]): Promise<void> {
     const set = this.#statements.set;
-    set.database.transaction(() => {
+    // Inside the group's transaction: all of them or, when one fails, none.
+    await this.#groupCommit.run(() => set.database.transaction(() => {
       for (const entry of entries) set.run(entry.key, entry.value);
-    })();
+    })());
   }
 
   async has(key: string): Promise<boolean> {
@@ -85,16 +94,16 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   }
 
   async delete(key: string): Promise<boolean> {
-    return this.#statements.delete.run(key).changes > 0;
+    return this.#groupCommit.run(() => this.#statements.delete.run(key).changes > 0);
   }
 
   async deleteMany(keys: string[]): Promise<boolean> {
-    return this.#statements.deleteMany.run(JSON.stringify(keys)).changes > 0;
+    return this.#groupCommit.run(() => this.#statements.deleteMany.run(JSON.stringify(keys)).changes > 0);
   }
 
   async clear(): Promise<void> {
     const [from, to] = namespaceRange(this.namespace);
-    this.#statements.clear.run(from, to);
+    await this.#groupCommit.run(() => this.#statements.clear.run(from, to));
   }
 
   /**

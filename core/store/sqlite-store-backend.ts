@@ -39,7 +39,7 @@ export class SqliteStoreBackend implements StoreBackend {
   readonly #database: Database.Database;
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #recordStatements: RecordStatements;
-  /** Quota writes, committed together per event-loop turn. */
+  /** Quota writes and keyv's records, committed together per event-loop turn. */
   readonly #groupCommit: SqliteGroupCommit;
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages: StoreMessageBus;
@@ -84,7 +84,7 @@ export class SqliteStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#file), namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#groupCommit, this.#file), namespace, throwOnErrors: true, emitErrors: false });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
@@ -102,13 +102,15 @@ export class SqliteStoreBackend implements StoreBackend {
         return { key: keyv._getKeyPrefix(key), value: (await keyv.serializeData({ value })) as string };
       }),
     );
-    this.#database
-      .transaction(() => {
+    // In the group commit, as keyv's own writes are, so they keep their order; a savepoint
+    // inside its transaction, so these writes land all together or not at all.
+    await this.#groupCommit.run(() =>
+      this.#database.transaction(() => {
         for (const record of records) this.#recordStatements.set.run(record.key, record.value);
         for (const { key, members } of writes.setAdditions ?? []) this.#statements.addToSet.run(key, JSON.stringify(members));
         for (const { account, remain } of writes.remaining ?? []) this.#statements.writeRemaining.run(account, remain);
-      })
-      .immediate();
+      })(),
+    );
   }
 
   async increment(key: string, by = 1): Promise<number> {

@@ -1,5 +1,5 @@
 import { emptyUsage, type StreamOutput, type StreamTranslation, type TranslationContext, type Usage } from '../../core/index.js';
-import { chatChunkSchema, chatSignatures, type ChatSignature } from '../shared/chat-answer.js';
+import { chatSignatures, readChatChunk, type ChatSignature } from '../shared/chat-answer.js';
 import { messageId, toMessagesStopReason, toMessagesUsage } from './messages-answer-parts.js';
 
 type EventOutput = Extract<StreamOutput, { type: 'event' }>;
@@ -16,22 +16,17 @@ interface ChunkChoice {
 }
 
 /**
- * The first choice of a chat chunk's JSON text, read with the translators' one reading of chat
- * chunks: the chunks come from a provider's decoder (gx builds them, gp checked the upstream's).
+ * The first choice of a served chat chunk, read with the translators' one reading of chat
+ * chunks ({@link readChatChunk}): the chunks come from a provider's decoder (gx builds them, gp checked the upstream's).
  * A chunk without a choice (the usage chunk, `choices: []`) says nothing; `[DONE]` and text
  * that is not a chat chunk are undefined, and skipped.
  */
-function readChunkChoice(data: string): ChunkChoice | undefined {
-  if (data === '[DONE]') return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const parsed = chatChunkSchema.safeParse(json);
-  if (!parsed.success) return undefined;
-  const choice = parsed.data.choices?.[0];
+function readChunkChoice(served: EventOutput): ChunkChoice | undefined {
+  // An event with its chunk object is a chunk: its text is not read (nor written).
+  if (served.value === undefined && served.data === '[DONE]') return undefined;
+  const reading = readChatChunk(served);
+  if (reading.kind === 'unreadable') return undefined;
+  const choice = reading.chunk.choices?.[0];
   const delta = choice?.delta;
   return {
     reasoning: delta?.reasoning_content ?? '',
@@ -91,8 +86,18 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
     outputs.push(event('content_block_start', { index, content_block: block }, content, characters));
     return index;
   };
-  const delta = (outputs: EventOutput[], index: number, payload: Record<string, unknown>, characters: number) =>
-    outputs.push(event('content_block_delta', { index, delta: payload }, true, characters));
+  /**
+   * A `content_block_delta` with `text` in the `field` of a delta of `kind`: the most frequent
+   * event by far, so written from its parts, the same text {@link event} would write.
+   */
+  const delta = (outputs: EventOutput[], index: number, kind: 'thinking_delta' | 'text_delta' | 'input_json_delta', field: 'thinking' | 'text' | 'partial_json', text: string) =>
+    outputs.push({
+      type: 'event',
+      event: 'content_block_delta',
+      data: `{"type":"content_block_delta","index":${index},"delta":{"type":"${kind}","${field}":${JSON.stringify(text)}}}`,
+      content: true,
+      outputCharacters: text.length,
+    });
   /**
    * `signature` as the signature_delta of a thinking block, before the block it belongs to
    * (as the JSON answer places it): the open thinking block when it has none yet, else a
@@ -111,7 +116,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
     const textSignature = choice.signatures.findLast((signature) => signature.id === undefined || !callIds.has(signature.id))?.data;
     if (choice.reasoning !== '') {
       if (open?.kind !== 'thinking' || open.signed === true) openBlock(outputs, 'thinking', { type: 'thinking', thinking: '', signature: '' });
-      delta(outputs, open!.index, { type: 'thinking_delta', thinking: choice.reasoning }, choice.reasoning.length);
+      delta(outputs, open!.index, 'thinking_delta', 'thinking', choice.reasoning);
     }
     let textSigned = false;
     if (choice.text !== '') {
@@ -121,7 +126,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         openBlock(outputs, 'text', { type: 'text', text: '' });
         wroteText = true;
       }
-      delta(outputs, open!.index, { type: 'text_delta', text: choice.text }, choice.text.length);
+      delta(outputs, open!.index, 'text_delta', 'text', choice.text);
     }
     // A signature of text already written (gx signs the empty part it ends a text answer with)
     // comes after that text; one of text the answer has none of is left out, as in the JSON answer.
@@ -134,7 +139,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         index = openBlock(outputs, 'tool_use', { type: 'tool_use', id: call.id ?? `${id}_tool_${call.index}`, name: call.name, input: {} }, true, call.name.length);
         toolBlocks.set(call.index, index);
       }
-      if (call.arguments !== '') delta(outputs, index, { type: 'input_json_delta', partial_json: call.arguments }, call.arguments.length);
+      if (call.arguments !== '') delta(outputs, index, 'input_json_delta', 'partial_json', call.arguments);
     }
     if (choice.finishReason !== undefined) {
       finishReason = choice.finishReason;
@@ -164,7 +169,7 @@ export function createMessagesStreamTranslation(context: TranslationContext): St
         return failed || started || held === undefined ? [output] : [...start(), output];
       }
       if (failed) return [];
-      const choice = readChunkChoice(output.data);
+      const choice = readChunkChoice(output);
       if (choice === undefined) return [];
       if (started) return translate(choice);
       if (held === undefined) {

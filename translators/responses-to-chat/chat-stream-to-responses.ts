@@ -1,11 +1,12 @@
 import { outputItemIdFor, type StreamOutput, type StreamTranslation, type Usage } from '../../core/index.js';
-import { invalidUpstreamAnswer, parseUpstreamJson } from '../../core/kit/index.js';
-import { chatChunkSchema, chatSignatures, type ChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
+import { invalidUpstreamAnswer } from '../../core/kit/index.js';
+import { chatSignatures, readChatChunk, type ChatChunkDelta } from '../shared/chat-answer.js';
 import { responseObject, statusForFinish, type ResponsesAnswerContext, type ResponseStatus } from './responses-object.js';
 import { messageItem, reasoningItem, toResponsesLogprobs, toolCallItem, type ItemStatus, type MessagePart, type OutputItem, type ResponsesLogprob } from './responses-output-items.js';
 import { declaredTools, type DeclaredTool } from './to-chat-tools.js';
 
 type ToolCallDelta = NonNullable<ChatChunkDelta['tool_calls']>[number];
+type ServedEvent = Extract<StreamOutput, { type: 'event' }>;
 
 /** The message item being written: its current content part, and the parts before it. */
 interface OpenMessage {
@@ -13,7 +14,7 @@ interface OpenMessage {
   id: string;
   outputIndex: number;
   parts: MessagePart[];
-  part: { type: 'output_text' | 'refusal'; text: string; logprobs: ResponsesLogprob[] };
+  part: { type: 'output_text' | 'refusal'; text: string; logprobs: ResponsesLogprob[]; deltaFields?: string };
 }
 
 /** The reasoning item being written: its summary, if it has one, and the signature it carries for the item after it. */
@@ -25,6 +26,7 @@ interface OpenReasoning {
   /** A summary part was opened (an item that only carries a signature has none). */
   summarized: boolean;
   encrypted: string | undefined;
+  deltaFields?: string;
 }
 
 /** A tool call being written; calls stay open until the answer finishes, as chat may interleave their fragments. */
@@ -35,7 +37,11 @@ interface OpenCall {
   chatName: string;
   tool: DeclaredTool | undefined;
   arguments: string;
+  deltaFields?: string;
 }
+
+/** The JSON of a delta event's item fields (`"item_id":…,"output_index":…`, then `more`), with the comma before the delta. */
+const deltaFieldsOf = (itemId: string, outputIndex: number, more = ''): string => `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex}${more},`;
 
 /**
  * Turns a chat completion stream (the provider's decoder outputs: chunk events, `usage`,
@@ -74,12 +80,23 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
   /** A message item has been opened: a signature of the text has text to belong to. */
   let wroteText = false;
 
-  const event = (type: string, fields: Record<string, unknown>, outputCharacters = 0): StreamOutput => ({
+  const event = (type: string, fields: Record<string, unknown>, outputCharacters = 0): Extract<StreamOutput, { type: 'event' }> => {
+    const value = { type, sequence_number: sequence++, ...fields };
+    return { type: 'event', event: type, data: JSON.stringify(value), value, content: outputCharacters > 0, outputCharacters };
+  };
+  /**
+   * A delta event, the most frequent by far, written from its parts rather than built and
+   * serialized whole: `fields` is the JSON of the fields between the sequence number and the
+   * delta, each followed by a comma (the same for every delta of its item or part, so written
+   * once: {@link deltaFieldsOf}), `tail` what follows the delta. The text is the one
+   * `JSON.stringify` of {@link event} would write, key for key.
+   */
+  const deltaEvent = (type: string, fields: string, delta: string, tail = ''): StreamOutput => ({
     type: 'event',
     event: type,
-    data: JSON.stringify({ type, sequence_number: sequence++, ...fields }),
-    content: outputCharacters > 0,
-    outputCharacters,
+    data: `{"type":"${type}","sequence_number":${sequence++},${fields}"delta":${JSON.stringify(delta)}${tail}}`,
+    content: delta.length > 0,
+    outputCharacters: delta.length,
   });
   const snapshot = (status: ResponseStatus) => {
     const output = [...done].sort((a, b) => a.outputIndex - b.outputIndex).map((entry) => entry.item);
@@ -89,7 +106,13 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
   const start = (events: StreamOutput[]) => {
     if (started) return;
     started = true;
-    events.push(event('response.created', { response: snapshot(inProgress) }), event('response.in_progress', { response: snapshot(inProgress) }));
+    // The same response in both events: built and serialized once.
+    const response = snapshot(inProgress);
+    const text = JSON.stringify(response);
+    for (const type of ['response.created', 'response.in_progress']) {
+      const value = { type, sequence_number: sequence++, response };
+      events.push({ type: 'event', event: type, data: `{"type":"${type}","sequence_number":${value.sequence_number},"response":${text}}`, value, content: false, outputCharacters: 0 });
+    }
   };
   const claimIndex = () => outputCount++;
   const place = (outputIndex: number, item: OutputItem) => done.push({ outputIndex, item });
@@ -151,7 +174,8 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     // Thoughts after a signature are another reasoning item: the signature belongs to what follows it.
     const reasoning = open?.kind === 'reasoning' && open.summarized && open.encrypted === undefined ? open : openReasoning(events, true);
     reasoning.text += text;
-    events.push(event('response.reasoning_summary_text.delta', { item_id: reasoning.id, output_index: reasoning.outputIndex, summary_index: 0, delta: text }, text.length));
+    reasoning.deltaFields ??= deltaFieldsOf(reasoning.id, reasoning.outputIndex, ',"summary_index":0');
+    events.push(deltaEvent('response.reasoning_summary_text.delta', reasoning.deltaFields, text));
   };
 
   const addMessageText = (type: 'output_text' | 'refusal', text: string, logprobs: ResponsesLogprob[], events: StreamOutput[]) => {
@@ -168,14 +192,14 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
       open.part = { type, text: '', logprobs: [] };
       events.push(partAdded(open));
     }
-    const fields = { item_id: open.id, output_index: open.outputIndex, content_index: open.parts.length };
     open.part.text += text;
+    open.part.deltaFields ??= deltaFieldsOf(open.id, open.outputIndex, `,"content_index":${open.parts.length}`);
     if (type === 'refusal') {
-      events.push(event('response.refusal.delta', { ...fields, delta: text }, text.length));
+      events.push(deltaEvent('response.refusal.delta', open.part.deltaFields, text));
       return;
     }
-    open.part.logprobs.push(...logprobs);
-    events.push(event('response.output_text.delta', { ...fields, delta: text, logprobs }, text.length));
+    if (logprobs.length > 0) open.part.logprobs.push(...logprobs);
+    events.push(deltaEvent('response.output_text.delta', open.part.deltaFields, text, logprobs.length === 0 ? ',"logprobs":[]' : `,"logprobs":${JSON.stringify(logprobs)}`));
   };
   const partAdded = (message: OpenMessage): StreamOutput => {
     const part = message.part.type === 'output_text' ? { type: 'output_text', annotations: [], logprobs: [], text: '' } : { type: 'refusal', refusal: '' };
@@ -199,7 +223,10 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     const fragment = delta.function?.arguments ?? '';
     if (fragment === '') return;
     call.arguments += fragment;
-    if (call.tool?.custom !== true) events.push(event('response.function_call_arguments.delta', { item_id: call.id, output_index: call.outputIndex, delta: fragment }, fragment.length));
+    if (call.tool?.custom !== true) {
+      call.deltaFields ??= deltaFieldsOf(call.id, call.outputIndex);
+      events.push(deltaEvent('response.function_call_arguments.delta', call.deltaFields, fragment));
+    }
   };
   const closeCalls = (events: StreamOutput[]) => {
     for (const call of [...calls.values()].sort((a, b) => a.outputIndex - b.outputIndex)) {
@@ -234,16 +261,13 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
     return events;
   };
 
-  const translateChunk = (data: string): StreamOutput[] => {
-    let chunk: ChatChunk;
-    try {
-      const parsed = chatChunkSchema.safeParse(parseUpstreamJson(data));
-      if (!parsed.success) throw parsed.error;
-      chunk = parsed.data;
-    } catch (error) {
+  const translateChunk = (served: ServedEvent): StreamOutput[] => {
+    const reading = readChatChunk(served);
+    if (reading.kind === 'unreadable') {
       failed = true;
-      return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: error }) }];
+      return [{ type: 'error', error: invalidUpstreamAnswer('a chat completion chunk', { cause: reading.error }) }];
     }
+    const chunk = reading.chunk;
     const events: StreamOutput[] = [];
     // Only the first choice: the translation asks for one.
     const choice = (chunk.choices ?? []).find((candidate) => (candidate.index ?? 0) === 0);
@@ -284,7 +308,8 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
           return [served];
         case 'event':
           // `[DONE]` ends a chat stream: the response closes there, after the usage before it.
-          return served.data === '[DONE]' ? close() : translateChunk(served.data);
+          // An event with its chunk object is a chunk: its text is not read (nor written).
+          return served.value === undefined && served.data === '[DONE]' ? close() : translateChunk(served);
       }
     },
     end: close,

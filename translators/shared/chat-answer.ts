@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../../core/index.js';
+import { parseUpstreamJson } from '../../core/kit/index.js';
 
 // The one reading of a served chat answer for every translator that serves its client over
 // chat. Lenient on purpose: the body is a chat provider's answer (gx builds it, gp and the
@@ -97,3 +98,24 @@ export function chatSignatures(details: z.output<typeof chatReasoningDetailsSche
 
 /** A choice's `logprobs`, as read. */
 export type ChatLogprobs = z.output<typeof chatLogprobsSchema>;
+
+/** A served chat stream event: the chunk it carries, or why it carries none a translation can read. */
+export type ChatChunkReading = { kind: 'chunk'; chunk: ChatChunk } | { kind: 'unreadable'; error: unknown };
+
+/**
+ * The chunk of a served chat stream's event, read once for every translator: the object the
+ * gateway's own decoder built (`value`, gx's chunks) as it is, without parsing or a schema;
+ * otherwise `data`, an upstream's text a provider passed on (gp), parsed and read with the
+ * lenient {@link chatChunkSchema}. `[DONE]` is for the caller to recognize first.
+ */
+export function readChatChunk(output: { data: string; value?: unknown }): ChatChunkReading {
+  if (output.value !== undefined) return { kind: 'chunk', chunk: output.value as ChatChunk };
+  let json: unknown;
+  try {
+    json = parseUpstreamJson(output.data);
+  } catch (error) {
+    return { kind: 'unreadable', error };
+  }
+  const parsed = chatChunkSchema.safeParse(json);
+  return parsed.success ? { kind: 'chunk', chunk: parsed.data } : { kind: 'unreadable', error: parsed.error };
+}

@@ -30,6 +30,12 @@ const sum = (outputs: readonly StreamOutput[]): number =>
   outputs.reduce((total, output) => total + (output.type === 'event' ? (output.outputCharacters ?? (output.content ? output.data.length : 0)) : 0), 0);
 const events = (outputs: readonly StreamOutput[]) => outputs.filter((output): output is Extract<StreamOutput, { type: 'event' }> => output.type === 'event');
 
+/** An event as an upstream's text passed on: without the object the gateway built it from. */
+const textOnly = (output: Extract<StreamOutput, { type: 'event' }>): StreamOutput => {
+  const { value: _value, ...rest } = output;
+  return { ...rest, data: output.data };
+};
+
 /** What is wrong with a translation's outputs as the pump would read them, or undefined. */
 function outputsProblem(outputs: unknown): string | undefined {
   if (!Array.isArray(outputs)) return `answered ${typeof outputs}, not an array of outputs (a translation is synchronous)`;
@@ -38,11 +44,13 @@ function outputsProblem(outputs: unknown): string | undefined {
     if (output.type !== 'event') continue;
     if (typeof output.data !== 'string' || typeof output.content !== 'boolean') return `an event needs data as text and content as a boolean: ${JSON.stringify(output)}`;
     if (output.data !== '[DONE]') {
+      let json: unknown;
       try {
-        JSON.parse(output.data);
+        json = JSON.parse(output.data);
       } catch {
         return `an event's data is not JSON text: ${output.data.slice(0, 120)}`;
       }
+      if (output.value !== undefined && !isDeepStrictEqual(plain(output.value), json)) return `an event's value is not the object its data is the JSON of: ${output.data.slice(0, 120)}`;
     }
     if ((output.outputCharacters ?? 0) > 0 && !output.content) return `an event carries ${output.outputCharacters} characters of model output but content: false, so the gateway could fail over after sending it: ${output.data.slice(0, 120)}`;
   }
@@ -182,6 +190,14 @@ function checkStream(checks: CheckList, title: string, translator: Translator, o
   const errorRun = runTranslation(translator, operation, context, request, cut, false);
   const errorBatch = errorRun.batches[cut.length - 1] ?? [];
   checks.expect(`${title}: an error output passes through unchanged`, errorRun.thrown ?? (errorBatch.includes(error) ? undefined : `pushing it answered ${JSON.stringify(errorBatch)}`));
+
+  // A chunk object (`value`) reads as its text: the same stream from an upstream that passes
+  // its text on, with no object beside it, translates the same way.
+  if (events(served).some((output) => output.value !== undefined)) {
+    const asText = served.map((output): StreamOutput => (output.type === 'event' ? textOnly(output) : output));
+    const textRun = runTranslation(translator, operation, context, request, asText);
+    checks.expect(`${title}: a served event's value translates as its data does`, textRun.thrown ?? (isDeepStrictEqual(plain(textRun.batches), plain(run.batches)) ? undefined : 'the stream without values answered differently'));
+  }
 
   const second = runTranslation(translator, operation, context, request, served);
   checks.expect(`${title}: the stream translation is pure: the same stream translates the same way`, isDeepStrictEqual(plain(second.batches), plain(run.batches)) ? undefined : 'a second run answered differently');

@@ -1,5 +1,6 @@
 import {
   upstreamStreamTruncated,
+  type ChatCompletionChunk,
   type ChatCompletionChunkChoice,
   type ChatCompletionDelta,
   type ChatCompletionToolCallDelta,
@@ -67,8 +68,13 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
     return chunkHead + serializedChoices + tail;
   };
   const choiceTail = options.includeUsage ? '],"usage":null}' : ']}';
-  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput =>
-    ({ type: 'event', data: chunkText(JSON.stringify(choice), choiceTail), content, outputCharacters });
+  // The chunk goes out as its object too (`value`), for a translation stacked on this decoder
+  // to read without parsing it back.
+  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
+    const value: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [choice] };
+    if (options.includeUsage) value.usage = null;
+    return { type: 'event', data: chunkText(JSON.stringify(choice), choiceTail), value, content, outputCharacters };
+  };
 
   const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
     const index = candidate.index ?? position;
@@ -136,7 +142,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       if ([...choices.values()].some((state) => !state.finished)) return fail(upstreamStreamTruncated());
       const done: StreamOutput = { type: 'event', data: '[DONE]', content: false };
       if (!options.includeUsage || usage === undefined) return [done];
-      return [{ type: 'event', data: chunkText('', `],"usage":${JSON.stringify(toChatCompletionUsage(usage))}}`), content: false }, done];
+      const usageChunk: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [], usage: toChatCompletionUsage(usage) };
+      return [{ type: 'event', data: chunkText('', `],"usage":${JSON.stringify(usageChunk.usage)}}`), value: usageChunk, content: false }, done];
     },
   });
 }
