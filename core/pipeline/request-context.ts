@@ -9,7 +9,6 @@ import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
 import { PreparedRequests } from './prepared-requests.js';
-import type { FallbackModel } from './steps/fall-back.js';
 import type { UsageAttempt } from '../usage/usage-record.js';
 
 /** One try of a channel, as the request's log line, the observer and its usage record report it. */
@@ -19,6 +18,13 @@ export type AttemptRecord = UsageAttempt;
 export interface RequestTranslations {
   readonly context: TranslationContext;
   readonly requests: Map<Translator, TranslatedRequest>;
+}
+
+/** A model to try once the ones before it failed: as the client (or the config) named it, what it resolves to, its price. */
+export interface FallbackModel {
+  requested: string;
+  model: string;
+  price: PriceConfig | undefined;
 }
 
 /**

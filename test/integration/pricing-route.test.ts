@@ -27,8 +27,8 @@ t.test('GET /api/pricing lists every served model with its groups, routes and US
   t.equal(byName.get('gx-2.5-pro')?.billing, 'priced');
   t.same(byName.get('gp-5.4')?.price, pricing['gp-*'], 'a pattern prices the models it matches');
   t.same(byName.get('gp-5.4')?.enable_groups, ['vip']);
-  t.same(byName.get('gx-latest')?.price, null);
-  t.equal(byName.get('gx-latest')?.billing, 'unpriced', 'no price and no free models: requests for it are refused');
+  t.same(byName.get('gx-latest')?.price, pricing['gx-2.5-pro'], 'a model_map key without a price of its own: the price of the model it calls');
+  t.equal(byName.get('gx-latest')?.billing, 'priced');
   t.same(Object.keys(byName.get('gx-2.5-pro')?.routes ?? {}), ['default']);
 
   const token = await issueToken(t, gateway, { group: 'default' });
@@ -37,11 +37,16 @@ t.test('GET /api/pricing lists every served model with its groups, routes and US
   t.ok(byName.get('gx-2.5-pro')?.routes.default?.includes('POST /v1/chat/completions'));
 });
 
-t.test('GET /api/pricing says free for an unpriced model when free models are allowed', async (t) => {
-  const gateway = await buildTestApp(t, 'memory', { pricing, billing: { price_catalog: false, allow_free_models: true } });
-  const login = await gateway.createUser('pricing-reader');
-  const { data } = (await gateway.asUser(login, { method: 'GET', url: '/api/pricing' })).json() as { data: Pricing };
-  t.equal(data.models.find((model) => model.model_name === 'gx-latest')?.billing, 'free');
+t.test('GET /api/pricing says unpriced for a model nothing prices, and free when free models are allowed', async (t) => {
+  const providers = [{ name: 'gx-main', plugin: 'gx', base_url: 'http://127.0.0.1:9/gx', api_key: 'upstream-secret', models: ['gx-2.5-pro', 'gx-lab'] }];
+  for (const [allow, billing] of [[false, 'unpriced'], [true, 'free']] as const) {
+    const gateway = await buildTestApp(t, 'memory', { pricing, providers, billing: { price_catalog: false, allow_free_models: allow } });
+    const login = await gateway.createUser('pricing-reader');
+    const { data } = (await gateway.asUser(login, { method: 'GET', url: '/api/pricing' })).json() as { data: Pricing };
+    const lab = data.models.find((model) => model.model_name === 'gx-lab');
+    t.same(lab?.price, null);
+    t.equal(lab?.billing, billing, allow ? 'served free' : 'no price and no free models: requests for it are refused');
+  }
 });
 
 t.test('GET /api/pricing takes a login token', async (t) => {

@@ -1,17 +1,9 @@
 import { priceOfModel } from '../../billing/pricing.js';
-import type { PriceConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
 import { authorizeModel } from './authorize-model.js';
 import { planRoute } from './plan-route.js';
-
-/** A model to try once the ones before it failed: as the client (or the config) named it, what it resolves to, its price. */
-export interface FallbackModel {
-  requested: string;
-  model: string;
-  price: PriceConfig | undefined;
-}
 
 /**
  * Fallbacks: the models to try after the requested one, in order. The request's own `models`
@@ -22,7 +14,9 @@ export interface FallbackModel {
 export function planFallbacks(context: RequestContext, services: PipelineServices): void {
   const { invocation, token } = context;
   const { catalog, config } = services;
-  const listed = invocation.models?.slice(1) ?? config.fallbacks[context.requestedModel] ?? config.fallbacks[context.model] ?? [];
+  // Own keys only: a client's model may be named `constructor` or `__proto__`.
+  const configured = (model: string) => (Object.hasOwn(config.fallbacks, model) ? config.fallbacks[model] : undefined);
+  const listed = invocation.models?.slice(1) ?? configured(context.requestedModel) ?? configured(context.model) ?? [];
   if (listed.length === 0) return;
   const seen = new Set([context.model]);
   for (const requested of listed) {
