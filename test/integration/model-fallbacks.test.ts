@@ -79,6 +79,10 @@ t.test("the request's models list replaces the config's fallbacks, within the to
   t.equal(refused.statusCode, 403, 'a listed model outside the limits is refused before anything is tried');
   t.equal(refused.json().error.code, 'model_not_allowed');
 
+  const unknown = await postChat(gateway, token, { models: ['gx-2.5-pro', 'gx-9-ultra'], messages: [{ role: 'user', content: 'hello' }] });
+  t.equal(unknown.statusCode, 404, 'a listed model no channel serves is named, before anything is tried');
+  t.match(unknown.json().error, { code: 'model_not_found', param: 'models', message: /^models: no channel serves model "gx-9-ultra"/ });
+
   const bad = await postChat(gateway, token, { models: [], messages: [{ role: 'user', content: 'hello' }] });
   t.equal(bad.statusCode, 400);
   t.match(bad.json().error, { param: 'models', message: 'models: expected at least one model' });

@@ -1,4 +1,5 @@
 import { priceOfModel } from '../../billing/pricing.js';
+import { quoted } from '../../errors/client-text.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
@@ -19,10 +20,16 @@ export function planFallbacks(context: RequestContext, services: PipelineService
   const listed = invocation.models?.slice(1) ?? configured(context.requestedModel) ?? configured(context.model) ?? [];
   if (listed.length === 0) return;
   const seen = new Set([context.model]);
+  const groups = catalog.groupsOf(token.group);
   for (const requested of listed) {
     const model = catalog.resolve(requested);
-    if (invocation.models !== undefined) authorizeModel(token, requested, model);
-    else if (!allowedBy(token, requested, model)) continue;
+    if (invocation.models !== undefined) {
+      authorizeModel(token, requested, model);
+      // A client's list names only models it can be served: a typo is its own to fix.
+      if (!catalog.serves(groups, requested)) {
+        throw new GatewayError(404, 'model_not_found', `models: no channel serves model ${quoted(requested)} for this API key's group (${groups.join(', ') || 'none'}); list models /v1/models names`, { param: 'models' });
+      }
+    } else if (!allowedBy(token, requested, model)) continue;
     if (seen.has(model)) continue;
     seen.add(model);
     context.fallbacks.push({ requested, model, price: priceOfModel(config, requested) });
