@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../core/errors/error-codes.js';
-import { authorizeModel } from '../../core/pipeline/steps/authorize-model.js';
+import { authorizeModel, modelAllowed } from '../../core/pipeline/steps/authorize-model.js';
 import type { Channel } from '../../core/routing/channel.js';
 import type { ModelCatalog } from '../../core/routing/model-catalog.js';
 import { servedRoutes } from '../../core/routing/served-routes.js';
@@ -26,7 +26,7 @@ export async function modelListRoutes(app: FastifyInstance, options: { catalog: 
     const token = tokenOf(request);
     const models = catalog.list(catalog.groupsOf(token.group));
     // An alias is listed when the limits name it or the model it stands for, as it may be called then.
-    return token.model_limits_enabled ? models.filter((model) => token.model_limits.includes(model) || token.model_limits.includes(catalog.resolve(model))) : models;
+    return token.model_limits_enabled ? models.filter((model) => modelAllowed(token, model, catalog.resolve(model))) : models;
   };
   const reachable = (request: FastifyRequest, model: string) => {
     const token = tokenOf(request);

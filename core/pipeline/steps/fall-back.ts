@@ -3,7 +3,7 @@ import { quoted } from '../../errors/client-text.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
-import { authorizeModel } from './authorize-model.js';
+import { authorizeModel, modelAllowed } from './authorize-model.js';
 import { planRoute } from './plan-route.js';
 
 /**
@@ -29,15 +29,11 @@ export function planFallbacks(context: RequestContext, services: PipelineService
       if (!catalog.serves(groups, requested)) {
         throw new GatewayError(404, 'model_not_found', `models: no channel serves model ${quoted(requested)} for this API key's group (${groups.join(', ') || 'none'}); list models /v1/models names`, { param: 'models' });
       }
-    } else if (!allowedBy(token, requested, model)) continue;
+    } else if (!modelAllowed(token, requested, model)) continue;
     if (seen.has(model)) continue;
     seen.add(model);
     context.fallbacks.push({ requested, model, price: priceOfModel(config, requested) });
   }
-}
-
-function allowedBy(token: RequestContext['token'], requested: string, model: string): boolean {
-  return !token.model_limits_enabled || token.model_limits.includes(requested) || token.model_limits.includes(model);
 }
 
 /**
