@@ -14,6 +14,7 @@ import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBal
 import { recordExpiry } from './store-entries.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 import { StartupError } from '../errors/startup-error.js';
+import { recordFormat } from './record-serializer.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
@@ -99,7 +100,7 @@ export class PostgresStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: new PostgresKeyvStore(this.#pool, this.#records), namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new PostgresKeyvStore(this.#pool, this.#records), namespace, throwOnErrors: true, emitErrors: false, ...recordFormat });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;

@@ -9,6 +9,7 @@ import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 import { StartupError } from '../errors/startup-error.js';
+import { recordFormat } from './record-serializer.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
 const copyBatchSize = 500;
@@ -311,7 +312,7 @@ export class RedisStoreBackend implements StoreBackend {
       // Failures reach callers as rejections (throwOnErrors); the error events would only
       // duplicate them, and an unheard error event would crash the process.
       adapter.on('error', () => {});
-      const keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false });
+      const keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false, ...recordFormat });
       entry = { keyv, adapter };
       this.#keyvs.set(namespace, entry);
     }

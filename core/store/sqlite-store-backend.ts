@@ -10,6 +10,7 @@ import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from 
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import { recordFormat } from './record-serializer.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
 const exportPageSize = 500;
@@ -84,7 +85,7 @@ export class SqliteStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#groupCommit, this.#file), namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#groupCommit, this.#file), namespace, throwOnErrors: true, emitErrors: false, ...recordFormat });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
