@@ -64,8 +64,24 @@ export function toGpRequest(request: ChatCompletionRequest, upstreamModel: strin
   return body;
 }
 
-/** What the chat operation reads of a non-stream `chat.completion`. */
-const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish() });
+/** What the chat operation reads of a non-stream `chat.completion`: its usage, and what tells a refusal. */
+const gpCompletionSchema = z.looseObject({
+  usage: openAiChatUsageSchema.nullish(),
+  choices: z.array(z.looseObject({ finish_reason: z.string().nullish(), message: z.looseObject({ content: z.unknown(), tool_calls: z.array(z.unknown()).nullish() }).nullish() })).nullish(),
+});
+
+/**
+ * True when the upstream refused (the core may then try a fallback model, `fallbacks_on`):
+ * every choice finished with `content_filter` without any text or tool call.
+ */
+function gpRefused(choices: z.output<typeof gpCompletionSchema>['choices']): boolean {
+  if (choices === undefined || choices === null || choices.length === 0) return false;
+  return choices.every((choice) => {
+    const content = choice.message?.content;
+    const empty = content === undefined || content === null || content === '' || (Array.isArray(content) && content.length === 0);
+    return choice.finish_reason === 'content_filter' && empty && (choice.message?.tool_calls ?? []).length === 0;
+  });
+}
 
 // Non-stream bodies go out byte for byte, so the client sees exactly what the upstream said.
 // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.
@@ -81,8 +97,9 @@ export function createGpChatOperation(host: ProviderHost) {
     }
     const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
     rejectOpenAiError(json);
-    const usage = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
-    return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(usage) };
+    const completion = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion');
+    const usage = completion.usage === undefined || completion.usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(completion.usage);
+    return gpRefused(completion.choices) ? { kind: 'json', body: text, usage, contentFiltered: true } : { kind: 'json', body: text, usage };
   };
 }
 
