@@ -152,6 +152,24 @@ t.test('a native generate answer refused by gx is served by the gp fallback in t
   t.equal(openAi.requests.length, 2);
 });
 
+t.test("a gp refusal moves a request's models list on to gx, JSON and stream", async (t) => {
+  const { gx, openAi, gateway } = await refusalGateway(t);
+  const token = await issueToken(t, gateway);
+  openAi.next({ contentFilter: true });
+  const answer = await postChat(gateway, token, { models: ['gp-nano', 'gx-2.5-pro'], messages: [{ role: 'user', content: 'hello' }] });
+  t.equal(answer.statusCode, 200, answer.body);
+  t.match(answer.json(), { model: 'gx-2.5-pro', choices: [{ message: { content: 'echo: hello' }, finish_reason: 'stop' }] });
+  t.equal((await storedToken(gateway, token)).used_quota, unitsOf(pricing['gx-2.5-pro'], answer.json().usage), "billed at gx-2.5-pro's price");
+
+  openAi.next({ contentFilter: true });
+  const streamed = await postChat(gateway, token, { models: ['gp-nano', 'gx-2.5-pro'], messages: [{ role: 'user', content: 'hello' }], stream: true });
+  const chunks = streamedChunks(streamed.body);
+  t.ok(chunks.every((chunk) => chunk.model === 'gx-2.5-pro'), 'the stream is the gx model\'s');
+  t.equal(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join(''), 'echo: hello');
+  t.equal(gx.requests.length, 2);
+  t.same(lastAttempts(gateway), ['gp-main:refused', 'gx-main:success']);
+});
+
 t.test('a blocked prompt falls back too, and is the answer when the fallback fails', async (t) => {
   const { gx, openAi, gateway } = await refusalGateway(t);
   const token = await issueToken(t, gateway);
