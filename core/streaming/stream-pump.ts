@@ -302,17 +302,17 @@ export class StreamPump implements InterruptibleStream {
 
   #apply(outputs: StreamOutput[], texts: Piece[]): GatewayError | undefined {
     for (const output of outputs) {
-      if (output.type === 'usage') this.#usage = output.usage;
-      else if (output.type === 'error') return output.error;
-      else if (output.type === 'affinity') this.#affinityKey = output.key;
-      else if (output.type === 'content_filter') this.#contentFiltered = true;
-      else {
+      // Events first: nearly every output is one.
+      if (output.type === 'event') {
         if (output.content) this.#contentSeen = true;
         this.#outputCharacters += output.outputCharacters ?? (output.content ? output.data.length : 0);
         const hold = this.#parts.holdBefore?.(output);
         if (hold !== undefined) texts.push(hold);
         texts.push(this.#parts.encoder.event(output));
-      }
+      } else if (output.type === 'usage') this.#usage = output.usage;
+      else if (output.type === 'error') return output.error;
+      else if (output.type === 'affinity') this.#affinityKey = output.key;
+      else this.#contentFiltered = true;
     }
     return undefined;
   }

@@ -115,12 +115,17 @@ export function createGpChatStreamDecoder(options: { includeUsage: boolean }): S
       const chunk = parsed.data;
 
       const outputs: StreamOutput[] = [];
-      if ((chunk.choices ?? []).some((choice) => (choice.finish_reason ?? '') !== '')) finished = true;
+      let filtered = false;
+      for (const choice of chunk.choices ?? []) {
+        if ((choice.finish_reason ?? '') === '') continue;
+        finished = true;
+        if (choice.finish_reason === 'content_filter') filtered = true;
+      }
       const usageChunk = chunk.usage !== undefined && chunk.usage !== null;
       const usageOnly = usageChunk && (chunk.choices ?? []).length === 0;
       if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, ...outputOf(chunk) });
       // The core judges whether it came before any content (a refusal, `fallbacks_on`).
-      if ((chunk.choices ?? []).some((choice) => choice.finish_reason === 'content_filter')) outputs.push({ type: 'content_filter' });
+      if (filtered) outputs.push({ type: 'content_filter' });
       if (usageChunk) outputs.push({ type: 'usage', usage: fromOpenAiChatUsage(chunk.usage!) });
       return outputs;
     },

@@ -9,7 +9,7 @@ import {
   type ResponsesRequest,
   type VendorFetchedUrl,
 } from '../../core/index.js';
-import { findUrlFields, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
+import { findUrlFields, isRecord, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
 import { callOpenAiCompatible, openAiErrorToGatewayError, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 import { fromOpenAiChatUsage, fromOpenAiTokenUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
@@ -64,22 +64,23 @@ export function toGpRequest(request: ChatCompletionRequest, upstreamModel: strin
   return body;
 }
 
-/** What the chat operation reads of a non-stream `chat.completion`: its usage, and what tells a refusal. */
-const gpCompletionSchema = z.looseObject({
-  usage: openAiChatUsageSchema.nullish(),
-  choices: z.array(z.looseObject({ finish_reason: z.string().nullish(), message: z.looseObject({ content: z.unknown(), tool_calls: z.array(z.unknown()).nullish() }).nullish() })).nullish(),
-});
+/** What the chat operation reads of a non-stream `chat.completion`. */
+const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish() });
+
+const emptyOrAbsent = (value: unknown): boolean => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /**
  * True when the upstream refused (the core may then try a fallback model, `fallbacks_on`):
- * every choice finished with `content_filter` without any text or tool call.
+ * every choice finished with `content_filter` without any text or tool call. Read by hand off
+ * the parsed body: an ordinary answer is told apart by its first choice's finish reason.
  */
-function gpRefused(choices: z.output<typeof gpCompletionSchema>['choices']): boolean {
-  if (choices === undefined || choices === null || choices.length === 0) return false;
+function gpRefused(json: unknown): boolean {
+  const choices = isRecord(json) ? json.choices : undefined;
+  if (!Array.isArray(choices) || choices.length === 0) return false;
   return choices.every((choice) => {
-    const content = choice.message?.content;
-    const empty = content === undefined || content === null || content === '' || (Array.isArray(content) && content.length === 0);
-    return choice.finish_reason === 'content_filter' && empty && (choice.message?.tool_calls ?? []).length === 0;
+    if (!isRecord(choice) || choice.finish_reason !== 'content_filter') return false;
+    const message = isRecord(choice.message) ? choice.message : {};
+    return emptyOrAbsent(message.content) && emptyOrAbsent(message.tool_calls);
   });
 }
 
@@ -97,9 +98,9 @@ export function createGpChatOperation(host: ProviderHost) {
     }
     const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
     rejectOpenAiError(json);
-    const completion = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion');
-    const usage = completion.usage === undefined || completion.usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(completion.usage);
-    return gpRefused(completion.choices) ? { kind: 'json', body: text, usage, contentFiltered: true } : { kind: 'json', body: text, usage };
+    const reported = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
+    const usage = reported === undefined || reported === null ? emptyUsage('estimated') : fromOpenAiChatUsage(reported);
+    return gpRefused(json) ? { kind: 'json', body: text, usage, contentFiltered: true } : { kind: 'json', body: text, usage };
   };
 }
 
