@@ -134,6 +134,32 @@ t.test('a Messages request, translated for both families, falls back on a refusa
   t.equal(openAi.requests.length, 2);
 });
 
+const postResponses = (gateway: TestApp, token: IssuedToken, payload: Record<string, unknown>) =>
+  gateway.app.inject({ method: 'POST', url: '/v1/responses', headers: token.bearer, payload: { model: 'gx-2.5-pro', input: 'hello', ...payload } });
+
+const responsesEvents = (body: string) => sseData(body).map((data) => JSON.parse(data) as { type: string; delta?: string; response?: { model: string; status: string; incomplete_details?: { reason: string } | null } });
+
+t.test('a Responses request, translated for gx, falls back on its refusal to the gp model speaking Responses itself; a kept refusal still goes out translated', async (t) => {
+  const { gx, openAi, gateway } = await refusalGateway(t);
+  const token = await issueToken(t, gateway);
+  gx.next({ stopForSafety: 'SAFETY' });
+  const streamed = await postResponses(gateway, token, { stream: true });
+  t.equal(streamed.statusCode, 200, streamed.body);
+  const events = responsesEvents(streamed.body);
+  t.equal(openAi.requests.at(-1)?.path, '/v1/responses', "the gp model's own Responses route");
+  t.equal(events.filter((event) => event.type === 'response.output_text.delta').map((event) => event.delta).join(''), 'echo: hello');
+  t.equal(events.at(-1)?.type, 'response.completed');
+
+  gx.next({ stopForSafety: 'SAFETY' });
+  openAi.next({ error: 503 });
+  const kept = await postResponses(gateway, token, { stream: true });
+  t.equal(kept.statusCode, 200, kept.body);
+  const refusal = responsesEvents(kept.body);
+  t.equal(refusal[0]?.type, 'response.created');
+  t.match(refusal.at(-1), { type: 'response.incomplete', response: { model: 'gx-2.5-pro', status: 'incomplete', incomplete_details: { reason: 'content_filter' } } }, "gx's refusal, in the client's format");
+  t.same(lastAttempts(gateway), ['gp-main:failed', 'gx-main:success']);
+});
+
 t.test('a native generate answer refused by gx is served by the gp fallback in the native format', async (t) => {
   const { gx, openAi, gateway } = await refusalGateway(t);
   const token = await issueToken(t, gateway);
