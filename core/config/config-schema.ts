@@ -363,6 +363,14 @@ export const gatewayConfigSchema = z
         { error: 'expected a mapping of model to the models to fall back to' },
       ),
     ).default({}),
+    // What else moves a request on to its next fallback model, besides a retryable failure:
+    // `content_filter`, the upstream's refusal (a content-filter stop before any content).
+    fallbacks_on: emptyAs(
+      [],
+      z.array(z.enum(['content_filter'], { error: 'expected content_filter (a refusal before any content); a retryable failure falls back always' }), {
+        error: 'expected a list of reasons to try the next fallback model for',
+      }),
+    ).default([]),
     // The format translators to load, in the order that decides between two able to serve one
     // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
     // (core/loader/load-translators.ts).
