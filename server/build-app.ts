@@ -208,6 +208,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     });
     const reloader = new ConfigReloader({ configFile, state, backend, logger });
     await reloader.listen();
+    app.addHook('onClose', async () => reloader.close());
     app.decorate('reloader', reloader);
     await app.register(channelRoutes, { channels, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
     await app.register(configReloadRoutes, { reloader });
