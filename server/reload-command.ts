@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError } from '../core/config/config-error.js';
+import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
 import type { CliOutput } from './cli.js';
 import { checkConfigFile } from './check-config-file.js';
 import { describeReload } from './config-reloader.js';
@@ -21,7 +21,7 @@ export async function reloadCommand(configFile: string, output: CliOutput): Prom
     checked = await checkConfigFile(configFile);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    output.error(`not reloaded, the running gateway keeps its config: ${error.message}\n`);
+    output.error(`not reloaded, the running gateway keeps its config: ${configFile}: ${error.problems.map(formatConfigProblem).join('; ')}\n`);
     return 1;
   }
   const { storage } = checked.config;
