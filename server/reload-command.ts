@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
-import type { CliOutput } from './cli.js';
 import { checkConfigFile } from './check-config-file.js';
 import { describeReload } from './config-reloader.js';
 import { pidFileOf, readPid, readReloadResult } from './reload-files.js';
@@ -15,7 +14,7 @@ const answerMilliseconds = 15_000;
  * it did. Exit 0 once reloaded (or nothing to change), 1 when the file is refused, no gateway
  * runs, or it did not answer in time.
  */
-export async function reloadCommand(configFile: string, output: CliOutput): Promise<number> {
+export async function reloadCommand(configFile: string, output: { out: (text: string) => void; error: (text: string) => void }): Promise<number> {
   let checked;
   try {
     checked = await checkConfigFile(configFile);
