@@ -4,6 +4,7 @@ import { ConfigError } from '../core/config/config-error.js';
 import { configLineFinder } from '../core/config/config-lines.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { GatewayState } from '../core/reload/gateway-state.js';
+import { userInvalidationChannel } from '../core/tokens/token-invalidation.js';
 import { configReloadRoutes } from '../plugins/management/config-reload-routes.js';
 import { ConfigReloader } from './config-reloader.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
@@ -304,6 +305,13 @@ async function createGatewayState(
       } catch (error) {
         if (!GatewayError.is(error)) throw error;
         throw new ConfigError(configFile, [{ path: 'users', message: error.message, line: configLineFinder(configFile)(['users']) }]);
+      }
+      // A user whose entry changed (role, budgets) is read afresh by every process with its next key.
+      const authenticator = container.resolve(TokenAuthenticator);
+      for (const entry of next.users) {
+        if (isDeepStrictEqual(entry, previous.users.find((user) => user.id === entry.id))) continue;
+        authenticator.forgetUser(entry.id);
+        await backend.publish(userInvalidationChannel, String(entry.id));
       }
     },
   });

@@ -221,6 +221,16 @@ t.test('a reload adds and removes channels, aliases and users', async (t) => {
   t.equal(gone.statusCode, 404, 'the removed channel no longer serves');
   const signedIn = await gateway.app.inject({ method: 'GET', url: '/api/channel/', headers: { authorization: `Bearer ${loginToken}` } });
   t.equal(signedIn.statusCode, 200, 'the user the file added signs in');
+
+  rewrite(file, {
+    ...config,
+    providers: [gxChannel('gx-new', upstream.url, { models: ['gx-3-pro'] })],
+    aliases: { smart: 'gx-3-pro' },
+    users: [{ id: 90, username: 'added-by-reload', login_token: loginToken, role: 'user' }],
+  });
+  t.match((await reload(gateway)).json().data, { status: 'applied', changed: ['users'] });
+  const demoted = await gateway.app.inject({ method: 'GET', url: '/api/channel/', headers: { authorization: `Bearer ${loginToken}` } });
+  t.equal(demoted.statusCode, 403, 'a role the file takes away is gone after the reload');
 });
 
 t.test('POST /api/config/reload is for admins only', async (t) => {
