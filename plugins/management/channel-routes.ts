@@ -12,7 +12,8 @@ import { envelope, loginRoute as login } from './management-route.js';
 
 /** What the channel routes read. */
 export interface ChannelRoutesOptions {
-  channels: readonly Channel[];
+  /** The channels in force (a reload swaps them). */
+  channels: () => readonly Channel[];
   breaker: CircuitBreaker;
   activity: ChannelActivity;
   tester: ChannelTester;
@@ -42,7 +43,7 @@ export async function channelRoutes(app: FastifyInstance, options: ChannelRoutes
 
   app.get('/api/channel/', login, async (request) => {
     requireAdmin(request);
-    const items = channels.map((channel) => ({
+    const items = channels().map((channel) => ({
       name: channel.name,
       plugin: channel.config.plugin,
       models: [...new Set([...channel.config.models, ...Object.keys(channel.config.model_map)])],
