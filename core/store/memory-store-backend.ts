@@ -6,6 +6,7 @@ import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, ty
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
 import { MemoryUsageLogStore } from './memory-usage-log-store.js';
+import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -27,6 +28,7 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
   readonly #usageLog = new MemoryUsageLogStore();
+  readonly #auditLog = new MemoryAuditLogStore();
   #closed = false;
 
   keyv<Value>(namespace: string): Keyv<Value> {
@@ -40,6 +42,10 @@ export class MemoryStoreBackend implements StoreBackend {
 
   usageLog(): MemoryUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): MemoryAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

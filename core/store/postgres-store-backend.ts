@@ -7,6 +7,7 @@ import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from 
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { PostgresUsageLogStore } from './postgres-usage-log-store.js';
+import { PostgresAuditLogStore } from './postgres-audit-log-store.js';
 import { assertBudgetClaim } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
@@ -58,6 +59,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #groupCommit: PostgresGroupCommit;
   readonly #sweep: NodeJS.Timeout;
   readonly #usageLog: PostgresUsageLogStore;
+  readonly #auditLog: PostgresAuditLogStore;
   #closed = false;
 
   private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
@@ -67,6 +69,7 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#sql = statements(quotedSchema(schema));
     this.#groupCommit = new PostgresGroupCommit(pool);
     this.#usageLog = new PostgresUsageLogStore(pool, quotedSchema(schema));
+    this.#auditLog = new PostgresAuditLogStore(pool, quotedSchema(schema));
     // Records with a TTL (Responses ids, task records) that nobody reads again would stay
     // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
     // at the next.
@@ -107,6 +110,10 @@ export class PostgresStoreBackend implements StoreBackend {
 
   usageLog(): PostgresUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): PostgresAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

@@ -7,6 +7,7 @@ import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } f
 import { missedMessages, type BudgetClaim, type BudgetWindowUsage, type HoldLease, type SettleOptions, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
+import { RedisAuditLogStore } from './redis-audit-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 import { StartupError } from '../errors/startup-error.js';
 
@@ -239,10 +240,12 @@ export class RedisStoreBackend implements StoreBackend {
   #subscriberConnected: Promise<unknown> | undefined;
   readonly #handlers: Array<(message: string) => void> = [];
   readonly #usageLog: RedisUsageLogStore;
+  readonly #auditLog: RedisAuditLogStore;
 
   private constructor(client: RedisClientType, prefix: string) {
     this.#client = client;
     this.#usageLog = new RedisUsageLogStore(client, (key) => `${prefix}${key}`);
+    this.#auditLog = new RedisAuditLogStore(client, (key) => `${prefix}${key}`);
     this.#subscriber = client.duplicate();
     this.#subscriber.on('error', () => {});
     // Every ready after the first is a reconnect: messages published meanwhile were missed.
@@ -298,6 +301,10 @@ export class RedisStoreBackend implements StoreBackend {
 
   usageLog(): RedisUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): RedisAuditLogStore {
+    return this.#auditLog;
   }
 
   #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {

@@ -9,6 +9,7 @@ import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
+import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
@@ -44,6 +45,7 @@ export class SqliteStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages: StoreMessageBus;
   readonly #usageLog: SqliteUsageLogStore;
+  readonly #auditLog: SqliteAuditLogStore;
 
   private constructor(file: string, database: Database.Database, messages: StoreMessageBus) {
     this.#file = file;
@@ -53,6 +55,7 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#recordStatements = prepareRecordStatements(database);
     this.#groupCommit = new SqliteGroupCommit(database);
     this.#usageLog = new SqliteUsageLogStore(database, this.#groupCommit);
+    this.#auditLog = new SqliteAuditLogStore(database, this.#groupCommit);
   }
 
   /**
@@ -92,6 +95,10 @@ export class SqliteStoreBackend implements StoreBackend {
 
   usageLog(): SqliteUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): SqliteAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {

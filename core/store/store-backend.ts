@@ -1,4 +1,5 @@
 import type Keyv from 'keyv';
+import type { AuditLogStore } from '../audit/audit-log-store.js';
 import type { UsageLogStore } from '../usage/usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 
@@ -252,6 +253,11 @@ export interface StoreBackend {
    * memory; the same instance on every call. Shared by every process that shares the store.
    */
   usageLog(): UsageLogStore;
+  /**
+   * The audit trail of admin changes: a table on SQLite and PostgreSQL, a stream on Redis, a
+   * bounded list in memory; the same instance on every call, shared as the usage log is.
+   */
+  auditLog(): AuditLogStore;
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one
