@@ -21,4 +21,14 @@ export class MemoryAuditLogStore implements AuditLogStore {
   async removeBefore(createdBefore: number, limit: number): Promise<number> {
     return this.#records.removeBefore(createdBefore, limit);
   }
+
+  /** Every record, oldest first (a copy of the list). */
+  exportRecords(): AuditRecord[] {
+    return this.#records.exportRecords();
+  }
+
+  /** Adds a record with its own id (an import); new records' ids follow the largest. */
+  importRecord(record: AuditRecord): void {
+    this.#records.importRecord(structuredClone(record));
+  }
 }

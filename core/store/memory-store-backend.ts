@@ -343,6 +343,7 @@ export class MemoryStoreBackend implements StoreBackend {
     for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold, ...(hold.budget === undefined ? {} : { budget: { windows: [...hold.budget.windows], units: hold.budget.units } }) };
     for (const [key, window] of this.#budgetWindows) if (window.endsAt > now) yield { kind: 'budget', key, used: window.used, endsAt: window.endsAt };
     for (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
+    for (const record of this.#auditLog.exportRecords()) yield { kind: 'audit', record };
   }
 
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
@@ -356,7 +357,8 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'hold') {
         this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt, ...(entry.budget === undefined ? {} : { budget: entry.budget }) });
       } else if (entry.kind === 'budget') this.#budgetWindows.set(entry.key, { used: entry.used, endsAt: entry.endsAt });
-      else this.#usageLog.importRecord(entry.record);
+      else if (entry.kind === 'usage') this.#usageLog.importRecord(entry.record);
+      else this.#auditLog.importRecord(entry.record);
     }
   }
 

@@ -14,6 +14,7 @@ import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } f
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import { StartupError } from '../errors/startup-error.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
@@ -365,6 +366,12 @@ export class PostgresStoreBackend implements StoreBackend {
         if (records.length < copyBatchSize) break;
         after = (records.at(-1) as UsageRecord).id;
       }
+      for (let after = 0; ; ) {
+        const records = await this.#auditLog.exportPage(client, after, copyBatchSize);
+        for (const record of records) yield { kind: 'audit', record };
+        if (records.length < copyBatchSize) break;
+        after = (records.at(-1) as AuditRecord).id;
+      }
       await client.query('COMMIT');
       committed = true;
     } catch (error) {
@@ -387,6 +394,7 @@ export class PostgresStoreBackend implements StoreBackend {
     await inTransaction(this.#pool, async (client) => {
       const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][], holdBudgets: [[], [], []] as unknown[][], budgetWindows: [[], [], []] as unknown[][] };
       const usage: UsageRecord[] = [];
+      const audit: AuditRecord[] = [];
       let size = 0;
       const flush = async () => {
         for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
@@ -395,6 +403,7 @@ export class PostgresStoreBackend implements StoreBackend {
           for (const column of columns) column.length = 0;
         }
         await this.#usageLog.importRecords(client, usage.splice(0));
+        await this.#auditLog.importRecords(client, audit.splice(0));
         size = 0;
       };
       for await (const entry of entries) {
@@ -407,12 +416,14 @@ export class PostgresStoreBackend implements StoreBackend {
           push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
           if (entry.budget !== undefined) push(batch.holdBudgets, entry.id, entry.budget.windows.join('\n'), entry.budget.units);
         } else if (entry.kind === 'budget') push(batch.budgetWindows, entry.key, entry.used, entry.endsAt);
-        else usage.push(entry.record);
+        else if (entry.kind === 'usage') usage.push(entry.record);
+        else audit.push(entry.record);
         size += 1;
         if (size >= copyBatchSize) await flush();
       }
       await flush();
       await this.#usageLog.continueIds(client);
+      await this.#auditLog.continueIds(client);
     });
   }
 

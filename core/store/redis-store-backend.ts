@@ -9,6 +9,7 @@ import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
 import { RedisAuditLogStore } from './redis-audit-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import { StartupError } from '../errors/startup-error.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
@@ -553,8 +554,8 @@ export class RedisStoreBackend implements StoreBackend {
         const key = fullKey.slice(prefix.length);
         const type = types[index];
         // Rate buckets and slots are transient; `holds` is read with each hold. The usage log's
-        // keys (`usage:…`) are read after the scan, record by record.
-        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
+        // keys (`usage:…`) and the audit trail's (`audit:…`) are read after the scan, record by record.
+        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || key.startsWith('audit:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
         if (type === 'set' && key.startsWith('set:')) {
           reading.sMembers(fullKey);
           readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });
@@ -617,6 +618,7 @@ export class RedisStoreBackend implements StoreBackend {
       }
     }
     for await (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
+    for await (const record of this.#auditLog.exportRecords()) yield { kind: 'audit', record };
   }
 
   /**
@@ -628,6 +630,7 @@ export class RedisStoreBackend implements StoreBackend {
     let batch = this.#client.multi();
     // The usage log's records go in scripts of their own (ids, both streams), a batch at a time.
     const usage: UsageRecord[] = [];
+    const audit: AuditRecord[] = [];
     let size = 0;
     for await (const entry of entries) {
       const now = Date.now();
@@ -652,19 +655,23 @@ export class RedisStoreBackend implements StoreBackend {
         if (entry.expiresAt !== null) batch.zAdd(this.#key('holds'), { score: entry.expiresAt, value: entry.id });
       } else if (entry.kind === 'budget') {
         if (entry.endsAt > now) batch.set(this.#key(`budget:${entry.key}`), String(entry.used), { PX: Math.ceil(entry.endsAt - now) });
-      } else {
+      } else if (entry.kind === 'usage') {
         usage.push(entry.record);
+      } else {
+        audit.push(entry.record);
       }
       size += 1;
       if (size === copyBatchSize) {
         await batch.exec();
         await this.#usageLog.importRecords(usage.splice(0));
+        await this.#auditLog.importRecords(audit.splice(0));
         batch = this.#client.multi();
         size = 0;
       }
     }
     if (size > 0) await batch.exec();
     await this.#usageLog.importRecords(usage);
+    await this.#auditLog.importRecords(audit);
   }
 
   async ping(): Promise<void> {

@@ -16,6 +16,8 @@ export class SqliteAuditLogStore implements AuditLogStore {
   readonly #groupCommit: SqliteGroupCommit;
   readonly #insert: Database.Statement;
   readonly #removeBefore: Database.Statement<[number, number]>;
+  readonly #exportPage: Database.Statement<[number, number]>;
+  readonly #importRecord: Database.Statement;
   readonly #queries = new Map<string, Database.Statement>();
 
   constructor(database: Database.Database, groupCommit: SqliteGroupCommit) {
@@ -23,12 +25,29 @@ export class SqliteAuditLogStore implements AuditLogStore {
     this.#groupCommit = groupCommit;
     this.#insert = database.prepare(`INSERT INTO audit_logs (${auditColumns.map((column) => `"${column}"`).join(', ')}) VALUES (${auditColumns.map(() => '?').join(', ')})`);
     this.#removeBefore = database.prepare('DELETE FROM audit_logs WHERE id IN (SELECT id FROM audit_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)');
+    this.#exportPage = database.prepare(`SELECT ${selectedAuditColumns} FROM audit_logs WHERE id > ? ORDER BY id LIMIT ?`);
+    // An imported id past the table's sequence moves the sequence on (AUTOINCREMENT), so new ids follow it.
+    this.#importRecord = database.prepare(`INSERT OR REPLACE INTO audit_logs (${selectedAuditColumns}) VALUES (${['id', ...auditColumns].map(() => '?').join(', ')})`);
   }
 
   async append(record: NewAuditRecord): Promise<AuditRecord> {
-    const values = auditColumns.map((column) => (column === 'before' || column === 'after' ? JSON.stringify(record[column]) : record[column]));
-    const id = await this.#groupCommit.run(() => Number(this.#insert.run(...values).lastInsertRowid));
-    return { id, ...record };
+    const id = await this.#groupCommit.run(() => Number(this.#insert.run(...rowOf(record)).lastInsertRowid));
+    return { ...record, id };
+  }
+
+  /** Every record, oldest first, a page at a time; run inside the export's read transaction, it reads that one snapshot. */
+  *exportRecords(pageSize: number): Generator<AuditRecord> {
+    for (let after = 0; ; ) {
+      const rows = this.#exportPage.all(after, pageSize) as Array<Record<string, unknown>>;
+      for (const row of rows) yield auditRecordOfRow(row);
+      if (rows.length < pageSize) return;
+      after = Number((rows.at(-1) as Record<string, unknown>).id);
+    }
+  }
+
+  /** Writes a record with its own id (an import, inside its transaction). */
+  importRecord(record: AuditRecord): void {
+    this.#importRecord.run(record.id, ...rowOf(record));
   }
 
   async page(filter: AuditFilter, offset: number, limit: number): Promise<AuditPage> {
@@ -47,4 +66,9 @@ export class SqliteAuditLogStore implements AuditLogStore {
     if (statement === undefined) this.#queries.set(text, (statement = this.#database.prepare(text)));
     return statement;
   }
+}
+
+/** A record's values in the order of {@link auditColumns}, as SQLite stores them: before and after as JSON text. */
+function rowOf(record: NewAuditRecord): unknown[] {
+  return auditColumns.map((column) => (column === 'before' || column === 'after' ? JSON.stringify(record[column]) : record[column]));
 }

@@ -360,6 +360,7 @@ export class SqliteStoreBackend implements StoreBackend {
       }
       for (const row of exporting.budgetWindows.all(Date.now())) yield { kind: 'budget', key: row.key, used: Number(row.used), endsAt: Number(row.ends_at) };
       for (const record of this.#usageLog.exportRecords(exportPageSize)) yield { kind: 'usage', record };
+      for (const record of this.#auditLog.exportRecords(exportPageSize)) yield { kind: 'audit', record };
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
     }
@@ -397,6 +398,9 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'usage':
             this.#usageLog.importRecord(entry.record);
+            break;
+          case 'audit':
+            this.#auditLog.importRecord(entry.record);
             break;
         }
       }

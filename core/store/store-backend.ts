@@ -1,5 +1,6 @@
 import type Keyv from 'keyv';
 import type { AuditLogStore } from '../audit/audit-log-store.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import type { UsageLogStore } from '../usage/usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 
@@ -229,7 +230,9 @@ export type StoreEntry =
   /** A budget window ({@link BudgetWindow}) that has not ended: the units it counts. `endsAt` is milliseconds since the epoch. */
   | { kind: 'budget'; key: string; used: number; endsAt: number }
   /** A record of the usage log, with its id (an import keeps it, and new records' ids continue after the largest). */
-  | { kind: 'usage'; record: UsageRecord };
+  | { kind: 'usage'; record: UsageRecord }
+  /** A record of the audit trail, with its id (kept by an import, as a usage record's is). */
+  | { kind: 'audit'; record: AuditRecord };
 
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
