@@ -1,8 +1,10 @@
 import t, { type Test } from 'tap';
 import { AuditTrail } from '../../core/audit/audit-trail.js';
 import { parseConfigText } from '../../core/config/load-config.js';
+import { createStoreBackend } from '../../core/store/create-store-backend.js';
+import type { StoreBackend } from '../../core/store/store-backend.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
-import { storageDrivers, type StorageDriver } from '../helpers/test-config.js';
+import { storageDrivers, storageFor, type StorageDriver } from '../helpers/test-config.js';
 
 // The audit trail through the management API: every token and user change is on record, with
 // its actor, address and before and after, secrets masked; GET /api/audit for admins.
@@ -22,8 +24,8 @@ class ManualClock {
   }
 }
 
-async function auditGateway(t: Test, driver: StorageDriver, overrides: Record<string, unknown> = {}, clock?: ManualClock): Promise<TestApp> {
-  return buildTestApp(t, driver, { users: [admin], server: { trust_proxy: ['127.0.0.1'] }, ...overrides }, clock === undefined ? {} : { clock });
+async function auditGateway(t: Test, driver: StorageDriver, overrides: Record<string, unknown> = {}, clock?: ManualClock, backend?: StoreBackend): Promise<TestApp> {
+  return buildTestApp(t, driver, { users: [admin], server: { trust_proxy: ['127.0.0.1'] }, ...overrides }, { ...(clock === undefined ? {} : { clock }), ...(backend === undefined ? {} : { backend }) });
 }
 
 /** A management call as `loginToken`, through the trusted proxy from {@link clientAddress}. */
@@ -156,6 +158,24 @@ t.test('GET /api/audit filters by action, actor, target and time, pages newest f
   const refused = await call(gateway, bob.login_token, 'GET', '/api/audit');
   t.equal(refused.statusCode, 403, 'a user who is no admin is refused');
   t.equal((await gateway.app.inject({ method: 'GET', url: '/api/audit' })).statusCode, 401, 'and so is a caller without a login token');
+});
+
+t.test('a change whose record the store refuses is not answered as done: 503, never a silent change without its record', async (t) => {
+  const backend = await createStoreBackend(storageFor(t, 'memory'));
+  t.teardown(() => backend.close());
+  const gateway = await auditGateway(t, 'memory', {}, undefined, backend);
+  const trail = backend.auditLog();
+  const append = trail.append.bind(trail);
+  trail.append = async () => {
+    throw new Error('the store refuses the write');
+  };
+  const refused = await call(gateway, adminLogin, 'POST', '/api/user/', { username: 'unrecorded' });
+  t.equal(refused.statusCode, 503);
+  t.match(refused.json(), { success: false, message: /storage is unavailable/ });
+  t.notOk(refused.body.includes('mgu_'), 'no login token is answered for it');
+  trail.append = append;
+  t.equal((await call(gateway, adminLogin, 'POST', '/api/user/', { username: 'recorded' })).statusCode, 200, 'once the store takes records again, changes are answered');
+  t.same((await auditRecords(t, gateway)).map((record) => record.target_name), ['recorded']);
 });
 
 t.test('records older than audit.retention_days are removed in the background, newer ones kept', async (t) => {
