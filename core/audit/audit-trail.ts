@@ -71,6 +71,11 @@ export class AuditTrail {
     return this.store.page(filter, (page - 1) * size, size);
   }
 
+  /** A reload's `audit.retention_days`: the next retention round removes what is older than it. */
+  setRetentionDays(days: number): void {
+    this.#retention.setRetentionDays(days);
+  }
+
   /** One retention round: removes the records older than `audit.retention_days`; resolves with how many went. */
   removeExpired(): Promise<number> {
     return this.#retention.removeExpired();

@@ -1,4 +1,4 @@
-import { credentialName, scrubSecrets } from '../security/secret-values.js';
+import { scrubSecrets, secretOptionName } from '../security/secret-values.js';
 import { maskKey } from '../tokens/mask-key.js';
 
 /** What a credential shorter than a key becomes: as many asterisks whatever its length, so not even that is told. */
@@ -26,7 +26,7 @@ function scrubText(value: string): string {
 
 /**
  * A copy of `value` (a JSON value: a token, a user, a channel, a config) fit for the audit
- * trail: every string under a field named like a credential (see {@link credentialName}), at
+ * trail: every string under a field named like a credential (see {@link secretOptionName}), at
  * any depth, is masked, and every other string loses what {@link scrubSecrets} hides and a
  * URL's password. Numbers, booleans and names stay, so before and after still show what changed.
  */
@@ -36,7 +36,7 @@ export function maskAuditValue(value: unknown, underCredential = false): unknown
   if (typeof value === 'object' && value !== null) {
     const masked: Record<string, unknown> = {};
     for (const [name, item] of Object.entries(value)) {
-      if (item !== undefined) masked[name] = maskAuditValue(item, underCredential || credentialName.test(name));
+      if (item !== undefined) masked[name] = maskAuditValue(item, underCredential || secretOptionName.test(name));
     }
     return masked;
   }

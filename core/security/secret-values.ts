@@ -11,11 +11,11 @@ export const minimumSecretLength = 8;
 const censored = '[redacted]';
 
 /**
- * Names of fields that hold a credential (`api_key`, `secret_access_key`, `access_key_id`,
- * `token`, `password`, `client_secret`, an `Authorization` header…): a provider's `options`,
- * the audit trail's before and after. Core knows no vendor's fields, so it goes by name.
+ * Names of fields that hold a credential (`secret_access_key`, `access_key_id`, `token`, `password`,
+ * an `Authorization` header…): a provider's `options`, the audit trail's before and after. Core
+ * knows no vendor's options, so it goes by name.
  */
-export const credentialName = /key|secret|token|password|credential|authorization/i;
+export const secretOptionName = /key|secret|token|password|credential|authorization/i;
 
 const escapeForPattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -101,7 +101,7 @@ function collectSecretOptions(value: unknown, into: string[], named: boolean): v
   } else if (Array.isArray(value)) {
     for (const item of value) collectSecretOptions(item, into, named);
   } else if (typeof value === 'object' && value !== null) {
-    for (const [name, item] of Object.entries(value)) collectSecretOptions(item, into, named || credentialName.test(name));
+    for (const [name, item] of Object.entries(value)) collectSecretOptions(item, into, named || secretOptionName.test(name));
   }
 }
 

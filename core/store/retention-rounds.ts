@@ -28,7 +28,7 @@ export interface RetentionOptions {
  */
 export class RetentionRounds {
   readonly #options: RetentionOptions;
-  readonly #retentionSeconds: number;
+  #retentionSeconds: number;
   readonly #timer: NodeJS.Timeout;
   #round: Promise<number> | undefined;
   #closed = false;
@@ -38,6 +38,11 @@ export class RetentionRounds {
     this.#retentionSeconds = options.retentionDays * secondsPerDay;
     this.#timer = setInterval(() => void this.removeExpired(), roundMilliseconds);
     this.#timer.unref();
+  }
+
+  /** A reload's retention: the next round removes what is older than `days`. */
+  setRetentionDays(days: number): void {
+    this.#retentionSeconds = days * secondsPerDay;
   }
 
   /** One round: removes the expired records, a small batch at a time. Rounds never overlap; resolves with how many went. */

@@ -56,6 +56,11 @@ export class UsageLog {
     });
   }
 
+  /** A reload's `logs.retention_days`: the next retention round removes what is older than it. */
+  setRetentionDays(days: number): void {
+    this.#retention.setRetentionDays(days);
+  }
+
   /** Now, in the Unix seconds of a record's `created_at`. */
   nowSeconds(): number {
     return Math.floor(this.#clock.now() / 1000);

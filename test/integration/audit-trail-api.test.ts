@@ -187,6 +187,10 @@ t.test('records older than audit.retention_days are removed in the background, n
   t.equal(await gateway.app.gateway.resolve(AuditTrail).removeExpired(), 1, 'the retention round removes the old record');
   t.same((await auditRecords(t, gateway)).map((record) => record.target_name), ['new-change']);
   t.equal(await gateway.app.gateway.resolve(AuditTrail).removeExpired(), 0, 'and nothing more on the next round');
+  clock.advance(2 * 86_400_000);
+  gateway.app.gateway.resolve(AuditTrail).setRetentionDays(1);
+  t.equal(await gateway.app.gateway.resolve(AuditTrail).removeExpired(), 1, "a reload's shorter retention applies from the next round");
+  t.same(await auditRecords(t, gateway), []);
 });
 
 t.test('the retention is 180 days unless audit.retention_days says otherwise, and a bad value is refused with its path', async (t) => {
