@@ -3,7 +3,6 @@ import { pageFields, positiveIntegerText } from './query-fields.js';
 
 /** An empty query value (`?model_name=`, a form's blank field) is no filter at all. */
 export const optionalQueryValue = <Schema extends z.ZodType>(schema: Schema) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-const optional = optionalQueryValue;
 
 /** Unix seconds in a query. */
 export const unixSeconds = z
@@ -16,13 +15,13 @@ export const queryText = (maximum: number) => z.string({ error: 'expected a sing
 
 /** The filters every log route takes, and its paging (which only the lists read). */
 const filterFields = {
-  start_timestamp: optional(unixSeconds),
-  end_timestamp: optional(unixSeconds),
-  type: optional(z.enum(['2', '5', '6'], { error: 'expected 2 (consume), 5 (error) or 6 (refund)' }).transform((value) => Number(value) as 2 | 5 | 6)),
-  model_name: optional(queryText(200)),
-  token_name: optional(queryText(200)),
-  request_id: optional(queryText(128)),
-  status: optional(
+  start_timestamp: optionalQueryValue(unixSeconds),
+  end_timestamp: optionalQueryValue(unixSeconds),
+  type: optionalQueryValue(z.enum(['2', '5', '6'], { error: 'expected 2 (consume), 5 (error) or 6 (refund)' }).transform((value) => Number(value) as 2 | 5 | 6)),
+  model_name: optionalQueryValue(queryText(200)),
+  token_name: optionalQueryValue(queryText(200)),
+  request_id: optionalQueryValue(queryText(128)),
+  status: optionalQueryValue(
     z
       .string({ error: 'expected an HTTP status' })
       .regex(/^[1-5][0-9]{2}$/, { error: 'expected an HTTP status (100 to 599)' })
@@ -32,7 +31,7 @@ const filterFields = {
 };
 
 /** The admin's filters add the user. */
-const adminFilterFields = { ...filterFields, user_id: optional(positiveIntegerText) };
+const adminFilterFields = { ...filterFields, user_id: optionalQueryValue(positiveIntegerText) };
 
 const exportFields = { format: z.enum(['csv', 'jsonl'], { error: 'expected csv or jsonl' }).default('csv') };
 

@@ -18,8 +18,9 @@ import {
 } from './token-request-schemas.js';
 
 /**
- * The nine token endpoints of spec part 1. Each change (create, update, delete, batch delete)
- * is on the audit trail before it is answered: the token object before and after, its key masked.
+ * The nine token endpoints of spec part 1. Each change (create, an update that changes
+ * anything, delete, batch delete) is on the audit trail before it is answered: the token
+ * object before and after, its key masked.
  */
 export async function tokenRoutes(app: FastifyInstance, options: { tokens: TokenService; audit: AuditTrail }): Promise<void> {
   const { tokens, audit } = options;
@@ -60,7 +61,10 @@ export async function tokenRoutes(app: FastifyInstance, options: { tokens: Token
     const body = parseClientInput(updateTokenBody, request.body);
     const before = snapshot(await tokens.get(userId(request), body.id));
     const updated = await tokens.update(userId(request), body, status_only);
-    await audit.record({ action: 'token.update', target: { id: updated.id, name: updated.name }, before, after: snapshot(updated) }, auditActorOf(request));
+    const after = snapshot(updated);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      await audit.record({ action: 'token.update', target: { id: updated.id, name: updated.name }, before, after }, auditActorOf(request));
+    }
     return envelope(await present(updated));
   });
 

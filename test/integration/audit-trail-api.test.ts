@@ -54,6 +54,7 @@ for (const driver of storageDrivers) {
     const key = (await call(gateway, bob.login_token, 'POST', `/api/token/${tokenId}/key`)).json().data.key as string;
     t.equal((await call(gateway, bob.login_token, 'PUT', '/api/token/', { id: tokenId, name: 'ci-key-2', remain_quota: 900 })).statusCode, 200);
     t.equal((await call(gateway, bob.login_token, 'PUT', '/api/token/?status_only=true', { id: tokenId, status: 2 })).statusCode, 200);
+    t.equal((await call(gateway, bob.login_token, 'PUT', '/api/token/', { id: tokenId, name: 'ci-key-2' })).statusCode, 200, 'a token update that changes nothing');
     t.equal((await call(gateway, bob.login_token, 'PUT', '/api/token/', { id: tokenId, group: 'no-such-group' })).statusCode, 400, 'a refused change');
     t.equal((await call(gateway, adminLogin, 'PUT', '/api/user/', { id: bob.id, status: 2 })).statusCode, 200);
     t.equal((await call(gateway, adminLogin, 'PUT', '/api/user/', { id: bob.id, status: 2 })).statusCode, 200, 'an update that changes nothing');
