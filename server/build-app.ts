@@ -78,6 +78,7 @@ import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
+import { AuditTrail } from '../core/audit/audit-trail.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -154,6 +155,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   app.addHook('onClose', async () => {
     await container.resolve(UsageLog).close();
+    await container.resolve(AuditTrail).close();
     await container.resolve(AccessTimeRecorder).close();
     container.resolve(QuotaLedger).close();
     await container.resolve(LeaseKeeper).close();
@@ -193,7 +195,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
-    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
+    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
     const observed = observeAll([observer, activity]);

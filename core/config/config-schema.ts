@@ -284,6 +284,11 @@ const logsSchema = z.strictObject({
   retention_days: integer(1, 36_500).default(30),
 });
 
+const auditSchema = z.strictObject({
+  // The audit trail of admin changes (core/audit/audit-trail.ts): how long its records are kept.
+  retention_days: integer(1, 36_500).default(180),
+});
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -349,6 +354,7 @@ export const gatewayConfigSchema = z
     tasks: tasksSchema.default(tasksSchema.parse({})),
     observability: observabilitySchema.default(observabilitySchema.parse({})),
     logs: logsSchema.default(logsSchema.parse({})),
+    audit: auditSchema.default(auditSchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerSchema)).default([]),
