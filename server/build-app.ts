@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../core/config/config-error.js';
 import { configLineFinder } from '../core/config/config-lines.js';
@@ -79,6 +79,7 @@ import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
 import { AuditTrail } from '../core/audit/audit-trail.js';
+import { sectionsOf } from '../core/reload/config-changes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -203,11 +204,17 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const { state, pipeline, breaker } = await createGatewayState(app, config, configFile, backend, logger, container, observed);
     const channels = () => state.current.channels;
     // What reads a config of its own follows each reload; a request in flight keeps the services it started with.
-    state.onReloaded(({ report, after }) => {
+    state.onReloaded(async ({ report, cause, before, after }) => {
       if (report.status !== 'applied') return;
       activity.setChannels(after.providers.map((provider) => provider.name));
       container.resolve(TokenService).useConfig(after);
       container.resolve(UsageLog).setRetentionDays(after.logs.retention_days);
+      const audit = container.resolve(AuditTrail);
+      audit.setRetentionDays(after.audit.retention_days);
+      // Recorded once, where the reload was asked for (the trail masks the channel keys).
+      if (cause.actor !== undefined) {
+        await audit.record({ action: 'config.reload', target: { id: configFile, name: basename(configFile) }, before: sectionsOf(before, report.changed), after: sectionsOf(after, report.changed) }, cause.actor);
+      }
     });
     const reloader = new ConfigReloader({ configFile, state, backend, logger });
     await reloader.listen();
