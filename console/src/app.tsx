@@ -67,7 +67,12 @@ export function App() {
         }}
       />
     );
-  return <Shell user={user} onSignOut={() => signOut()} />;
+  // A single sign-on's session ends on the gateway too, so its login token is refused from now on.
+  const signOutHere = () =>
+    void api('POST', '/api/sign-out')
+      .catch(() => undefined)
+      .finally(() => signOut());
+  return <Shell user={user} onSignOut={signOutHere} />;
 }
 
 function Shell(props: { user: SignedInUser; onSignOut: () => void }) {
