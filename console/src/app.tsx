@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, whenSignedOut } from './api/client';
+import { api, ApiError, whenSignedOut } from './api/client';
 import type { SignedInUser } from './api/types';
 import { Notice, messageOf } from './components/field';
 import { Channels } from './pages/channels';
@@ -54,7 +54,11 @@ export function App() {
     if (storedLoginToken() === undefined) return;
     // A reload of the tab: the token is still in sessionStorage, ask who it belongs to again.
     api<SignedInUser>('GET', '/api/user/self')
-      .then(setUser, (error: unknown) => setSignedOutReason(messageOf(error)))
+      .then(setUser, (error: unknown) => {
+        // A token the gateway refused (a disabled user's) is dropped; one it could not check (no answer) is kept for a retry.
+        if (error instanceof ApiError && error.status !== 0) forgetLoginToken();
+        setSignedOutReason(messageOf(error));
+      })
       .finally(() => setChecking(false));
   }, []);
   if (checking) return <p class="loading">Signing in…</p>;
