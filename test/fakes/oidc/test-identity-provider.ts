@@ -60,6 +60,8 @@ export async function startTestIdentityProvider(t: Test, redirectUri: string, ac
     jwks: { keys: [{ ...signingKey, kid: 'test-signing-key', use: 'sig', alg: 'RS256' }] },
     cookies: { keys: [randomBytes(16).toString('hex')], long: { signed: true, sameSite: 'lax' }, short: { signed: true, sameSite: 'lax' } },
     features: { devInteractions: { enabled: true } },
+    // Set, so the provider does not note on every run that its defaults were used.
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
   });
   server.on('request', provider.callback());
   return { issuer, accounts: people };
