@@ -188,7 +188,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
-    await app.register(signInRoutes, { oidc: config.auth.oidc, users: container.resolve(UserService), backend });
+    await app.register(signInRoutes, { oidc: config.auth.oidc, users: container.resolve(UserService), flowKey: container.resolve(InjectionTokens.signInFlowKey), clock: container.resolve(InjectionTokens.clock) });
     const catalog = new ModelCatalog(config);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));

@@ -42,7 +42,9 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   container.register(InjectionTokens.logger, { useValue: parts.logger });
   container.register(InjectionTokens.clock, { useValue: parts.clock ?? systemClock });
   container.register(InjectionTokens.storeBackend, { useValue: parts.backend });
-  container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(deriveSecretKeys(secret.secret)) });
+  const keys = deriveSecretKeys(secret.secret);
+  container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(keys) });
+  container.register(InjectionTokens.signInFlowKey, { useValue: keys.signInFlow });
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: injectable(StoreTokenRepository) }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: injectable(StoreUserRepository) }, scoped);

@@ -40,7 +40,7 @@ export const errorCodeRegistry = {
   too_many_auth_failures: '429: too many failed authentications from the address or with the key prefix; Retry-After says when',
   too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
   // Console sign-in with an OpenID provider.
-  sign_in_callback_invalid: '400: the sign-in callback lacks its code or state, or its state is unknown, expired, used or of another browser',
+  sign_in_callback_invalid: "400: the sign-in callback lacks its code or state, the browser's sign-in cookie is missing, forged, of another sign-in or over 10 minutes old, or the provider refused the code",
   sign_in_refused: '403: the identity provider refused the sign-in (the person declined or may not sign in)',
   identity_provider_failed: '502: the identity provider could not be reached, or answered what the sign-in cannot accept',
   // What the client addressed.

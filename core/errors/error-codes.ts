@@ -43,8 +43,9 @@ export const userDisabled = (credential: 'login token' | 'API key') =>
   new GatewayError(403, 'user_disabled', `the user this ${credential} belongs to is disabled; an admin can enable them again (PUT /api/user/ with status 1)`);
 
 /**
- * 400: the OpenID sign-in callback cannot be trusted (`why` says how: no code, no state, a state
- * that is unknown, expired, used, or started in another browser). Starting over fixes it.
+ * 400: the OpenID sign-in callback cannot be trusted (`why` says how: no code, no state, no
+ * sign-in of this browser, another sign-in's state, a flow over 10 minutes old, a code the
+ * provider refused). Starting over fixes it.
  */
 export const signInCallbackInvalid = (why: string) =>
   new GatewayError(400, 'sign_in_callback_invalid', `${why}; start the sign-in again from the console`);

@@ -1,6 +1,6 @@
 import * as openid from 'openid-client';
 import type { OidcConfig } from '../../core/config/config-schema.js';
-import { identityProviderFailed, signInRefused } from '../../core/errors/error-codes.js';
+import { identityProviderFailed, signInCallbackInvalid, signInRefused } from '../../core/errors/error-codes.js';
 import { scrubSecrets } from '../../core/security/secret-values.js';
 import type { Claims } from './identity-claims.js';
 
@@ -87,6 +87,10 @@ export class OidcRelyingParty {
     } catch (error) {
       if (error instanceof openid.AuthorizationResponseError) {
         throw signInRefused(`${providerText(error.error)}${error.error_description === undefined ? '' : ` (${providerText(error.error_description)})`}`);
+      }
+      // The callback's own fault, not the provider's: a code replayed, too old, or made up.
+      if (error instanceof openid.ResponseBodyError && error.error === 'invalid_grant') {
+        throw signInCallbackInvalid(`the identity provider did not accept the callback's code (${reasonOf(error)}): it was already used, has expired, or was not issued to this gateway`);
       }
       throw identityProviderFailed(`the sign-in could not be completed with the identity provider: ${reasonOf(error)}; sign in again, and if it keeps failing ask the operator to check auth.oidc`, error);
     }

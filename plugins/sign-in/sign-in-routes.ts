@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oidcCallbackPath, type OidcConfig } from '../../core/config/config-schema.js';
 import { internalError, signInCallbackInvalid } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
-import type { StoreBackend } from '../../core/store/store-backend.js';
+import type { Clock } from '../../core/di/injection-tokens.js';
 import { readBearerCredential } from '../../core/tokens/read-credentials.js';
 import { UserStatus } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
@@ -18,7 +18,7 @@ export const oidcStartPath = '/api/sign-in/oidc';
 /** The console reads the login token of a single sign-on from this fragment parameter, then removes it. */
 export const loginTokenFragment = 'login_token';
 
-const bindingCookie = 'model_gateway_sign_in';
+const flowCookie = 'model_gateway_sign_in';
 
 const open = { config: { auth: 'none' } } as const;
 
@@ -39,7 +39,9 @@ export interface SignInRoutesOptions {
   /** `auth.oidc`; absent, the console offers the login token only. */
   oidc: OidcConfig | undefined;
   users: UserService;
-  backend: StoreBackend;
+  /** The key a started sign-in's cookie is sealed with (`SecretKeys.signInFlow`). */
+  flowKey: Buffer;
+  clock: Clock;
 }
 
 /**
@@ -56,7 +58,7 @@ export interface SignInRoutesOptions {
  *   is a page that says what happened, with its 4xx or 502 status.
  */
 export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOptions): Promise<void> {
-  const { oidc, users } = options;
+  const { oidc, users, clock } = options;
 
   app.get('/api/sign-in', open, async () => envelope({ oidc: oidc === undefined ? null : { display_name: oidc.display_name, url: oidcStartPath } }));
 
@@ -68,7 +70,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
 
   if (oidc === undefined) return;
   const relyingParty = new OidcRelyingParty(oidc);
-  const flows = new SignInFlows(options.backend);
+  const flows = new SignInFlows(options.flowKey);
   // The gateway's public address is what precedes the callback path in redirect_url (a proxy's prefix included).
   const redirect = new URL(oidc.redirect_url);
   const prefix = redirect.pathname.slice(0, -oidcCallbackPath.length);
@@ -85,8 +87,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
   app.get(oidcStartPath, open, async (request, reply) => {
     try {
       const { url, checks } = await relyingParty.authorizationUrl();
-      const binding = await flows.keep(checks);
-      reply.header('set-cookie', `${bindingCookie}=${binding}; Max-Age=${signInFlowMilliseconds / 1000}; ${cookieAttributes}`).header('cache-control', 'no-store');
+      reply.header('set-cookie', `${flowCookie}=${flows.seal(checks, clock.now())}; Max-Age=${signInFlowMilliseconds / 1000}; ${cookieAttributes}`).header('cache-control', 'no-store');
       return reply.redirect(url.href, 302);
     } catch (error) {
       return fail(request, reply, error);
@@ -94,13 +95,13 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
   });
 
   app.get(oidcCallbackPath, open, async (request, reply) => {
-    // The binding has served its one purpose whatever happens next.
-    reply.header('set-cookie', `${bindingCookie}=; Max-Age=0; ${cookieAttributes}`).header('cache-control', 'no-store');
+    // The flow ends here whatever happens next: the same callback cannot be tried twice.
+    reply.header('set-cookie', `${flowCookie}=; Max-Age=0; ${cookieAttributes}`).header('cache-control', 'no-store');
     try {
       const query = rawQuery(request);
       const state = query.get('state');
       if (state === null || state === '') throw signInCallbackInvalid('the sign-in callback has no state parameter');
-      const flow = await flows.take(state, cookieOf(request, bindingCookie));
+      const flow = flows.open(state, cookieOf(request, flowCookie), clock.now());
       if (!flow.found) throw signInCallbackInvalid(flow.why);
       if (!query.has('error') && (query.get('code') ?? '') === '') throw signInCallbackInvalid('the sign-in callback has no code parameter');
       const identity = await relyingParty.complete(query, flow.checks);

@@ -36,9 +36,15 @@ export type ProviderAnswer = { login: string } | { cancel: true };
  * provider's development interactions (login with any password, then consent, by fetch), and
  * the gateway's callback (by inject), with the cookies of each side kept as a browser keeps
  * them. Answers the callback's response; `jar` may carry the provider's session to a next
- * sign-in, which then asks nothing.
+ * sign-in, which then asks nothing. `onCallback` hears the callback's path and the cookies
+ * the browser sends with it, for a test that replays them.
  */
-export async function signInThroughProvider(gateway: TestApp, answer: ProviderAnswer, jar = new CookieJar()): Promise<LightMyRequestResponse> {
+export async function signInThroughProvider(
+  gateway: TestApp,
+  answer: ProviderAnswer,
+  jar = new CookieJar(),
+  onCallback: (url: string, cookie: string) => void = () => {},
+): Promise<LightMyRequestResponse> {
   const redirectUrl = gateway.config.auth.oidc?.redirect_url;
   if (redirectUrl === undefined) throw new Error('the gateway has no auth.oidc');
   const gatewayOrigin = new URL(redirectUrl).origin;
@@ -48,7 +54,9 @@ export async function signInThroughProvider(gateway: TestApp, answer: ProviderAn
   let next = new URL(String(started.headers.location));
   for (let step = 0; step < 20; step += 1) {
     if (next.href.startsWith(redirectUrl)) {
-      return gateway.app.inject({ method: 'GET', url: `${next.pathname}${next.search}`, headers: { cookie: jar.header(gatewayOrigin) } });
+      const url = `${next.pathname}${next.search}`;
+      onCallback(url, jar.header(gatewayOrigin));
+      return gateway.app.inject({ method: 'GET', url, headers: { cookie: jar.header(gatewayOrigin) } });
     }
     const response = await fetch(next, { redirect: 'manual', headers: { cookie: jar.header(next.origin) } });
     jar.keep(next.origin, response.headers.getSetCookie());
