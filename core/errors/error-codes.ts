@@ -56,6 +56,10 @@ export const signInRefused = (why: string) => new GatewayError(403, 'sign_in_ref
 /** 502: the identity provider could not be reached or answered what the sign-in cannot accept; `why` says which. */
 export const identityProviderFailed = (why: string, cause?: unknown) => new GatewayError(502, 'identity_provider_failed', why, { cause });
 
+/** 403 `user_disabled` at a single sign-on: the person signed in at the identity provider, but their user here is disabled. */
+export const userDisabledAtSignIn = (username: string) =>
+  new GatewayError(403, 'user_disabled', `the gateway's user "${username}" is disabled, so it may not sign in; an admin can enable it again on the Users page`);
+
 /** 404: the addressed thing does not exist for this caller. */
 export const notFound = (message: string, code: GatewayErrorCode = 'not_found') => new GatewayError(404, code, message);
 

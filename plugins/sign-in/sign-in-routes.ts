@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oidcCallbackPath, type OidcConfig } from '../../core/config/config-schema.js';
-import { internalError, signInCallbackInvalid } from '../../core/errors/error-codes.js';
+import { internalError, signInCallbackInvalid, userDisabledAtSignIn } from '../../core/errors/error-codes.js';
 import { GatewayError } from '../../core/errors/gateway-error.js';
 import type { Clock } from '../../core/di/injection-tokens.js';
 import { readBearerCredential } from '../../core/tokens/read-credentials.js';
@@ -109,9 +109,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRoutesOp
         { issuer: identity.issuer, subject: identity.subject },
         { username: usernameClaim(identity.claims, identity.subject), role: roleFromClaims(oidc.admin_claim, identity.claims) },
       );
-      if (user.status === UserStatus.disabled) {
-        throw new GatewayError(403, 'user_disabled', `the gateway's user "${user.username}" is disabled, so it may not sign in; an admin can enable it again on the Users page`);
-      }
+      if (user.status === UserStatus.disabled) throw userDisabledAtSignIn(user.username);
       const { loginToken } = await users.startSession(user, oidc.session_hours * 3600);
       request.log.info({ user_id: user.id, role: user.role }, 'signed in with the identity provider');
       return reply.redirect(`${consoleUrl}#${loginTokenFragment}=${loginToken}`, 303);

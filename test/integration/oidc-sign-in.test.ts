@@ -89,6 +89,16 @@ t.test('a first sign-in creates the user with the role its claims give, keyed by
   t.same(users.items.map((user: { username: string }) => user.username).sort(), ['admin', 'grace', 'hal-example.com'], 'besides the first admin made at start, one user per person: none was created twice');
 });
 
+t.test('a person whose name another user has is named with -2, and keeps the name at later sign-ins', async (t) => {
+  const { provider, gateway } = await scene(t);
+  provider.accounts.set('root-at-idp', { preferred_username: 'admin' });
+  const first = loginTokenOf(t, await signInThroughProvider(gateway, { login: 'root-at-idp' }));
+  t.match((await self(gateway, first)).json().data, { username: 'admin-2', role: 'user' }, 'the first admin the gateway made keeps "admin"');
+  provider.accounts.set('root-at-idp', { preferred_username: 'renamed' });
+  const again = loginTokenOf(t, await signInThroughProvider(gateway, { login: 'root-at-idp' }));
+  t.equal((await self(gateway, again)).json().data.username, 'admin-2', 'a name changed at the provider does not rename the user');
+});
+
 t.test("a role change in the claims changes the user's role at the next sign-in", async (t) => {
   const { provider, gateway } = await scene(t);
   const first = loginTokenOf(t, await signInThroughProvider(gateway, { login: 'hal' }));
