@@ -63,6 +63,7 @@ import { AuthFailureLimiter } from '../core/security/auth-failure-limiter.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import { pricingRoutes } from '../plugins/models/pricing-routes.js';
 import { consoleRoutes } from '../plugins/console/console-routes.js';
+import { signInRoutes } from '../plugins/sign-in/sign-in-routes.js';
 import { packageRoot } from '../core/config/package-root.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { createGatewayContainer } from './create-container.js';
@@ -197,6 +198,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });
+    await app.register(signInRoutes, { oidc: config.auth.oidc, users: container.resolve(UserService), flowKey: container.resolve(InjectionTokens.signInFlowKey), clock: container.resolve(InjectionTokens.clock) });
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
     const observed = observeAll([observer, activity]);

@@ -17,6 +17,7 @@ export const restartOnlyKeys: readonly { path: readonly string[]; why: string }[
   { path: ['tasks'], why: 'the task service and its background poller are built once' },
   { path: ['audio'], why: 'the upload limit is part of the route' },
   { path: ['assets'], why: 'the asset routes are bound to their model' },
+  { path: ['auth'], why: 'the sign-in routes are built with the identity provider they use' },
   { path: ['routing', 'affinity', 'ttl_ms'], why: 'stored affinities and conversations were written with it' },
 ];
 
