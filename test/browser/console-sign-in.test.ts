@@ -75,7 +75,7 @@ t.test('signing in at the provider lands on the console as that person, an admin
   await signInAtProvider(gracePage, 'grace');
   await gracePage.getByRole('heading', { name: 'Overview' }).waitFor();
   t.match(await gracePage.locator('.who').textContent(), /grace\s*admin/, 'the page names grace, an admin');
-  t.same(await navLinks(gracePage), ['Overview', 'Tokens', 'Usage', 'Playground', 'Models', 'Channels', 'Users'], 'with the admin pages');
+  t.same(await navLinks(gracePage), ['Overview', 'Tokens', 'Usage', 'Playground', 'Models', 'Channels', 'Users', 'Audit'], 'with the admin pages');
   const address = new URL(gracePage.url());
   t.equal(`${address.pathname}${address.search}${address.hash}`, '/console/', 'the login token is gone from the address');
   t.notOk((await gracePage.evaluate<string>('location.href')).includes('login_token'), 'and from what a script reads of it');
