@@ -39,12 +39,14 @@ fi
 export MODES=${MODES:-"gemini gemini-stream chat chat-stream"}
 export ROUNDS=${ROUNDS:-2}
 export TARGETS=${TARGETS:-"baseline baseline-fastify portkey gateway"}
-eval "$(./gateway-setup.sh gateway)"
+# The setup's output is taken first so that its failure stops the run (eval "$(…)" would not).
+setup=$(./gateway-setup.sh gateway); eval "$setup"
 [[ -n ${GATEWAY_ENV:-} ]] && export GATEWAY_CMD="$GATEWAY_ENV $GATEWAY_CMD"
 if [[ " $TARGETS " == *" gateway-b "* ]]; then
   # The same checkout is built once: the first setup built it.
   same=0; [[ $(cd "${GATEWAY_B_DIR:-$GATEWAY_DIR}" && pwd -P) == "$(cd "$GATEWAY_DIR" && pwd -P)" ]] && same=1
-  if [[ $same == 1 ]]; then eval "$(BENCH_NO_BUILD=1 ./gateway-setup.sh gateway-b)"; else eval "$(./gateway-setup.sh gateway-b)"; fi
+  if [[ $same == 1 ]]; then setup=$(BENCH_NO_BUILD=1 ./gateway-setup.sh gateway-b); else setup=$(./gateway-setup.sh gateway-b); fi
+  eval "$setup"
   [[ -n ${GATEWAY_B_ENV:-} ]] && export GATEWAY_B_CMD="$GATEWAY_B_ENV $GATEWAY_B_CMD"
 fi
 export OUT=${OUT:-$BENCH_HOME/results/$(date +%Y%m%d-%H%M%S)}

@@ -31,6 +31,11 @@ esac
 DIR=$(cd "$DIR" && pwd -P)
 cd "$(dirname "$0")"
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080}
+# Another gateway on this port may be running from this very work dir (a second harness on the
+# machine): deleting its database under it, or stopping it below, is not ours to do.
+if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/"; then
+  echo "gateway-setup.sh: port $PORT already answers (another gateway, perhaps from $WORK); stop it, or give $TARGET another ${PREFIX}_PORT and ${PREFIX}_WORK" >&2; exit 2
+fi
 rm -rf "$WORK"; mkdir -p "$WORK"
 # The gateway's own command: package.json's bin "model-gateway", built first (BENCH_NO_BUILD=1 skips).
 if [[ -L $DIR/node_modules && ! -e $DIR/node_modules ]]; then
@@ -70,15 +75,23 @@ providers:
     models: [gpt-4o-mini]
 $EXTRA
 YAML
-(cd "$DIR" && setsid node "$BIN" start --config "$WORK/gateway.yaml" >"$WORK/mint.log" 2>&1 &)
-for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+# Started for minting only, and stopped by its own pid whatever happens (the exec keeps the pid).
+(cd "$DIR" && exec node "$BIN" start --config "$WORK/gateway.yaml" >"$WORK/mint.log" 2>&1 </dev/null) &
+MINT_PID=$!
+alive() { local st; st=$(ps -o stat= -p "$MINT_PID" 2>/dev/null) && [[ $st != Z* ]]; }
+stop_mint() { kill "$MINT_PID" 2>/dev/null || return 0; for _ in $(seq 1 50); do kill -0 "$MINT_PID" 2>/dev/null || break; sleep 0.1; done; }
+trap stop_mint EXIT
+for _ in $(seq 1 100); do
+  alive || { echo "gateway-setup.sh: $TARGET exited at start; see $WORK/mint.log" >&2; tail -5 "$WORK/mint.log" >&2; exit 1; }
+  curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1
+done
 api() { curl -fsS -H "Authorization: Bearer $LOGIN" -H 'content-type: application/json' "$@"; }
 # A large but limited quota: every request reserves and settles against it.
 api -X POST "http://127.0.0.1:$PORT/api/token/" -d '{"name":"bench","remain_quota":50000000000,"unlimited_quota":false,"expired_time":-1}' >/dev/null
 id=$(api "http://127.0.0.1:$PORT/api/token/" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.items[0].id))')
 key=$(api -X POST "http://127.0.0.1:$PORT/api/token/$id/key" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data.key))')
-pid=$(ss -ltnp "sport = :$PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-kill "$pid"; for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+stop_mint
+[[ -n $key ]] || { echo "gateway-setup.sh: no API key minted for $TARGET; see $WORK/mint.log" >&2; exit 1; }
 cat <<OUT
 export ${PREFIX}_CWD='$DIR'
 export ${PREFIX}_CMD='exec node $BIN start --config $WORK/gateway.yaml'
