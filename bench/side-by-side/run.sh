@@ -24,11 +24,16 @@
 #   <stream mode>-paced       e.g. gemini-stream-paced, responses-stream-paced: the same request
 #                             against paced streams, PACED_CHUNKS (20) events PACED_DELAY_MS (25 ms)
 #                             apart, at PACED_CONNS (500) connections; wrk's timeout is
-#                             PACED_TIMEOUT (default 20x the stream's own length, at least 5 s),
-#                             so a timeout is a starved stream, not a slow one. The upstream is
+#                             PACED_TIMEOUT (default 10x the stream's own length, at least 5 s),
+#                             so a timeout is a starved stream, not a slow one. wrk counts a
+#                             response later than its timeout as a timeout (and not in the
+#                             latencies: max is the slowest one under it), and every 2 s each
+#                             request still open past it; it can see none in a run not longer
+#                             than the timeout, so keep DURATION above 2x it. The upstream is
 #                             switched per mode (POST /__config), so paced and unpaced modes
 #                             share a run. Rows record max latency, wrk's timeouts and events per
-#                             stream (lib/ratios.mjs: CPU per event).
+#                             stream (lib/ratios.mjs: CPU per event); their upstream hits/req read
+#                             above 1 (the streams still open when wrk stops).
 #
 # Knobs: ROUNDS (3; every target is restarted and re-measured each round, targets interleaved,
 #   the table shows medians and the min-max spread), DURATION (10 s measured), WARMUP (5 s),
@@ -71,7 +76,8 @@ WRK_TIMEOUT=${WRK_TIMEOUT:-5}
 PACED_CONNS=${PACED_CONNS:-500}
 PACED_CHUNKS=${PACED_CHUNKS:-20}
 PACED_DELAY_MS=${PACED_DELAY_MS:-25}
-PACED_TIMEOUT=${PACED_TIMEOUT:-$(awk -v n="$PACED_CHUNKS" -v d="$PACED_DELAY_MS" 'BEGIN { t = 20 * n * d / 1000; t = (t < 5 ? 5 : t); printf "%d", (t == int(t) ? t : int(t) + 1) }')}
+# 10x the stream's own length, at least 5 s (wrk takes whole seconds here).
+PACED_TIMEOUT=${PACED_TIMEOUT:-$(awk -v n="$PACED_CHUNKS" -v d="$PACED_DELAY_MS" 'BEGIN { t = 10 * n * d / 1000; t = (t < 5 ? 5 : t); printf "%d", (t == int(t) ? t : int(t) + 1) }')}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080}
 BASELINE_PORT=${BASELINE_PORT:-18090}
 BASELINE_FASTIFY_PORT=${BASELINE_FASTIFY_PORT:-18091}
@@ -88,6 +94,9 @@ command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1
 # Every connection is a descriptor in wrk, in the target (twice: client and upstream side) and in
 # the fake upstream: take the hard limit, and refuse a run that cannot open them all.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+if [[ " $MODES " == *"-paced "* ]] && (( DURATION < 2 * PACED_TIMEOUT )); then
+  echo "note: DURATION=${DURATION}s is under 2x PACED_TIMEOUT (${PACED_TIMEOUT}s): wrk can count few or no timeouts in such a run" >&2
+fi
 MAX_CONNS=$CONNS; [[ " $MODES " == *"-paced "* ]] && (( PACED_CONNS > MAX_CONNS )) && MAX_CONNS=$PACED_CONNS
 if [[ $(ulimit -n) != unlimited ]] && (( $(ulimit -n) < 2 * MAX_CONNS + 256 )); then
   echo "open files limit $(ulimit -n) is too low for $MAX_CONNS connections (needs $((2 * MAX_CONNS + 256))); raise ulimit -n" >&2; exit 1
