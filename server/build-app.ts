@@ -18,6 +18,9 @@ import { observeAll, type RunObserver } from '../core/observability/run-observer
 import { ChannelActivity } from '../core/observability/channel-activity.js';
 import { ChannelTester } from '../core/pipeline/channel-test.js';
 import { channelRoutes } from '../plugins/management/channel-routes.js';
+import { channelEntryCheck } from '../core/channels/channel-entry-check.js';
+import { ChannelService } from '../core/channels/channel-service.js';
+import { StoreChannelRepository } from '../core/channels/store-channel-repository.js';
 import { TaskRepository } from '../core/tasks/task-repository.js';
 import { TaskService } from '../core/tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
@@ -188,11 +191,25 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
     const catalog = new ModelCatalog(config);
+    const clock = container.resolve(InjectionTokens.clock);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
     const observed = observeAll([observer, activity]);
-    const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, options.configFile ?? 'config/gateway.yaml', backend, logger, container, catalog, observed);
-    await app.register(channelRoutes, { channels, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
+    const configFile = options.configFile ?? 'config/gateway.yaml';
+    const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, configFile, backend, logger, container, catalog, observed);
+    const channelService = new ChannelService({
+      repository: new StoreChannelRepository(backend),
+      cipher: container.resolve(InjectionTokens.keyCipher),
+      backend,
+      fileChannels: () => config.providers,
+      groups: () => Object.keys(config.groups),
+      check: channelEntryCheck(config.providers, configFile),
+      logger,
+      now: () => clock.now(),
+    });
+    container.register(ChannelService, { useValue: channelService });
+    await channelService.start();
+    await app.register(channelRoutes, { service: channelService, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
     await app.register(modelListRoutes, { catalog, channels, startedAt: Math.floor(Date.now() / 1000) });
     await app.register(pricingRoutes, { config, catalog, channels });
     circuitStates = () => breaker.states();
@@ -203,7 +220,6 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(imagesRoutes, { pipeline, config });
     await app.register(nativeRoutes, { pipeline, config });
     await app.register(embeddingsRoutes, { pipeline, config });
-    const clock = container.resolve(InjectionTokens.clock);
     const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger, usageLogOf(config, container));
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });

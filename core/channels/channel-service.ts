@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { formatConfigProblem, type ConfigProblem } from '../config/config-error.js';
 import { providerEntrySchema, type ProviderConfig } from '../config/config-schema.js';
-import { conflict, notFound } from '../errors/error-codes.js';
+import { conflict, invalidRequest, notFound } from '../errors/error-codes.js';
 import { quoted } from '../errors/client-text.js';
 import type { KeyCipher } from '../security/key-cipher.js';
 import { operatorSecrets, secretValuesOfChannel } from '../security/secret-values.js';
@@ -14,12 +15,12 @@ import { maskedChannelEntry, type MaskedChannelEntry } from './masked-channel-en
 export const channelsChangedChannel = 'channels-changed';
 
 /** Where a channel is defined: the config file (its source of truth) or the store (the channel API). */
-export type ChannelSource = 'file' | 'store';
+export type ChannelOrigin = 'file' | 'store';
 
 /** A channel as the service knows it: its whole entry (credentials included, for this process only), where it comes from, and whether it serves. */
 export interface ListedChannel {
   entry: ProviderConfig;
-  source: ChannelSource;
+  source: ChannelOrigin;
   enabled: boolean;
   /** Unix seconds; stored channels only. */
   created_time?: number;
@@ -30,7 +31,7 @@ export interface ListedChannel {
 /** A channel as a {@link ChannelChange} shows it: credentials masked. */
 export interface MaskedChannel {
   entry: MaskedChannelEntry;
-  source: ChannelSource;
+  source: ChannelOrigin;
   enabled: boolean;
 }
 
@@ -50,7 +51,7 @@ export interface ChannelChangeAuthor {
 export interface ChannelChange {
   action: 'create' | 'update' | 'delete' | 'enable' | 'disable';
   name: string;
-  source: ChannelSource;
+  source: ChannelOrigin;
   before?: MaskedChannel;
   after?: MaskedChannel;
   by?: ChannelChangeAuthor;
@@ -61,18 +62,22 @@ export interface ChannelServiceParts {
   repository: ChannelRepository;
   cipher: KeyCipher;
   backend: StoreBackend;
-  /** The channels of the config file, in its order. */
-  fileChannels: readonly ProviderConfig[];
-  /** The config's group names: a channel may only name these. */
-  groups: readonly string[];
+  /** The channels of the config file in force, in its order (a reload changes them). */
+  fileChannels: () => readonly ProviderConfig[];
+  /** The group names of the config in force: a channel may only name these. */
+  groups: () => readonly string[];
   check: ChannelEntryCheck;
   logger: FastifyBaseLogger;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
 
-/** Who is told the channels that serve now: the file's and the store's, the disabled left out, in that order. */
-export type EffectiveChannelsListener = (entries: readonly ProviderConfig[]) => void | Promise<void>;
+/**
+ * Puts the channels {@link ChannelService.channelsFor} gives in force on this instance (the
+ * gateway's reload seam), and answers the problems when the gateway refused them (a plugin that
+ * failed to start, a model without a price): then nothing changed.
+ */
+export type ChannelApplier = () => Promise<readonly ConfigProblem[]>;
 
 const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
 
@@ -80,43 +85,35 @@ const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
  * The channels of the config file and those created at runtime, one list. Stored channels
  * are created, changed and deleted here; any channel is enabled or disabled here (its state
  * is in the store, so a file channel drained stays drained across restarts). After each
- * change the instance reads the channels afresh at once and announces the change on
- * {@link channelsChangedChannel}, on which every other instance sharing the store does the same;
- * each then tells its {@link EffectiveChannelsListener}s, which swap the channels requests are
- * routed to.
+ * change this instance puts the channels in force at once through its {@link ChannelApplier}
+ * (a change the gateway refuses is undone and answered as a 400), then announces it on
+ * {@link channelsChangedChannel}, on which every other instance sharing the store does the same.
  */
 export class ChannelService {
   readonly #parts: ChannelServiceParts;
-  readonly #fileNames: ReadonlySet<string>;
-  readonly #effectiveListeners: EffectiveChannelsListener[] = [];
   readonly #changeListeners: Array<(change: ChannelChange) => void> = [];
-  #effective: readonly ProviderConfig[];
-  #queue: Promise<void> = Promise.resolve();
-  #pending: Promise<void> | undefined;
+  #apply: ChannelApplier = async () => [];
 
   constructor(parts: ChannelServiceParts) {
     this.#parts = parts;
-    this.#fileNames = new Set(parts.fileChannels.map((channel) => channel.name));
-    this.#effective = parts.fileChannels;
   }
 
-  /** Reads the channels once and listens for changes made on any instance. */
+  /** How this instance puts changed channels in force; until it is set, changes are stored and announced only. */
+  setApplier(applier: ChannelApplier): void {
+    this.#apply = applier;
+  }
+
+  /** Listens for changes made on any instance (this one's included, which are in force already). */
   async start(): Promise<void> {
     // Any message, a missed one (`missedMessages`) included, is answered the same way: read them all again.
     await this.#parts.backend.subscribe(channelsChangedChannel, () => {
-      this.refresh().catch((error: unknown) => this.#parts.logger.error({ err: error }, 'could not read the runtime channels from the store; the ones serving stay'));
+      this.#apply().then(
+        (problems) => {
+          if (problems.length > 0) this.#parts.logger.error({ problems: problems.map(formatConfigProblem) }, 'the channels changed on another instance were refused here; the ones serving stay');
+        },
+        (error: unknown) => this.#parts.logger.error({ err: error }, 'could not put the changed channels in force; the ones serving stay'),
+      );
     });
-    await this.refresh();
-  }
-
-  /** The channels that serve now (as last read), the file's first, in its order, then the stored ones, oldest first. */
-  effectiveChannels(): readonly ProviderConfig[] {
-    return this.#effective;
-  }
-
-  /** Calls `listener` with the serving channels each time they are read afresh after a change (not at once). */
-  whenEffectiveChanges(listener: EffectiveChannelsListener): void {
-    this.#effectiveListeners.push(listener);
   }
 
   /** Calls `listener` after each change made through this instance (an audit trail's hook); credentials are masked. */
@@ -124,12 +121,26 @@ export class ChannelService {
     this.#changeListeners.push(listener);
   }
 
+  /**
+   * The channels to serve beside the config file's `fileChannels`: those of the file, then
+   * the stored ones, oldest first, the disabled left out. Read from the store on each call.
+   */
+  async channelsFor(fileChannels: readonly ProviderConfig[]): Promise<ProviderConfig[]> {
+    return (await this.#listWith(fileChannels)).filter((channel) => channel.enabled).map((channel) => channel.entry);
+  }
+
   /** Every channel, served or disabled: the file's in its order, then the stored ones, oldest first. */
-  async list(): Promise<ListedChannel[]> {
+  list(): Promise<ListedChannel[]> {
+    return this.#listWith(this.#parts.fileChannels());
+  }
+
+  async #listWith(fileChannels: readonly ProviderConfig[]): Promise<ListedChannel[]> {
     const [records, disabled] = await Promise.all([this.#parts.repository.list(), this.#parts.repository.disabledNames()]);
-    const files: ListedChannel[] = this.#parts.fileChannels.map((entry) => ({ entry, source: 'file', enabled: !disabled.has(entry.name) }));
+    const fileNames = new Set(fileChannels.map((entry) => entry.name));
+    const files: ListedChannel[] = fileChannels.map((entry) => ({ entry, source: 'file', enabled: !disabled.has(entry.name) }));
     const stored = records
-      .filter((record) => !this.#fileNames.has(record.name))
+      // The file is the source of truth: a stored channel whose name a reloaded file took is not served.
+      .filter((record) => !fileNames.has(record.name))
       .sort((a, b) => a.created_time - b.created_time || a.name.localeCompare(b.name))
       .flatMap((record): ListedChannel[] => {
         const entry = this.#open(record);
@@ -149,7 +160,7 @@ export class ChannelService {
 
   /** Creates a stored channel from a checked entry (see {@link providerEntrySchema}); it serves at once unless `enabled` is false. */
   async create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
-    if (this.#fileNames.has(entry.name)) {
+    if (this.#parts.fileChannels().some((channel) => channel.name === entry.name)) {
       throw conflict(`name: ${quoted(entry.name)} is a channel of the config file, which is its source of truth; choose another name`, 'channel_exists', 'name');
     }
     if ((await this.#parts.repository.get(entry.name)) !== undefined) {
@@ -158,6 +169,7 @@ export class ChannelService {
     await this.#checkEntry(entry);
     const now = seconds(this.#parts.now());
     await this.#parts.repository.save(this.#seal(entry, now, now), !enabled);
+    await this.#inForce(() => this.#parts.repository.delete(entry.name));
     const after: ListedChannel = { entry, source: 'store', enabled, created_time: now, updated_time: now };
     await this.#changed({ action: 'create', name: entry.name, source: 'store', after: masked(after), by });
     return after;
@@ -179,7 +191,8 @@ export class ChannelService {
         changed[0],
       );
     }
-    let entry = before.entry;
+    const enabledAfter = enabled ?? before.enabled;
+    let after: ListedChannel = { ...before, enabled: enabledAfter };
     if (changed.length > 0) {
       const merged: Record<string, unknown> = { ...before.entry };
       if ('api_key' in changes) delete merged.api_keys;
@@ -188,14 +201,19 @@ export class ChannelService {
         if (value === null) delete merged[field];
         else merged[field] = value;
       }
-      entry = parseClientInput(providerEntrySchema, merged);
+      const entry = parseClientInput(providerEntrySchema, merged);
       await this.#checkEntry(entry);
+      const previous = await this.#parts.repository.get(name);
       const now = seconds(this.#parts.now());
-      await this.#parts.repository.save(this.#seal(entry, before.created_time ?? now, now), enabled === undefined ? undefined : !enabled);
-    } else if (enabled !== undefined && enabled !== before.enabled) {
-      await this.#parts.repository.setDisabled(name, !enabled);
+      await this.#parts.repository.save(this.#seal(entry, before.created_time ?? now, now), !enabledAfter);
+      await this.#inForce(async () => {
+        if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
+      });
+      after = { ...after, entry, updated_time: now };
+    } else if (enabledAfter !== before.enabled) {
+      await this.#parts.repository.setDisabled(name, !enabledAfter);
+      await this.#inForce(() => this.#parts.repository.setDisabled(name, !before.enabled));
     }
-    const after: ListedChannel = { ...before, entry, enabled: enabled ?? before.enabled, ...(changed.length > 0 ? { updated_time: seconds(this.#parts.now()) } : {}) };
     const action = changed.length > 0 ? 'update' : after.enabled === before.enabled ? undefined : after.enabled ? 'enable' : 'disable';
     if (action !== undefined) await this.#changed({ action, name, source: before.source, before: masked(before), after: masked(after), by });
     return after;
@@ -207,35 +225,32 @@ export class ChannelService {
     if (before.source === 'file') {
       throw conflict(`name: the channel ${quoted(name)} comes from the config file, which is its source of truth: remove it there and reload, or disable it here`, 'channel_read_only', 'name');
     }
+    const previous = await this.#parts.repository.get(name);
     await this.#parts.repository.delete(name);
+    await this.#inForce(async () => {
+      if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
+    });
     await this.#changed({ action: 'delete', name, source: 'store', before: masked(before), by });
   }
 
   /**
-   * Reads the channels from the store and tells the listeners. Reads run one at a time, and
-   * calls while one runs share the next, so the last state read is the store's latest.
+   * Puts the written change in force here. When the gateway refuses it, `undo` puts the store
+   * back, the channels as they were are put in force again, and the first problem is answered
+   * as a 400 naming the channel's field (`models[0]: "x" has no price…`).
    */
-  refresh(): Promise<void> {
-    if (this.#pending !== undefined) return this.#pending;
-    const next = this.#queue.then(() => {
-      this.#pending = undefined;
-      return this.#load();
-    });
-    this.#pending = next;
-    this.#queue = next.catch(() => {});
-    return next;
+  async #inForce(undo: () => Promise<void>): Promise<void> {
+    const problems = await this.#apply();
+    if (problems.length === 0) return;
+    await undo();
+    await this.#apply();
+    const [first] = problems as [ConfigProblem, ...ConfigProblem[]];
+    const field = /^providers\[\d+\]\.?(.*)$/.exec(first.path)?.[1];
+    throw invalidRequest(field === undefined ? `the gateway refused the change: ${formatConfigProblem(first)}` : `${field === '' ? 'name' : field}: ${first.message}`, { param: field });
   }
 
-  async #load(): Promise<void> {
-    const channels = await this.list();
-    this.#effective = channels.filter((channel) => channel.enabled).map((channel) => channel.entry);
-    for (const listener of this.#effectiveListeners) await listener(this.#effective);
-  }
-
-  /** After a write: this instance reads the channels at once, then every other one is told. */
+  /** After a change in force here: the listeners hear it, and every other instance is told. */
   async #changed(change: ChannelChange): Promise<void> {
     this.#parts.logger.info({ channel: change.name, action: change.action, by: change.by?.username }, 'channel changed');
-    await this.refresh();
     await this.#parts.backend.publish(channelsChangedChannel, change.name);
     for (const listener of this.#changeListeners) {
       try {
@@ -249,10 +264,9 @@ export class ChannelService {
   /** What the entry's shape does not say: its groups exist, its plugin may be used and takes its options. */
   async #checkEntry(entry: ProviderConfig): Promise<void> {
     operatorSecrets.add(secretValuesOfChannel(entry));
+    const groups = this.#parts.groups();
     entry.groups.forEach((group, index) => {
-      if (!this.#parts.groups.includes(group)) {
-        throw fieldError(['groups', index], `unknown group ${quoted(group)}; the groups are ${this.#parts.groups.join(', ')} (defined under groups in the config file)`);
-      }
+      if (!groups.includes(group)) throw fieldError(['groups', index], `unknown group ${quoted(group)}; the groups are ${groups.join(', ')} (defined under groups in the config file)`);
     });
     const [problem] = await this.#parts.check(entry);
     if (problem !== undefined) throw fieldError(problem.path, problem.message);

@@ -330,11 +330,15 @@ export const providerFields = z.strictObject({
   options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
 });
 
+const oneKeyField = (provider: { api_key?: unknown; api_keys?: unknown }) => !(provider.api_key !== undefined && provider.api_keys !== undefined);
+const oneKeyFieldIssue = { error: 'set api_key or api_keys, not both', path: ['api_keys'] };
+
 /** One `providers` entry, a channel: what the config file and the channel API (`POST /api/channel/`) both take. */
-export const providerEntrySchema = providerFields.refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {
-  error: 'set api_key or api_keys, not both',
-  path: ['api_keys'],
-});
+export const providerEntrySchema = providerFields.refine(oneKeyField, oneKeyFieldIssue);
+
+/** {@link providerEntrySchema} with more fields beside the entry's (the channel API's `enabled`). */
+export const providerEntryWith = <Extra extends z.ZodRawShape>(extra: Extra, params?: Parameters<typeof z.strictObject>[1]) =>
+  z.strictObject({ ...providerFields.shape, ...extra }, params).refine(oneKeyField, oneKeyFieldIssue);
 
 /** The operator's config file, as DESIGN.md §5 lays it out. Unknown keys are errors. */
 export const gatewayConfigSchema = z
