@@ -1,4 +1,11 @@
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { ConfigError } from '../core/config/config-error.js';
+import { configLineFinder } from '../core/config/config-lines.js';
+import { GatewayError } from '../core/errors/gateway-error.js';
+import { GatewayState } from '../core/reload/gateway-state.js';
+import { configReloadRoutes } from '../plugins/management/config-reload-routes.js';
+import { ConfigReloader } from './config-reloader.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { timeOrderedRequestId } from './time-ordered-request-id.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -18,9 +25,8 @@ import { observeAll, type RunObserver } from '../core/observability/run-observer
 import { ChannelActivity } from '../core/observability/channel-activity.js';
 import { ChannelTester } from '../core/pipeline/channel-test.js';
 import { channelRoutes } from '../plugins/management/channel-routes.js';
-import { channelEntryCheck } from '../core/channels/channel-entry-check.js';
 import { ChannelService } from '../core/channels/channel-service.js';
-import { StoreChannelRepository } from '../core/channels/store-channel-repository.js';
+import { startRuntimeChannels } from './runtime-channels.js';
 import { TaskRepository } from '../core/tasks/task-repository.js';
 import { TaskService } from '../core/tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
@@ -32,16 +38,13 @@ import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { GuardedMediaFetcher } from '../core/http/media-fetcher.js';
 import { UndiciUpstreamHttp } from '../core/http/upstream-client.js';
 import { createProviderHost, maxResponseBytesOf } from '../core/loader/create-provider-host.js';
-import { loadProviderPlugins } from '../core/loader/load-provider-plugins.js';
-import { loadTranslators } from '../core/loader/load-translators.js';
 import { ConcurrencyLimiter, hasConcurrencyLimits } from '../core/limits/concurrency-limiter.js';
 import { hasRateLimits } from '../core/limits/rate-limit-buckets.js';
 import { RateLimiter } from '../core/limits/rate-limiter.js';
-import { channelCaller, type CallChannel } from '../core/pipeline/channel-call.js';
+import { channelCaller } from '../core/pipeline/channel-call.js';
 import { ModelRequestPipeline } from '../core/pipeline/model-request-pipeline.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { checkEncryptionKey } from './encryption-key-check.js';
-import { Channel } from '../core/routing/channel.js';
 import { ChannelAffinity } from '../core/routing/channel-affinity.js';
 import { ResponsesConversationStore, type StoredConversation } from '../core/conversations/responses-conversation-store.js';
 import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
@@ -83,6 +86,8 @@ declare module 'fastify' {
     gateway: DependencyContainer;
     /** The 0600 file of the first admin's login token, when this start created that user. */
     firstAdminTokenFile: string | undefined;
+    /** Re-reads the config file and swaps what can change (SIGHUP, `POST /api/config/reload`). */
+    reloader: ConfigReloader;
   }
 }
 
@@ -190,28 +195,29 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
-    const catalog = new ModelCatalog(config);
     const clock = container.resolve(InjectionTokens.clock);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
     const observed = observeAll([observer, activity]);
     const configFile = options.configFile ?? 'config/gateway.yaml';
-    const { pipeline, breaker, callChannel, channels } = await createModelRequestPipeline(app, config, configFile, backend, logger, container, catalog, observed);
-    const channelService = new ChannelService({
-      repository: new StoreChannelRepository(backend),
-      cipher: container.resolve(InjectionTokens.keyCipher),
-      backend,
-      fileChannels: () => config.providers,
-      groups: () => Object.keys(config.groups),
-      check: channelEntryCheck(config.providers, configFile),
-      logger,
-      now: () => clock.now(),
+    const { state, pipeline, breaker } = await createGatewayState(app, config, configFile, backend, logger, container, observed);
+    const channels = () => state.current.channels;
+    // What reads a config of its own follows each reload; a request in flight keeps the services it started with.
+    state.onReloaded(({ report, after }) => {
+      if (report.status !== 'applied') return;
+      activity.setChannels(after.providers.map((provider) => provider.name));
+      container.resolve(TokenService).useConfig(after);
+      container.resolve(UsageLog).setRetentionDays(after.logs.retention_days);
     });
+    const channelService = await startRuntimeChannels({ state, configFile, backend, logger, cipher: container.resolve(InjectionTokens.keyCipher), now: () => clock.now() });
     container.register(ChannelService, { useValue: channelService });
-    await channelService.start();
+    const reloader = new ConfigReloader({ configFile, state, backend, logger });
+    await reloader.listen();
+    app.decorate('reloader', reloader);
     await app.register(channelRoutes, { service: channelService, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
-    await app.register(modelListRoutes, { catalog, channels, startedAt: Math.floor(Date.now() / 1000) });
-    await app.register(pricingRoutes, { config, catalog, channels });
+    await app.register(configReloadRoutes, { reloader });
+    await app.register(modelListRoutes, { state, startedAt: Math.floor(Date.now() / 1000) });
+    await app.register(pricingRoutes, { state });
     circuitStates = () => breaker.states();
     await app.register(chatRoutes, { pipeline, config });
     await app.register(audioRoutes, { pipeline, config });
@@ -220,7 +226,8 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(imagesRoutes, { pipeline, config });
     await app.register(nativeRoutes, { pipeline, config });
     await app.register(embeddingsRoutes, { pipeline, config });
-    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger, usageLogOf(config, container));
+    const callChannel = channelCaller(channels);
+    const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger, () => state.current.usage);
     const assetOwnership = new AssetOwnershipRepository(backend);
     await app.register(videoRoutes, { tasks, config, submissionChecks: [assetReferenceGuard(assetOwnership)] });
     await app.register(assetsPlugin, { pipeline, callChannel, config, backend, repository: assetOwnership });
@@ -238,56 +245,73 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
 }
 
 /**
- * Loads every channel's provider plugin and the translators (a bad one fails the start) and builds the pipeline
- * the model routes share, and the channel calls tasks are asked about through. The upstream client, media fetcher and providers close with the app.
+ * Loads every channel's provider plugin and the translators (a bad one fails the start) into
+ * the {@link GatewayState} a reload swaps, and builds the pipeline the model routes share over
+ * it. The upstream client, media fetcher and providers close with the app.
  */
-async function createModelRequestPipeline(
+async function createGatewayState(
   app: FastifyInstance,
   config: GatewayConfig,
   configFile: string,
   backend: StoreBackend,
   logger: FastifyBaseLogger,
   container: DependencyContainer,
-  catalog: ModelCatalog,
   observer: RunObserver,
-): Promise<{ pipeline: ModelRequestPipeline; breaker: CircuitBreaker; callChannel: CallChannel; channels: readonly Channel[] }> {
+): Promise<{ state: GatewayState; pipeline: ModelRequestPipeline; breaker: CircuitBreaker }> {
   const http = new UndiciUpstreamHttp();
   const media = new GuardedMediaFetcher(config.security.media);
   app.addHook('onClose', async () => {
     await Promise.all([http.close(), media.close()]);
   });
   const clock = container.resolve(InjectionTokens.clock);
-  const loaded = await loadProviderPlugins(
-    config.providers,
-    configFile,
-    (channel, plugin) => createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name, maxResponseBytesOf(channel, plugin)),
-    (path, message) => logger.warn({ path }, message),
-  );
-  app.addHook('onClose', async () => {
-    await Promise.all(loaded.map((channel) => channel.provider.close?.()));
-  });
   const breaker = new CircuitBreaker(
     { failureThreshold: config.routing.circuit_breaker.failure_threshold, cooldownMilliseconds: config.routing.circuit_breaker.cooldown_ms },
     () => clock.now(),
   );
-  const translators = await loadTranslators(config.translators, configFile);
-  const channels = loaded.map((channel) => new Channel(channel, translators));
-  const pipeline = new ModelRequestPipeline({
-    channels,
+  // Kept across reloads: what they hold outlives a config (holds, affinities, conversations, the usage log).
+  const ledger = container.resolve(QuotaLedger);
+  const affinity = new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms);
+  const conversations = new ResponsesConversationStore(backend.keyv<StoredConversation>('responses-conversations'), config.routing.affinity.ttl_ms);
+  const inFlight = container.resolve(InFlightRequests);
+  const leases = container.resolve(LeaseKeeper);
+  const users = container.resolve(UserService);
+  const state = await GatewayState.start(config, {
+    configFile,
     breaker,
-    catalog,
-    ledger: container.resolve(QuotaLedger),
-    affinity: new ChannelAffinity(backend.keyv<string>('affinity'), config.routing.affinity.ttl_ms),
-    conversations: new ResponsesConversationStore(backend.keyv<StoredConversation>('responses-conversations'), config.routing.affinity.ttl_ms),
-    config,
-    // Without any rate limit no request has anything to draw or settle: no limiter at all.
-    limiter: hasRateLimits(config.rate_limits) ? new RateLimiter(backend, config.rate_limits) : undefined,
-    concurrency: hasConcurrencyLimits(config.rate_limits) ? new ConcurrencyLimiter(backend, config.rate_limits, container.resolve(LeaseKeeper)) : undefined,
-    observer,
-    inFlight: container.resolve(InFlightRequests),
-    usage: usageLogOf(config, container),
+    createHost: (channel, plugin) => createProviderHost({ http, media, backend, logger, now: () => clock.now() }, plugin.name, channel.name, maxResponseBytesOf(channel, plugin)),
+    warn: (path, message) => logger.warn({ path }, message),
+    error: (error, message) => logger.error({ err: error }, message),
+    compose: (next, channels, previous) => {
+      const sameLimits = previous !== undefined && isDeepStrictEqual(previous.config.rate_limits, next.rate_limits);
+      return {
+        channels,
+        breaker,
+        catalog: new ModelCatalog(next),
+        ledger,
+        affinity,
+        conversations,
+        config: next,
+        // Without any rate limit no request has anything to draw or settle: no limiter at all.
+        limiter: sameLimits ? previous.limiter : hasRateLimits(next.rate_limits) ? new RateLimiter(backend, next.rate_limits) : undefined,
+        concurrency: sameLimits ? previous.concurrency : hasConcurrencyLimits(next.rate_limits) ? new ConcurrencyLimiter(backend, next.rate_limits, leases) : undefined,
+        observer,
+        inFlight,
+        usage: usageLogOf(next, container),
+      };
+    },
+    // The config's users, as a start bootstraps them; a conflict with the store refuses the reload.
+    prepare: async (next, previous) => {
+      if (isDeepStrictEqual(next.users, previous.users)) return;
+      try {
+        await users.bootstrap(next.users, next.storage.data_dir);
+      } catch (error) {
+        if (!GatewayError.is(error)) throw error;
+        throw new ConfigError(configFile, [{ path: 'users', message: error.message, line: configLineFinder(configFile)(['users']) }]);
+      }
+    },
   });
-  return { pipeline, breaker, callChannel: channelCaller(channels), channels };
+  app.addHook('onClose', async () => state.close());
+  return { state, pipeline: new ModelRequestPipeline(state), breaker };
 }
 
 /** Where model requests and video tasks write their usage records: nowhere with `logs.enabled: false`, so they build none. */

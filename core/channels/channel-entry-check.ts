@@ -12,10 +12,10 @@ export type ChannelEntryCheck = (entry: ProviderConfig) => Promise<ChannelEntryP
  * to run code from anywhere on the disk. The plugin is then loaded and the channel's
  * `options` parsed with its own schema, as `start` does for the file's channels.
  */
-export function channelEntryCheck(fileChannels: readonly ProviderConfig[], configFile: string): ChannelEntryCheck {
+export function channelEntryCheck(fileChannels: () => readonly ProviderConfig[], configFile: string): ChannelEntryCheck {
   const modules = new Map<string, Promise<unknown>>();
-  const filePlugins = new Set(fileChannels.map((channel) => channel.plugin));
   return async (entry) => {
+    const filePlugins = new Set(fileChannels().map((channel) => channel.plugin));
     const names = await loadBuiltInNames();
     const builtIn = builtInFamilyNames(names);
     if (!builtIn.includes(entry.plugin) && !filePlugins.has(entry.plugin) && names.renamed[entry.plugin] === undefined) {

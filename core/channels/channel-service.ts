@@ -74,10 +74,10 @@ export interface ChannelServiceParts {
 
 /**
  * Puts the channels {@link ChannelService.channelsFor} gives in force on this instance (the
- * gateway's reload seam), and answers the problems when the gateway refused them (a plugin that
+ * gateway's reload seam) for the change `by` made (absent: another instance's), and answers the problems when the gateway refused them (a plugin that
  * failed to start, a model without a price): then nothing changed.
  */
-export type ChannelApplier = () => Promise<readonly ConfigProblem[]>;
+export type ChannelApplier = (by?: ChannelChangeAuthor) => Promise<readonly ConfigProblem[]>;
 
 const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
 
@@ -169,7 +169,7 @@ export class ChannelService {
     await this.#checkEntry(entry);
     const now = seconds(this.#parts.now());
     await this.#parts.repository.save(this.#seal(entry, now, now), !enabled);
-    await this.#inForce(() => this.#parts.repository.delete(entry.name));
+    await this.#inForce(by, () => this.#parts.repository.delete(entry.name));
     const after: ListedChannel = { entry, source: 'store', enabled, created_time: now, updated_time: now };
     await this.#changed({ action: 'create', name: entry.name, source: 'store', after: masked(after), by });
     return after;
@@ -206,13 +206,13 @@ export class ChannelService {
       const previous = await this.#parts.repository.get(name);
       const now = seconds(this.#parts.now());
       await this.#parts.repository.save(this.#seal(entry, before.created_time ?? now, now), !enabledAfter);
-      await this.#inForce(async () => {
+      await this.#inForce(by, async () => {
         if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
       });
       after = { ...after, entry, updated_time: now };
     } else if (enabledAfter !== before.enabled) {
       await this.#parts.repository.setDisabled(name, !enabledAfter);
-      await this.#inForce(() => this.#parts.repository.setDisabled(name, !before.enabled));
+      await this.#inForce(by, () => this.#parts.repository.setDisabled(name, !before.enabled));
     }
     const action = changed.length > 0 ? 'update' : after.enabled === before.enabled ? undefined : after.enabled ? 'enable' : 'disable';
     if (action !== undefined) await this.#changed({ action, name, source: before.source, before: masked(before), after: masked(after), by });
@@ -227,7 +227,7 @@ export class ChannelService {
     }
     const previous = await this.#parts.repository.get(name);
     await this.#parts.repository.delete(name);
-    await this.#inForce(async () => {
+    await this.#inForce(by, async () => {
       if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
     });
     await this.#changed({ action: 'delete', name, source: 'store', before: masked(before), by });
@@ -238,11 +238,11 @@ export class ChannelService {
    * back, the channels as they were are put in force again, and the first problem is answered
    * as a 400 naming the channel's field (`models[0]: "x" has no price…`).
    */
-  async #inForce(undo: () => Promise<void>): Promise<void> {
-    const problems = await this.#apply();
+  async #inForce(by: ChannelChangeAuthor | undefined, undo: () => Promise<void>): Promise<void> {
+    const problems = await this.#apply(by);
     if (problems.length === 0) return;
     await undo();
-    await this.#apply();
+    await this.#apply(by);
     const [first] = problems as [ConfigProblem, ...ConfigProblem[]];
     const field = /^providers\[\d+\]\.?(.*)$/.exec(first.path)?.[1];
     throw invalidRequest(field === undefined ? `the gateway refused the change: ${formatConfigProblem(first)}` : `${field === '' ? 'name' : field}: ${first.message}`, { param: field });

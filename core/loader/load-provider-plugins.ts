@@ -97,8 +97,8 @@ export async function checkProviderPlugins(
 
 /**
  * Loads every channel's plugin when the gateway starts ({@link checkProviderPlugins}), then
- * creates each provider. Every problem is collected and reported at once; any problem fails
- * the start.
+ * creates each provider ({@link createProviders}). Every problem is collected and reported at
+ * once; any problem fails the start.
  */
 export async function loadProviderPlugins(
   providers: readonly ProviderConfig[],
@@ -106,7 +106,19 @@ export async function loadProviderPlugins(
   createHost: (channel: ProviderConfig, plugin: ProviderPlugin) => ProviderHost,
   warn: (path: string, message: string) => void = () => {},
 ): Promise<LoadedChannel[]> {
-  const checked = await checkProviderPlugins(providers, configFile, warn);
+  return createProviders(await checkProviderPlugins(providers, configFile, warn), configFile, createHost);
+}
+
+/**
+ * Creates the provider of each checked channel. Every problem is collected and reported at
+ * once, by the channel's YAML path and line; when any fails, the providers already created
+ * are closed and nothing is returned.
+ */
+export async function createProviders(
+  checked: readonly CheckedChannel[],
+  configFile: string,
+  createHost: (channel: ProviderConfig, plugin: ProviderPlugin) => ProviderHost,
+): Promise<LoadedChannel[]> {
   const lineOf = configLineFinder(configFile);
   const problems: ConfigProblem[] = [];
   const channels: LoadedChannel[] = [];
@@ -125,6 +137,9 @@ export async function loadProviderPlugins(
       problem(`"${config.plugin}" failed to start: ${(error as Error).message}`);
     }
   }
-  if (problems.length > 0) throw new ConfigError(configFile, problems);
+  if (problems.length > 0) {
+    await Promise.allSettled(channels.map((channel) => channel.provider.close?.()));
+    throw new ConfigError(configFile, problems);
+  }
   return channels;
 }

@@ -71,6 +71,13 @@ export class ChannelActivity implements RunObserver {
     for (const channel of channels) this.#rings.set(channel, new AttemptRing(settings.capacity));
   }
 
+  /** The configured channels after a reload: new ones start empty, removed ones are dropped, the others keep their attempts. */
+  setChannels(channels: Iterable<string>): void {
+    const names = new Set(channels);
+    for (const name of this.#rings.keys()) if (!names.has(name)) this.#rings.delete(name);
+    for (const name of names) if (!this.#rings.has(name)) this.#rings.set(name, new AttemptRing(this.#settings.capacity));
+  }
+
   /** How far back a summary looks, in seconds. */
   get windowSeconds(): number {
     return Math.round(this.#settings.windowMilliseconds / 1000);

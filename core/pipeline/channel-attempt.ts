@@ -21,6 +21,7 @@ export class ChannelAttempt implements Attempt {
   readonly #forgetDeadline: (() => void) | undefined;
   readonly #inFlight: InFlightRequests | undefined;
   #untrack: (() => void) | undefined;
+  #detached = false;
 
   constructor(planned: Attempt, clientSignal: AbortWatch, inFlight: InFlightRequests | undefined) {
     this.channel = planned.channel;
@@ -29,6 +30,8 @@ export class ChannelAttempt implements Attempt {
     this.#inFlight = inFlight;
     clientSignal.addEventListener('abort', this.#abortUpstream, { once: true });
     this.#forgetDeadline = inFlight?.onDeadline(this.#abortUpstream);
+    // A reload that drops the channel closes its provider once this try is over.
+    this.channel.beginTry();
   }
 
   /** Counts the answer's stream as being sent, for the shutdown deadline, until {@link detach}. */
@@ -38,6 +41,10 @@ export class ChannelAttempt implements Attempt {
 
   /** Stops listening for the client and the deadline, and stops tracking the stream: the try is over. */
   detach(): void {
+    if (!this.#detached) {
+      this.#detached = true;
+      this.channel.endTry();
+    }
     this.#untrack?.();
     this.#clientSignal.removeEventListener('abort', this.#abortUpstream);
     this.#forgetDeadline?.();

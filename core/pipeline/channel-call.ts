@@ -21,11 +21,12 @@ export type CallChannel = <Name extends OperationName>(question: ChannelQuestion
  * Calls an operation on one named channel, without routing, quota or failover: how a video
  * task (or a face validation session) is asked about on the channel that accepted it. Those
  * questions are free and belong to a request already billed, so no step of the model request
- * pipeline applies.
+ * pipeline applies. `channels` gives the channels in force when a question is asked.
  */
-export function channelCaller(channels: readonly Channel[]): CallChannel {
+export function channelCaller(channels: () => readonly Channel[]): CallChannel {
   return async ({ channel: name, operation, request, model, signal, requestId }) => {
-    const channel = channels.find((candidate) => candidate.name === name);
+    // The channels in force now: a task accepted before a reload is asked on its channel as it is now configured.
+    const channel = channels().find((candidate) => candidate.name === name);
     if (channel === undefined || channel.provider.operations[operation] === undefined) return undefined;
     return invokeOperation(channel, operation, { request: new PreparedRequests(operation, request).of(channel), model, upstreamModel: channel.upstreamModel(model), stream: false, channel: channel.context(), options: channel.options, signal, requestId });
   };

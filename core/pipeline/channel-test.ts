@@ -91,11 +91,12 @@ export interface ChannelTestOutcome {
  * test is an operator's question and must not open or close a circuit clients rely on.
  */
 export class ChannelTester {
-  readonly #channels: readonly Channel[];
+  readonly #channels: () => readonly Channel[];
   readonly #observer: RunObserver | undefined;
   readonly #logger: Pick<FastifyBaseLogger, 'error'>;
 
-  constructor(channels: readonly Channel[], logger: Pick<FastifyBaseLogger, 'error'>, observer?: RunObserver) {
+  /** `channels` gives the channels in force when a test is asked for. */
+  constructor(channels: () => readonly Channel[], logger: Pick<FastifyBaseLogger, 'error'>, observer?: RunObserver) {
     this.#channels = channels;
     this.#logger = logger;
     this.#observer = observer;
@@ -103,9 +104,10 @@ export class ChannelTester {
 
   /** Tests the channel; a question naming no channel, a model it does not list or an operation it cannot test is a 400 naming that field. */
   async test(question: ChannelTestQuestion): Promise<ChannelTestOutcome> {
-    const channel = this.#channels.find((candidate) => candidate.name === question.name);
+    const channels = this.#channels();
+    const channel = channels.find((candidate) => candidate.name === question.name);
     if (channel === undefined) {
-      const names = this.#channels.map((candidate) => candidate.name);
+      const names = channels.map((candidate) => candidate.name);
       throw invalidRequest(`name: no channel is named "${question.name}"; the channels are ${names.length === 0 ? 'none' : names.join(', ')}`, { param: 'name' });
     }
     const model = modelToTest(channel, question.model);

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { StreamOutcome, StreamPumpParts } from '../streaming/stream-pump.js';
 import { ChannelAttempt } from './channel-attempt.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
+import type { GatewayConfig } from '../config/config-schema.js';
 import type { PipelineServices } from './pipeline-services.js';
 import { createRequestContext, type RequestContext } from './request-context.js';
 import { admitConcurrency } from './steps/admit-concurrency.js';
@@ -58,18 +59,26 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  * not. Settlement happens exactly once.
  */
 export class ModelRequestPipeline {
-  constructor(private readonly services: PipelineServices) {}
+  /** `state.current`: the services in force (see `GatewayState`), read once when a request starts. */
+  constructor(private readonly state: { readonly current: PipelineServices }) {}
+
+  /** The config in force now; routes read it for what they do before the pipeline runs (estimates). */
+  get config(): GatewayConfig {
+    return this.state.current.config;
+  }
 
   async run(invocation: OperationInvocation): Promise<InvocationOutcome> {
-    const context = createRequestContext(invocation, this.services.catalog.resolve(invocation.model));
-    const end = this.services.inFlight?.begin();
+    // The one read of the state: the request finishes on these services whatever a reload swaps in.
+    const services = this.state.current;
+    const context = createRequestContext(invocation, services, services.catalog.resolve(invocation.model));
+    const end = services.inFlight?.begin();
     try {
       const result = await this.#steps(context);
-      observeRequest(context, this.services, undefined);
+      observeRequest(context, services, undefined);
       return result;
     } catch (error) {
       const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
-      observeRequest(context, this.services, failure);
+      observeRequest(context, services, failure);
       // However it failed, its concurrency slot is free (a no-op when a step freed it already).
       void context.slot.release();
       // Refused before any attempt (model, limits, quota): its line and record are written here.
@@ -85,7 +94,7 @@ export class ModelRequestPipeline {
 
   /** The steps of a model request, in order. */
   async #steps(context: RequestContext): Promise<InvocationOutcome> {
-    const { services } = this;
+    const { services } = context;
     authorizeModel(context.token, context.requestedModel, context.model);
     planFallbacks(context, services);
     await planRoute(context, services);
@@ -111,7 +120,7 @@ export class ModelRequestPipeline {
   /** Moves on to the next fallback model after a retryable failure; false when none is left (or planning it failed, which becomes the failure). */
   async #fallBack(context: RequestContext): Promise<boolean> {
     try {
-      return await fallBack(context, this.services, context.failure as GatewayError);
+      return await fallBack(context, context.services, context.failure as GatewayError);
     } catch (error) {
       context.failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
       return false;
@@ -123,16 +132,16 @@ export class ModelRequestPipeline {
     let lastError: GatewayError | undefined;
     try {
       for (let planned = context.firstAttempt; planned !== undefined; planned = nextAttempt(context)) {
-        const stopped = stopReason(context, this.services);
+        const stopped = stopReason(context, context.services);
         if (stopped !== undefined) {
-          this.services.breaker.release(planned.channel.name);
+          context.services.breaker.release(planned.channel.name);
           lastError = stopped;
           break;
         }
-        const outcome = await this.#try(context, new ChannelAttempt(planned, context.invocation.clientSignal, this.services.inFlight));
+        const outcome = await this.#try(context, new ChannelAttempt(planned, context.invocation.clientSignal, context.services.inFlight));
         if (outcome.kind === 'answered') return outcome.result;
         lastError = outcome.error;
-        if (!outcome.error.retryable || stopReason(context, this.services) !== undefined) break;
+        if (!outcome.error.retryable || stopReason(context, context.services) !== undefined) break;
       }
     } catch (error) {
       lastError = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
@@ -143,7 +152,7 @@ export class ModelRequestPipeline {
 
   /** One channel: translate, call, and deliver its answer by its kind (translated back to the client's format when a translator served it). */
   async #try(context: RequestContext, attempt: ChannelAttempt): Promise<TryOutcome> {
-    const { services } = this;
+    const { services } = context;
     let channelRequest: ChannelRequest;
     let result: OperationResults[PipelineOperation];
     try {
@@ -213,11 +222,11 @@ export class ModelRequestPipeline {
    * translated Responses stream's terminal event, until its conversation is stored).
    */
   async #stream(context: RequestContext, attempt: ChannelAttempt, result: StreamResult, holdBefore?: StreamPumpParts['holdBefore']): Promise<TryOutcome> {
-    const primed = await primeStream(context, this.services, attempt, result, holdBefore);
-    if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, this.services, attempt, primed.failure) };
-    attemptSucceeded(context, this.services, attempt);
+    const primed = await primeStream(context, context.services, attempt, result, holdBefore);
+    if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, context.services, attempt, primed.failure) };
+    attemptSucceeded(context, context.services, attempt);
     context.timings.firstByteAt = Date.now();
-    await rememberAffinity(context, this.services, attempt, primed.pump.affinityKey);
+    await rememberAffinity(context, context.services, attempt, primed.pump.affinityKey);
     const readable = primed.pump.readable();
     attempt.track(primed.pump);
     void this.#whenSent(context, attempt, primed.pump.ended);
@@ -240,14 +249,14 @@ export class ModelRequestPipeline {
     const end = outcome.aborted ? 'client_gone' : (outcome.error?.code ?? 'completed');
     if (line === 'to write') context.usage = usageOfStream(context, outcome);
     // Settled first: its charge (computed at once, written in the background) is the record's quota.
-    settleInBackground(context, this.services, attempt.group);
+    settleInBackground(context, context.services, attempt.group);
     if (line === 'to write') this.#over(context, end);
-    else recordUsage(context, this.services, end);
+    else recordUsage(context, context.services, end);
   }
 
   /** The request is over: its log line, and its record in the usage log. */
   #over(context: RequestContext, end?: string, status?: number): void {
     writeLogLine(context, end, status);
-    recordUsage(context, this.services, end, status);
+    recordUsage(context, context.services, end, status);
   }
 }

@@ -8,6 +8,7 @@ import { unlimitedAdmission, type RateAdmission } from '../limits/rate-admission
 import type { Attempt } from '../routing/plan-attempts.js';
 import type { TokenView } from '../tokens/token-record.js';
 import type { InvocationOutcome, OperationInvocation, PipelineOperation } from './operation-invocation.js';
+import type { PipelineServices } from './pipeline-services.js';
 import { PreparedRequests } from './prepared-requests.js';
 import type { UsageAttempt } from '../usage/usage-record.js';
 
@@ -35,6 +36,8 @@ export interface FallbackModel {
  */
 export interface RequestContext {
   readonly invocation: OperationInvocation;
+  /** The services in force when the request started: it finishes on them whatever a reload swaps in meanwhile. */
+  readonly services: PipelineServices;
   readonly token: TokenView;
   /** The model the client asked for, as it named it (an alias stays an alias). */
   readonly requestedModel: string;
@@ -82,10 +85,11 @@ export interface RequestContext {
   readonly timings: { readonly startedAt: number; firstByteAt?: number };
 }
 
-/** A fresh context for `invocation`, whose model stands for `model` (an alias's target): nothing planned, reserved or tried yet. */
-export function createRequestContext(invocation: OperationInvocation, model = invocation.model): RequestContext {
+/** A fresh context for `invocation` under `services`, whose model stands for `model` (an alias's target): nothing planned, reserved or tried yet. */
+export function createRequestContext(invocation: OperationInvocation, services: PipelineServices, model = invocation.model): RequestContext {
   return {
     invocation,
+    services,
     token: invocation.token,
     requestedModel: invocation.model,
     model,

@@ -6,7 +6,11 @@ import type { Translator } from '../contracts/translator.js';
 import type { LoadedChannel } from '../loader/load-provider-plugins.js';
 import { matchesModelPattern } from './model-pattern.js';
 
-/** A channel as routing uses it: one loaded `providers[]` entry, built once at start. */
+/**
+ * A channel as routing uses it: one loaded `providers[]` entry, built at start or by a reload
+ * (which keeps the object of a channel whose entry did not change). It counts the tries in
+ * flight on it, so a reload that drops it closes its provider only once they are over.
+ */
 export class Channel {
   readonly name: string;
   readonly config: ProviderConfig;
@@ -23,6 +27,8 @@ export class Channel {
   /** The client operations the provider does not implement that a translator serves on it, each with the first such translator. */
   readonly #translators = new Map<OperationName, Translator>();
   #nextKey = 0;
+  #tries = 0;
+  #whenIdle: (() => void) | undefined;
 
   /** `translators` in the config's order: the first that can serve an operation on this provider does. */
   constructor(loaded: LoadedChannel, translators: readonly Translator[] = []) {
@@ -94,6 +100,32 @@ export class Channel {
   /** The model to ask this upstream for. */
   upstreamModel(model: string): string {
     return this.config.model_map[model] ?? model;
+  }
+
+  /** Counts one try of the channel until {@link endTry}. */
+  beginTry(): void {
+    this.#tries += 1;
+  }
+
+  /** Ends a try counted by {@link beginTry}; the last one of a retired channel runs its retirement. */
+  endTry(): void {
+    this.#tries -= 1;
+    if (this.#tries === 0 && this.#whenIdle !== undefined) this.#idle();
+  }
+
+  /**
+   * The channel is no longer routed to: `whenIdle` runs once no try is in flight on it (at once
+   * when none is), to close a provider no other channel uses.
+   */
+  retire(whenIdle: () => void): void {
+    this.#whenIdle = whenIdle;
+    if (this.#tries === 0) this.#idle();
+  }
+
+  #idle(): void {
+    const whenIdle = this.#whenIdle;
+    this.#whenIdle = undefined;
+    whenIdle?.();
   }
 
   /** The context of one call: keys rotate round-robin when the channel has several. */

@@ -14,13 +14,23 @@ type State = { kind: 'closed'; failures: number } | { kind: 'open'; until: numbe
  * circuit, its failure opens it again for another cool-down.
  */
 export class CircuitBreaker {
-  readonly #settings: CircuitBreakerSettings;
+  #settings: CircuitBreakerSettings;
   readonly #now: () => number;
   readonly #states = new Map<string, State>();
 
   constructor(settings: CircuitBreakerSettings, now: () => number = Date.now) {
     this.#settings = settings;
     this.#now = now;
+  }
+
+  /** New settings from a reload; circuits keep their state, and a later failure or cool-down follows the new ones. */
+  configure(settings: CircuitBreakerSettings): void {
+    this.#settings = settings;
+  }
+
+  /** Drops a channel's state: a reload removed the channel or gave it another upstream. */
+  forget(channel: string): void {
+    this.#states.delete(channel);
   }
 
   /** Each channel the breaker has seen, with its state now (an open circuit whose cool-down ended reads half-open). */

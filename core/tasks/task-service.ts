@@ -50,8 +50,8 @@ export class TaskService {
     private readonly config: GatewayConfig,
     private readonly now: () => number,
     private readonly logger: ProviderLogger,
-    /** Where a settled task's usage record goes; absent with `logs.enabled: false`. */
-    private readonly usage?: UsageLog,
+    /** Where a settled task's usage record goes, under the config in force; undefined with `logs.enabled: false`. */
+    private readonly usageLog: () => UsageLog | undefined = () => undefined,
   ) {}
 
   /** Submits a task and stores its record; the record is the answer. `remixedFrom` is the gateway id of the task it remixes. */
@@ -91,7 +91,7 @@ export class TaskService {
       this.logger.error({ err: error, channel: record.channel, handle: record.handle }, 'could not store an accepted video task; its hold was refunded');
       if (outcome.usage !== undefined) {
         const failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed');
-        this.usage?.record({ ...outcome.usage, created_at: seconds, type: UsageType.error, quota: 0, status: failure.statusCode, error_code: failure.code, end_reason: failure.code });
+        this.usageLog()?.record({ ...outcome.usage, created_at: seconds, type: UsageType.error, quota: 0, status: failure.statusCode, error_code: failure.code, end_reason: failure.code });
       }
       throw error;
     }
@@ -198,7 +198,7 @@ export class TaskService {
     const units = succeeded
       ? progress.usage === undefined
         ? record.units_if_succeeded
-        : unitsOfModel(this.config, record.model, progress.usage, record.group)
+        : unitsOfModel(this.pipeline.config, record.model, progress.usage, record.group)
       : 0;
     const claim = await this.backend.hitWindow(`task-settled:${record.id}`, settlementClaimMilliseconds);
     if (claim.count === 1) {
@@ -229,12 +229,13 @@ export class TaskService {
    * consumption on success and a refund otherwise, ending with the failure's type.
    */
   #recordSettlement(record: TaskRecord, progress: TaskProgress, units: number, now: number): void {
-    if (this.usage === undefined) return;
+    const log = this.usageLog();
+    if (log === undefined) return;
     const submitted = record.usage_log ?? submissionOf(record);
     const succeeded = progress.status === 'succeeded';
     const failure = succeeded ? '' : clipped(progress.error === undefined ? 'task_failed' : (shownTaskError(progress.error).type ?? 'task_failed'));
     const usage = progress.usage;
-    this.usage.record({
+    log.record({
       ...submitted,
       created_at: Math.floor(now / 1000),
       type: succeeded ? UsageType.consume : UsageType.refund,

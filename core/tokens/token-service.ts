@@ -61,7 +61,7 @@ export class TokenService {
   readonly #tokens: TokenRepository;
   readonly #backend: StoreBackend;
   readonly #cipher: KeyCipher;
-  readonly #config: GatewayConfig;
+  #config: GatewayConfig;
   readonly #clock: Clock;
   readonly #authenticator: TokenAuthenticator;
   readonly #budgets: BudgetPolicy;
@@ -86,6 +86,11 @@ export class TokenService {
 
   #nowSeconds(): number {
     return Math.floor(this.#clock.now() / 1000);
+  }
+
+  /** The config a reload put in force: tokens are created and edited against its groups. */
+  useConfig(config: GatewayConfig): void {
+    this.#config = config;
   }
 
   /** Creates a token; the key is revealed only through {@link revealKey}. */

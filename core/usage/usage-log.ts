@@ -39,7 +39,7 @@ export class UsageLog {
   readonly store: UsageLogStore;
   readonly #logger: FastifyBaseLogger;
   readonly #clock: Clock;
-  readonly #retentionSeconds: number;
+  #retentionSeconds: number;
   readonly #retentionTimer: NodeJS.Timeout;
   #pending: NewUsageRecord[] = [];
   #writing: Promise<void> | undefined;
@@ -61,6 +61,11 @@ export class UsageLog {
     this.#retentionSeconds = config.logs.retention_days * secondsPerDay;
     this.#retentionTimer = setInterval(() => void this.removeExpired(), retentionRoundMilliseconds);
     this.#retentionTimer.unref();
+  }
+
+  /** A reload's `logs.retention_days`: the next retention round removes what is older than it. */
+  setRetentionDays(days: number): void {
+    this.#retentionSeconds = days * secondsPerDay;
   }
 
   /** Now, in the Unix seconds of a record's `created_at`. */

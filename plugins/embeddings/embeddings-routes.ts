@@ -17,7 +17,7 @@ export async function embeddingsRoutes(app: FastifyInstance, options: { pipeline
   app.post('/v1/embeddings', { config: { auth: 'api-key', dialect: 'openai' } }, async (request, reply) => {
     const body = parseClientInput(embeddingsRequestSchema, request.body);
     const inputs: unknown[] = typeof body.input === 'string' ? [body.input] : body.input;
-    const estimate = estimateChatUsage({ contents: inputs.map((text) => ({ parts: [{ text }] })) }, options.config, 0);
+    const estimate = estimateChatUsage({ contents: inputs.map((text) => ({ parts: [{ text }] })) }, options.pipeline.config, 0);
     return answerModelRequest(options.pipeline, request, reply, { operation: 'embeddings', request: body, model: body.model, stream: false, estimate });
   });
 }

@@ -32,7 +32,7 @@ export async function imagesRoutes(app: FastifyInstance, options: { pipeline: Mo
         request: body,
         model: body.model,
         stream: false,
-        estimate: estimateImageUsage(body, options.config),
+        estimate: estimateImageUsage(body, options.pipeline.config),
       });
     });
   }

@@ -40,7 +40,7 @@ export function textModelRoute<Schema extends z.ZodType<{ model: string; stream?
     const requested = takeRequestedModels(request.body);
     const body = parseClientInput(schema, requested.body);
     const stream = body.stream === true;
-    const estimate = format === undefined ? estimateChatUsage(body, options.config) : format.estimate(body);
+    const estimate = format === undefined ? estimateChatUsage(body, options.pipeline.config) : format.estimate(body);
     return answerModelRequest(options.pipeline, request, reply, { request: body, model: body.model, models: requested.models, stream, estimate, ...fields(body, stream) });
   });
 }

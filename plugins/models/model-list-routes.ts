@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../core/errors/error-codes.js';
 import { authorizeModel, modelAllowed } from '../../core/pipeline/steps/authorize-model.js';
-import type { Channel } from '../../core/routing/channel.js';
-import type { ModelCatalog } from '../../core/routing/model-catalog.js';
+import type { PipelineServices } from '../../core/pipeline/pipeline-services.js';
 import { servedRoutes } from '../../core/routing/served-routes.js';
 import { quoted } from '../../core/errors/client-text.js';
 import { apiTokenOf } from '../auth/route-auth.js';
@@ -16,28 +15,31 @@ const nativeRoute = 'POST /v1beta/models/{model}:';
  * model says where it can be called, from its channels' operations and the translators
  * that serve more on them: the OpenAI object's `routes` (a gateway field; the format allows
  * more fields than its four), the native object's `supportedGenerationMethods` (the native
- * format's own field for it).
+ * format's own field for it). Each listing reads the catalog and channels in force (`state.current`).
  */
-export async function modelListRoutes(app: FastifyInstance, options: { catalog: ModelCatalog; channels: readonly Channel[]; startedAt: number }): Promise<void> {
-  const { catalog, channels } = options;
+export async function modelListRoutes(app: FastifyInstance, options: { state: { readonly current: PipelineServices }; startedAt: number }): Promise<void> {
+  const { state } = options;
   const tokenOf = (request: FastifyRequest) => apiTokenOf(request).token;
-  const groupsOf = (request: FastifyRequest) => catalog.groupsOf(tokenOf(request).group);
+  const groupsOf = (request: FastifyRequest) => state.current.catalog.groupsOf(tokenOf(request).group);
   const visible = (request: FastifyRequest) => {
+    const { catalog } = state.current;
     const token = tokenOf(request);
     const models = catalog.list(catalog.groupsOf(token.group));
     // An alias is listed when the limits name it or the model it stands for, as it may be called then.
     return token.model_limits_enabled ? models.filter((model) => modelAllowed(token, model, catalog.resolve(model))) : models;
   };
   const reachable = (request: FastifyRequest, model: string) => {
+    const { catalog } = state.current;
     const token = tokenOf(request);
     authorizeModel(token, model, catalog.resolve(model));
     if (!catalog.serves(catalog.groupsOf(token.group), model)) throw notFound(`model ${quoted(model)} is not served to this API key's group`, 'model_not_found');
   };
-  const openAiModel = (id: string, groups: readonly string[]) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway', routes: servedRoutes(channels, groups, catalog.resolve(id)) });
+  const routesOf = (id: string, groups: readonly string[]) => servedRoutes(state.current.channels, groups, state.current.catalog.resolve(id));
+  const openAiModel = (id: string, groups: readonly string[]) => ({ id, object: 'model', created: options.startedAt, owned_by: 'model-gateway', routes: routesOf(id, groups) });
   const nativeModel = (id: string, groups: readonly string[]) => ({
     name: `models/${id}`,
     displayName: id,
-    supportedGenerationMethods: servedRoutes(channels, groups, catalog.resolve(id))
+    supportedGenerationMethods: routesOf(id, groups)
       .filter((route) => route.startsWith(nativeRoute))
       .map((route) => route.slice(nativeRoute.length)),
   });

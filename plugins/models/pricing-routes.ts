@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findPrice, quotaUnitsPerUsd } from '../../core/billing/pricing.js';
-import type { GatewayConfig, PriceConfig } from '../../core/config/config-schema.js';
-import type { Channel } from '../../core/routing/channel.js';
-import type { ModelCatalog } from '../../core/routing/model-catalog.js';
+import type { PriceConfig } from '../../core/config/config-schema.js';
+import type { PipelineServices } from '../../core/pipeline/pipeline-services.js';
 import { servedRoutes } from '../../core/routing/served-routes.js';
 
 /** One served model as `GET /api/pricing` lists it. */
@@ -21,11 +20,20 @@ export interface PricedModel {
 /**
  * `GET /api/pricing` (any signed-in user): every model the channels serve, in which groups,
  * on which routes, at which price in USD, and each group's ratio, so the console can show
- * what each token may call and what it costs. Figures are computed once: they follow the
- * config, which a running gateway does not change.
+ * what each token may call and what it costs. Figures are computed once per config in force
+ * (`state.current`, which a reload swaps), on the first request after it.
  */
-export async function pricingRoutes(app: FastifyInstance, options: { config: GatewayConfig; catalog: ModelCatalog; channels: readonly Channel[] }): Promise<void> {
-  const { config, catalog, channels } = options;
+export async function pricingRoutes(app: FastifyInstance, options: { state: { readonly current: PipelineServices } }): Promise<void> {
+  let computed: { for: PipelineServices; data: unknown } | undefined;
+  app.get('/api/pricing', { config: { auth: 'login' } }, async () => {
+    const services = options.state.current;
+    if (computed?.for !== services) computed = { for: services, data: pricingOf(services) };
+    return { success: true, message: '', data: computed.data };
+  });
+}
+
+/** The figures of `GET /api/pricing` under one config. */
+function pricingOf({ config, catalog, channels }: PipelineServices) {
   const groups = Object.entries(config.groups).map(([name, group]) => ({ name, ratio: group.ratio }));
   const modelNames = catalog.list(groups.map((group) => group.name));
   const models: PricedModel[] = modelNames.map((model) => {
@@ -39,7 +47,5 @@ export async function pricingRoutes(app: FastifyInstance, options: { config: Gat
       billing: price !== null ? 'priced' : config.billing.allow_free_models ? 'free' : 'unpriced',
     };
   });
-  const data = { quota_per_usd: quotaUnitsPerUsd, groups, auto_groups: config.auto_groups, models };
-
-  app.get('/api/pricing', { config: { auth: 'login' } }, async () => ({ success: true, message: '', data }));
+  return { quota_per_usd: quotaUnitsPerUsd, groups, auto_groups: config.auto_groups, models };
 }

@@ -36,8 +36,8 @@ export async function nativeRoutes(app: FastifyInstance, options: { pipeline: Mo
     const alt = (request.query as { alt?: unknown }).alt;
     const estimate =
       method.operation === 'native.generate'
-        ? estimateChatUsage(body, options.config)
-        : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.config, 0);
+        ? estimateChatUsage(body, options.pipeline.config)
+        : estimateChatUsage({ contents: embeddedContents(body as { requests?: Array<{ content: unknown }>; content?: unknown }) }, options.pipeline.config, 0);
     return answerModelRequest(options.pipeline, request, reply, {
       operation: method.operation,
       request: body,

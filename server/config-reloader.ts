@@ -1,0 +1,117 @@
+import cluster from 'node:cluster';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
+import { loadConfigFile } from '../core/config/load-config.js';
+import type { GatewayState, ReloadCause, ReloadReport } from '../core/reload/gateway-state.js';
+import { randomAlphanumeric } from '../core/security/random-string.js';
+import { missedMessages, type StoreBackend } from '../core/store/store-backend.js';
+import { isReloadMessage, reloadedMessage } from './reload-messages.js';
+import { assertWorkersFitStorage } from './worker-storage-check.js';
+
+/** The store channel on which an API reload asks every other instance (and worker) to reload its own file. */
+export const configReloadChannel = 'config-reload';
+
+/** What a {@link ConfigReloader} works with. */
+export interface ConfigReloaderParts {
+  configFile: string;
+  state: GatewayState;
+  backend: StoreBackend;
+  logger: FastifyBaseLogger;
+}
+
+/**
+ * Re-reads the config file and puts it in force through the {@link GatewayState}: the file
+ * must pass every check `start` makes (read and schema, workers and storage, then in the
+ * state plugins, translators and prices) or nothing changes. Each reload writes one log
+ * line: what changed (sections, channels added, removed and changed), the keys that need a
+ * restart, or the problems by path and line.
+ *
+ * It also answers the two ways other processes ask: a reload announced on the store
+ * ({@link configReloadChannel}, by another instance's or worker's API reload), and, in a worker
+ * of the gateway's own cluster, the primary's reload message after its SIGHUP, which it
+ * answers with its report.
+ */
+export class ConfigReloader {
+  readonly #parts: ConfigReloaderParts;
+  /** Tells this process's own announcements apart from the others'. */
+  readonly #origin = randomAlphanumeric(16);
+  readonly #onPrimaryMessage = (message: unknown) => {
+    if (!isReloadMessage(message)) return;
+    void this.reload({ via: 'primary' }).then(
+      (report) => process.send?.(reloadedMessage(message.id, report)),
+      (error: unknown) => this.#parts.logger.error({ err: error }, 'config reload failed'),
+    );
+  };
+
+  constructor(parts: ConfigReloaderParts) {
+    this.#parts = parts;
+  }
+
+  /** The state the reloads swap. */
+  get state(): GatewayState {
+    return this.#parts.state;
+  }
+
+  /** Starts hearing the other processes' reloads (the store's announcements, the cluster primary's messages). */
+  async listen(): Promise<void> {
+    await this.#parts.backend.subscribe(configReloadChannel, (message) => {
+      // A link that came back may have missed an announcement: reloading an unchanged file changes nothing.
+      if (message !== missedMessages && message === this.#origin) return;
+      void this.reload({ via: 'instance' }).catch((error: unknown) => this.#parts.logger.error({ err: error }, 'config reload failed'));
+    });
+    if (cluster.isWorker) process.on('message', this.#onPrimaryMessage);
+  }
+
+  /** Stops hearing the cluster primary (the store's subscription ends with the store). */
+  close(): void {
+    process.off('message', this.#onPrimaryMessage);
+  }
+
+  /** Reloads this process's config file; resolves with what it did (a broken file: `refused`, with its problems). */
+  async reload(cause: ReloadCause): Promise<ReloadReport> {
+    const { configFile, state, logger } = this.#parts;
+    let report: ReloadReport;
+    try {
+      const { config } = loadConfigFile(configFile);
+      assertWorkersFitStorage(config, configFile);
+      report = await state.apply(config, cause);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      report = { status: 'refused', changed: [], channels: { added: [], removed: [], changed: [] }, needs_restart: [], problems: [...error.problems] };
+    }
+    logReload(logger, configFile, cause, report);
+    return report;
+  }
+
+  /**
+   * Reloads here, then, unless this file was refused, asks every other process on the store to
+   * reload its own file: the other workers of this cluster and every other instance. Resolves
+   * with this process's report; the others log their own.
+   */
+  async reloadEverywhere(cause: ReloadCause): Promise<ReloadReport> {
+    const report = await this.reload(cause);
+    if (report.status !== 'refused') await this.#parts.backend.publish(configReloadChannel, this.#origin);
+    return report;
+  }
+}
+
+/** The one log line of a reload. */
+function logReload(logger: FastifyBaseLogger, configFile: string, cause: ReloadCause, report: ReloadReport): void {
+  const { status, changed, channels, needs_restart: needsRestart, problems } = report;
+  if (status === 'refused') {
+    logger.warn({ via: cause.via, file: configFile, problems: problems.map(formatConfigProblem) }, `config reload refused, nothing changed: ${problems.map(formatConfigProblem).join('; ')}`);
+    return;
+  }
+  const details = {
+    via: cause.via,
+    file: configFile,
+    changed,
+    channelsAdded: channels.added,
+    channelsRemoved: channels.removed,
+    channelsChanged: channels.changed,
+    needsRestart,
+  };
+  const restart = needsRestart.length === 0 ? '' : `; needs a restart, not applied: ${needsRestart.join(', ')}`;
+  if (status === 'unchanged') logger.info(details, `config reloaded: nothing to change${restart}`);
+  else logger.info(details, `config reloaded: ${changed.join(', ')} changed${restart}`);
+}
