@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { UserService } from '../../core/users/user-service.js';
-import type { TestApp } from '../helpers/build-test-app.js';
-import { gxChannel, scenarioGateway, startGx } from '../helpers/gateway-scenario.js';
+import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
+import { chatBody, gxChannel, gxUpstreamKey, issueToken, postChat, scenarioGateway, scenarioPricing, sseData, startGx, streamedText } from '../helpers/gateway-scenario.js';
 
 // Channels created, changed, drained and deleted through the channel API, beside the config
 // file's, against real fake gx upstreams.
@@ -149,3 +149,145 @@ t.test('the channel routes answer with and without the trailing slash, and a wro
   t.equal(wrong.statusCode, 405);
   t.equal(wrong.headers.allow, 'DELETE');
 });
+
+t.test('a created channel serves its model on the next request, and a change, a disable, an enable and a delete each take effect on the next one', async (t) => {
+  const scene = await runtimeScene(t);
+  const token = await issueToken(t, scene.gateway);
+  const chat = (model: string, text: string) => postChat(scene.gateway, token, chatBody(text, { model }));
+  t.equal((await chat('gx-3-runtime', 'before')).statusCode, 404, 'no channel serves the model yet');
+
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { api_key: 'a-key-gx-refuses-00' }))).statusCode, 200);
+  const refused = await chat('gx-3-runtime', 'with the wrong key');
+  t.equal(refused.statusCode, 502, 'the new channel is tried at once');
+  t.equal(refused.json().error.code, 'upstream_auth_failed', 'with the key it was given');
+
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', api_key: gxUpstreamKey })).statusCode, 200);
+  t.equal((await chat('gx-3-runtime', 'with the right key')).statusCode, 200, 'a changed key is used on the next request');
+  t.equal(scene.upstream.requests.at(-1)?.path, '/v1beta/models/gx-3-runtime:generateContent');
+
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', models: ['gx-3-renamed'] })).statusCode, 200);
+  t.equal((await chat('gx-3-runtime', 'an old model')).statusCode, 404, 'a model the channel no longer lists is not served');
+  t.equal((await chat('gx-3-renamed', 'the new model')).statusCode, 200, 'the one it lists now is, with the key it kept');
+
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', enabled: false })).statusCode, 200);
+  const disabled = await chat('gx-3-renamed', 'disabled');
+  t.equal(disabled.statusCode, 404);
+  t.match(disabled.json().error, { code: 'model_not_found', message: /no channel serves model "gx-3-renamed"/ }, 'a disabled channel serves nothing: the no-channel error');
+  t.same(
+    ((await call(scene, 'GET', '/api/channel/')).json().data.items as Array<{ name: string; enabled: boolean }>).map(({ name, enabled }) => [name, enabled]),
+    [
+      ['gx-file', true],
+      ['gx-runtime', false],
+    ],
+    'it is still listed, disabled',
+  );
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', enabled: true })).statusCode, 200);
+  t.equal((await chat('gx-3-renamed', 'enabled again')).statusCode, 200, 'enabled again, it serves');
+
+  t.equal((await call(scene, 'DELETE', '/api/channel/gx-runtime')).statusCode, 200);
+  t.equal((await chat('gx-3-renamed', 'deleted')).statusCode, 404, 'a deleted channel serves nothing');
+  t.same((await listed(scene)).map((item) => item.name), ['gx-file'], 'and is no longer listed');
+  const models = (await scene.gateway.app.inject({ method: 'GET', url: '/v1/models', headers: token.bearer })).json().data.map((model: { id: string }) => model.id);
+  t.notOk(models.includes('gx-3-renamed'), 'nor among the models');
+
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: false })).statusCode, 200);
+  t.equal((await chat('gx-2.5-pro', 'file channel disabled')).statusCode, 404, 'a disabled file channel serves nothing either');
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: true })).statusCode, 200);
+  t.equal((await chat('gx-2.5-pro', 'file channel enabled')).statusCode, 200, 'until it is enabled');
+});
+
+t.test('a disabled channel drains: the stream under way on it finishes, the next request goes to the other channel', async (t) => {
+  const scene = await runtimeScene(t);
+  const other = await startGx(t);
+  const token = await issueToken(t, scene.gateway);
+  const created = await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { base_url: other.url, api_key: gxUpstreamKey, models: ['gx-2.5-pro'], priority: 10 }));
+  t.equal(created.statusCode, 200, 'a channel of a higher priority for the file channel\'s model');
+  t.equal((await postChat(scene.gateway, token, chatBody('first'))).statusCode, 200);
+  t.equal(other.requests.length, 1, 'which is tried first');
+
+  other.next({ stallAfterChunks: 1, stallMs: 1000 });
+  const streaming = postChat(scene.gateway, token, chatBody('a long answer', { stream: true }));
+  for (const until = Date.now() + 10_000; other.requests.length < 2 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.equal(other.requests.length, 2, 'the stream is under way on the runtime channel');
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', enabled: false })).statusCode, 200, 'which is disabled meanwhile');
+
+  const next = await postChat(scene.gateway, token, chatBody('after the drain began'));
+  t.equal(next.statusCode, 200, 'the next request is answered');
+  t.equal(other.requests.length, 2, 'not by the disabled channel');
+  t.equal(scene.upstream.requests.length, 1, 'by the file channel');
+
+  const stream = await streaming;
+  t.equal(stream.statusCode, 200);
+  const frames = sseData(stream.payload);
+  t.equal(frames.at(-1), '[DONE]', 'the stream under way finished whole');
+  t.ok(streamedText(stream.payload).length > 0, 'with its text');
+});
+
+t.test('a change the gateway refuses is undone and answered as a 400 naming the field', async (t) => {
+  const scene = await runtimeScene(t);
+  const unpriced = await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { models: ['zz-unpriced-model'] }));
+  t.equal(unpriced.statusCode, 400);
+  t.match(unpriced.json().message, /^models\[0\]: "zz-unpriced-model" \(channel gx-runtime\) has no price in pricing or the price catalog: add it under pricing/);
+  t.same((await listed(scene)).map((item) => item.name), ['gx-file'], 'the refused channel was not kept');
+
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { api_key: gxUpstreamKey }))).statusCode, 200);
+  const changed = await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', models: ['zz-unpriced-model'] });
+  t.equal(changed.statusCode, 400);
+  t.match(changed.json().message, /^models\[0\]: "zz-unpriced-model"/);
+  t.match(await listed(scene), [{ name: 'gx-file' }, { name: 'gx-runtime', models: ['gx-3-runtime'] }], 'the channel is as it was');
+  const token = await issueToken(t, scene.gateway);
+  t.equal((await postChat(scene.gateway, token, chatBody('still served', { model: 'gx-3-runtime' }))).statusCode, 200, 'and serves as it did');
+});
+
+t.test('stored channels and a disabled file channel outlive a restart on SQLite', async (t) => {
+  const upstream = await startGx(t);
+  const first = await buildTestApp(t, 'sqlite', { pricing: scenarioPricing, providers: [gxChannel('gx-file', upstream.url)] });
+  const admin = (await first.app.gateway.resolve(UserService).create('root', 'admin')).loginToken;
+  const scene: Scene = { gateway: first, upstream, admin };
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { api_key: gxUpstreamKey }))).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: false })).statusCode, 200);
+  const token = await issueToken(t, first);
+  await first.app.close();
+
+  const second = await buildTestApp(t, 'sqlite', {}, { config: first.config });
+  t.match((await second.asUser(admin, { method: 'GET', url: '/api/channel/' })).json().data.items, [
+    { name: 'gx-file', source: 'file', enabled: false },
+    { name: 'gx-runtime', source: 'store', enabled: true },
+  ]);
+  t.equal((await postChat(second, token, chatBody('after the restart', { model: 'gx-3-runtime' }))).statusCode, 200, 'the stored channel serves');
+  t.equal((await postChat(second, token, chatBody('after the restart'))).statusCode, 404, 'the file channel stays drained');
+});
+
+for (const driver of ['postgres', 'redis'] as const) {
+  t.test(`two gateways sharing ${driver}: a channel created, disabled and deleted on one takes effect on the other`, async (t) => {
+    const upstream = await startGx(t);
+    const one = await buildTestApp(t, driver, { pricing: scenarioPricing, providers: [gxChannel('gx-file', upstream.url)] });
+    const other = await buildTestApp(t, driver, {}, { config: one.config });
+    const admin = (await one.app.gateway.resolve(UserService).create('root', 'admin')).loginToken;
+    const scene: Scene = { gateway: one, upstream, admin };
+    const token = await issueToken(t, one);
+    const chatOnOther = (text: string) => postChat(other, token, chatBody(text, { model: 'gx-3-runtime' }));
+    /** Polls the other gateway until `done` holds of its answer, for at most 10 s (the change is meant to be there within 1 s). */
+    const onOther = async (done: (status: number) => boolean) => {
+      let status = 0;
+      for (const until = Date.now() + 10_000; Date.now() < until; ) {
+        status = (await chatOnOther('polling')).statusCode;
+        if (done(status)) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return status;
+    };
+    t.equal((await chatOnOther('before')).statusCode, 404, 'the other gateway serves no such model yet');
+
+    t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { api_key: gxUpstreamKey }))).statusCode, 200, 'created on one');
+    t.equal(await onOther((status) => status === 200), 200, 'served by the other');
+    t.match((await other.asUser(admin, { method: 'GET', url: '/api/channel/' })).json().data.items, [{ name: 'gx-file' }, { name: 'gx-runtime', source: 'store', enabled: true }], 'and listed there');
+
+    t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', enabled: false })).statusCode, 200, 'disabled on one');
+    t.equal(await onOther((status) => status === 404), 404, 'drained on the other');
+    t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', enabled: true })).statusCode, 200, 'enabled on one');
+    t.equal(await onOther((status) => status === 200), 200, 'serving on the other again');
+    t.equal((await call(scene, 'DELETE', '/api/channel/gx-runtime')).statusCode, 200, 'deleted on one');
+    t.equal(await onOther((status) => status === 404), 404, 'gone from the other');
+  });
+}
