@@ -145,12 +145,14 @@ export function Channels(_props: PageProps) {
     <>
       <div class="page-head">
         <h1>Channels</h1>
-        <button type="button" class="primary" onClick={() => setEditing('new')}>
-          New channel
-        </button>
-        <button type="button" onClick={channels.reload}>
-          Refresh
-        </button>
+        <div class="head-actions">
+          <button type="button" class="primary" onClick={() => setEditing('new')}>
+            New channel
+          </button>{' '}
+          <button type="button" onClick={channels.reload}>
+            Refresh
+          </button>
+        </div>
       </div>
       {channels.data !== undefined && (
         <p class="hint">
