@@ -93,6 +93,7 @@ export class ChannelService {
   readonly #parts: ChannelServiceParts;
   readonly #changeListeners: Array<(change: ChannelChange) => void> = [];
   #apply: ChannelApplier = async () => [];
+  #changes: Promise<unknown> = Promise.resolve();
 
   constructor(parts: ChannelServiceParts) {
     this.#parts = parts;
@@ -159,7 +160,11 @@ export class ChannelService {
   }
 
   /** Creates a stored channel from a checked entry (see {@link providerEntrySchema}); it serves at once unless `enabled` is false. */
-  async create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+    return this.#oneAtATime(() => this.#create(entry, enabled, by));
+  }
+
+  async #create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
     if (this.#parts.fileChannels().some((channel) => channel.name === entry.name)) {
       throw conflict(`name: ${quoted(entry.name)} is a channel of the config file, which is its source of truth; choose another name`, 'channel_exists', 'name');
     }
@@ -181,7 +186,11 @@ export class ChannelService {
    * way round); the result is checked as a new channel is. A file channel only takes
    * `enabled`: anything else is a 409 that points at the file.
    */
-  async update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+    return this.#oneAtATime(() => this.#update(name, changes, enabled, by));
+  }
+
+  async #update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: ChannelChangeAuthor): Promise<ListedChannel> {
     const before = await this.get(name);
     const changed = Object.keys(changes);
     if (before.source === 'file' && changed.length > 0) {
@@ -220,7 +229,11 @@ export class ChannelService {
   }
 
   /** Deletes a stored channel; a file channel is a 409 that points at the file. Requests it is serving finish on it. */
-  async delete(name: string, by?: ChannelChangeAuthor): Promise<void> {
+  delete(name: string, by?: ChannelChangeAuthor): Promise<void> {
+    return this.#oneAtATime(() => this.#delete(name, by));
+  }
+
+  async #delete(name: string, by?: ChannelChangeAuthor): Promise<void> {
     const before = await this.get(name);
     if (before.source === 'file') {
       throw conflict(`name: the channel ${quoted(name)} comes from the config file, which is its source of truth: remove it there and reload, or disable it here`, 'channel_read_only', 'name');
@@ -231,6 +244,16 @@ export class ChannelService {
       if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
     });
     await this.#changed({ action: 'delete', name, source: 'store', before: masked(before), by });
+  }
+
+  /**
+   * Runs the changes made through this instance one after the other: a change the gateway
+   * refuses is undone, and must not take a change made meanwhile with it.
+   */
+  #oneAtATime<Result>(change: () => Promise<Result>): Promise<Result> {
+    const run = this.#changes.then(change);
+    this.#changes = run.catch(() => {});
+    return run;
   }
 
   /**

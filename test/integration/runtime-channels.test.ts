@@ -164,6 +164,7 @@ t.test('a created channel serves its model on the next request, and a change, a 
   t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', api_key: gxUpstreamKey })).statusCode, 200);
   t.equal((await chat('gx-3-runtime', 'with the right key')).statusCode, 200, 'a changed key is used on the next request');
   t.equal(scene.upstream.requests.at(-1)?.path, '/v1beta/models/gx-3-runtime:generateContent');
+  t.match((await listed(scene)).find((item) => item.name === 'gx-runtime'), { circuit: 'closed', recent: { requests: 2, errors: 1 } }, 'its attempts are in its recent figures');
 
   t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', models: ['gx-3-renamed'] })).statusCode, 200);
   t.equal((await chat('gx-3-runtime', 'an old model')).statusCode, 404, 'a model the channel no longer lists is not served');
