@@ -213,6 +213,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     container.register(ChannelService, { useValue: channelService });
     const reloader = new ConfigReloader({ configFile, state, backend, logger });
     await reloader.listen();
+    app.addHook('onClose', async () => reloader.close());
     app.decorate('reloader', reloader);
     await app.register(channelRoutes, { service: channelService, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
     await app.register(configReloadRoutes, { reloader });

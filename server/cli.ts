@@ -3,12 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, formatConfigProblem, type ConfigProblem } from '../core/config/config-error.js';
+import { ConfigError, formatConfigProblem } from '../core/config/config-error.js';
 import { unusedStorageKeys, type GatewayConfig } from '../core/config/config-schema.js';
-import { checkProviderPlugins } from '../core/loader/load-provider-plugins.js';
-import { loadTranslators } from '../core/loader/load-translators.js';
-import { unpricedModels } from '../core/billing/unpriced-models.js';
-import { configLineFinder } from '../core/config/config-lines.js';
 import { loadConfigFile } from '../core/config/load-config.js';
 import { packageRoot } from '../core/config/package-root.js';
 import { createUserCommand, listUsersCommand } from './users-commands.js';
@@ -19,12 +15,16 @@ import { runClusterPrimary } from './cluster-supervisor.js';
 import { resolveWorkerCount } from './worker-count.js';
 import { assertWorkersFitStorage } from './worker-storage-check.js';
 import { copyStorage } from './storage-copy-command.js';
+import { assertServedModelsPriced, checkConfigFile } from './check-config-file.js';
+import { reloadCommand } from './reload-command.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
 Commands:
   start                      start the gateway (server.workers processes on one port)
   config check               run every check start runs (the file, prices, plugins and their options) and list every problem
+  reload                     check the config file, then have the running gateway re-read it (SIGHUP to the pid in
+                             storage.data_dir/gateway.pid) and print what changed
   users create <username>    create a user and print its login token once
   users list                 list the users: id, username, role, status, creation date
   storage copy --from <config> --to <config>
@@ -81,17 +81,12 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   const command = positionals.join(' ');
   try {
     if (command === 'config check') {
-      const { config } = loadConfigFile(configFile);
-      assertWorkersFitStorage(config, configFile);
-      const freeModels = assertServedModelsPriced(config, configFile);
-      // What start runs before it creates anything: every plugin loaded, its options parsed.
-      const renamedPlugins: ConfigProblem[] = [];
-      await checkProviderPlugins(config.providers, configFile, (path, message) => renamedPlugins.push({ path, message }));
-      await loadTranslators(config.translators, configFile);
+      const { warnings } = await checkConfigFile(configFile);
       output.out(`${configFile}: OK\n`);
-      for (const warning of [...unusedStorageKeys(config.storage), ...freeModels, ...renamedPlugins]) output.error(`warning: ${formatConfigProblem(warning)}\n`);
+      for (const warning of warnings) output.error(`warning: ${formatConfigProblem(warning)}\n`);
       return 0;
     }
+    if (command === 'reload') return await reloadCommand(configFile, output);
     if (positionals[0] === 'users' && positionals[1] === 'create' && positionals.length === 3) {
       return await createUserCommand(configFile, positionals[2] as string, values.admin === true, output.out);
     }
@@ -120,17 +115,6 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   return 2;
 }
 
-/**
- * Refuses (ConfigError) a config whose channels serve a model nothing prices, since every call
- * of it would be refused with `model_price_missing`; with `billing.allow_free_models` on, those
- * models are served free and come back as warnings.
- */
-function assertServedModelsPriced(config: GatewayConfig, configFile: string): ConfigProblem[] {
-  const unpriced = unpricedModels(config, configLineFinder(configFile));
-  if (unpriced.length > 0 && !config.billing.allow_free_models) throw new ConfigError(configFile, unpriced);
-  return unpriced;
-}
-
 async function start(configFile: string): Promise<number> {
   const { config } = loadConfigFile(configFile);
   assertWorkersFitStorage(config, configFile);
@@ -145,6 +129,8 @@ async function start(configFile: string): Promise<number> {
       // Each worker gives its requests the grace, then closes its stores and providers.
       stopDeadlineMilliseconds: config.server.shutdown_grace_ms + 15_000,
       logger: createLogger(),
+      configFile,
+      storage: config.storage,
     });
   }
   const logger = cluster.worker === undefined ? createLogger() : createLogger().child({ worker: cluster.worker.id });

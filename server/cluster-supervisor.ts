@@ -4,6 +4,13 @@ import { ClusterMetricsPrimary } from '../core/observability/cluster-metrics-pri
 import { ClusterStoreMessageRelay } from './cluster-store-messages.js';
 import { stopMessage } from './stop-message.js';
 import { gatewayWorkerVariable } from './gateway-worker.js';
+import type { GatewayConfig } from '../core/config/config-schema.js';
+import { ConfigError } from '../core/config/config-error.js';
+import type { ReloadReport } from '../core/reload/gateway-state.js';
+import { checkConfigFile } from './check-config-file.js';
+import { describeReload } from './config-reloader.js';
+import { removePidFile, writePidFile, writeReloadResult } from './reload-files.js';
+import { isReloadedMessage, reloadMessage } from './reload-messages.js';
 
 /** What {@link runClusterPrimary} needs. */
 export interface ClusterOptions {
@@ -20,7 +27,14 @@ export interface ClusterOptions {
   /** How long workers may take to stop (their grace, plus closing their stores) before they are killed. */
   stopDeadlineMilliseconds: number;
   logger: Logger;
+  /** The config file the workers run: SIGHUP checks it before every worker is told to reload it. */
+  configFile: string;
+  /** Where the pid file and the last reload's result go (`storage.data_dir`). */
+  storage: Pick<GatewayConfig['storage'], 'data_dir'>;
 }
+
+/** How long the workers get to answer a reload. */
+const reloadAnswerMilliseconds = 30_000;
 
 /** Unexpected exits counted for the restart delay: 100 ms after the first, doubling with each more in this window. */
 const restartWindowMilliseconds = 60_000;
@@ -43,7 +57,9 @@ interface WorkerEntry {
  * when all stopped cleanly, else 1. A second signal kills the workers and resolves 1 at once.
  * Meanwhile it answers the workers' scrapes of `/metrics` with every worker's metrics
  * ({@link ClusterMetricsPrimary}), and hands each worker's store messages (a token changed) to
- * the others ({@link ClusterStoreMessageRelay}): on SQLite it is their only broker.
+ * the others ({@link ClusterStoreMessageRelay}): on SQLite it is their only broker. SIGHUP
+ * checks the config file as start would and, when it passes, tells every worker to reload it,
+ * then logs one line with what they did (and writes it for `model-gateway reload`).
  */
 export function runClusterPrimary(options: ClusterOptions): Promise<number> {
   return new ClusterSupervisor(options).run();
@@ -60,6 +76,9 @@ class ClusterSupervisor {
   #resolve: (code: number) => void = () => {};
   readonly #metrics = new ClusterMetricsPrimary(() => [...this.#workers.values()].filter((entry) => entry.listening).map((entry) => entry.worker));
   readonly #storeMessages = new ClusterStoreMessageRelay();
+  #reloads = 0;
+  #reloading: Promise<void> | undefined;
+  #reloadAgain = false;
 
   constructor(options: ClusterOptions) {
     this.#options = options;
@@ -74,6 +93,8 @@ class ClusterSupervisor {
     cluster.on('exit', this.#onExit);
     process.on('SIGTERM', this.#onSignal);
     process.on('SIGINT', this.#onSignal);
+    process.on('SIGHUP', this.#onReloadSignal);
+    writePidFile(this.#options.storage);
     logger.info({ workers }, 'starting worker processes');
     const starting = this.#options.firstWorkerAlone ? 1 : workers;
     for (let count = 0; count < starting; count += 1) this.#fork();
@@ -134,6 +155,64 @@ class ClusterSupervisor {
 
   readonly #onSignal = (signal: NodeJS.Signals) => this.#stop(signal);
 
+  readonly #onReloadSignal = () => {
+    if (this.#phase === 'stopping') return;
+    // One more reload after the one running covers every SIGHUP that came meanwhile.
+    if (this.#reloading !== undefined) {
+      this.#reloadAgain = true;
+      return;
+    }
+    this.#reloading = this.#reload()
+      .catch((error: unknown) => this.#options.logger.error({ err: error }, 'config reload failed'))
+      .finally(() => {
+        this.#reloading = undefined;
+        if (this.#reloadAgain) {
+          this.#reloadAgain = false;
+          this.#onReloadSignal();
+        }
+      });
+  };
+
+  /** Checks the file; when it passes, every listening worker reloads it and answers with its report. */
+  async #reload(): Promise<void> {
+    const { logger, configFile, storage } = this.#options;
+    try {
+      await checkConfigFile(configFile);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const report: ReloadReport = { status: 'refused', changed: [], channels: { added: [], removed: [], changed: [] }, needs_restart: [], problems: [...error.problems] };
+      logger.warn({ via: 'signal', file: configFile }, `config reload refused, no worker was told, nothing changed: ${describeReload(report)}`);
+      writeReloadResult(storage, { pid: process.pid, finished_at: Date.now(), reports: [report], unanswered: 0 });
+      return;
+    }
+    const id = (this.#reloads += 1);
+    const workers = [...this.#workers.values()].filter((entry) => entry.listening).map((entry) => entry.worker);
+    const reports = await new Promise<ReloadReport[]>((resolve) => {
+      const answered = new Map<number, ReloadReport>();
+      const finish = () => {
+        clearTimeout(timer);
+        cluster.off('message', onMessage);
+        resolve([...answered.values()]);
+      };
+      const onMessage = (worker: Worker, message: unknown) => {
+        if (!isReloadedMessage(message) || message.id !== id) return;
+        answered.set(worker.id, message.report);
+        if (answered.size === workers.length) finish();
+      };
+      const timer = setTimeout(finish, reloadAnswerMilliseconds);
+      cluster.on('message', onMessage);
+      for (const worker of workers) worker.send(reloadMessage(id), () => {});
+      if (workers.length === 0) finish();
+    });
+    const unanswered = workers.length - reports.length;
+    const first = reports.find((report) => report.status === 'refused') ?? reports[0];
+    const summary = first === undefined ? 'no worker answered' : describeReload(first);
+    const details = { via: 'signal', file: configFile, workers: workers.length, answered: reports.length, needsRestart: first?.needs_restart ?? [] };
+    if (unanswered > 0 || first?.status === 'refused') logger.warn(details, `config reload: ${reports.length} of ${workers.length} workers reloaded: ${summary}`);
+    else logger.info(details, `config reloaded by every worker (${workers.length}): ${summary}`);
+    writeReloadResult(storage, { pid: process.pid, finished_at: Date.now(), reports, unanswered });
+  }
+
   #stop(reason: string): void {
     const { logger } = this.#options;
     if (this.#phase === 'stopping') {
@@ -174,6 +253,8 @@ class ClusterSupervisor {
     cluster.off('exit', this.#onExit);
     process.off('SIGTERM', this.#onSignal);
     process.off('SIGINT', this.#onSignal);
+    process.off('SIGHUP', this.#onReloadSignal);
+    removePidFile(this.#options.storage);
     if (stopped) this.#options.logger.info('stopped');
     this.#resolve(this.#failed ? 1 : 0);
   }

@@ -95,23 +95,28 @@ export class ConfigReloader {
   }
 }
 
+/** What a reload did, in one line: `pricing, providers changed; channels added: b; needs a restart (not applied): server.port`. */
+export function describeReload(report: ReloadReport): string {
+  const { status, changed, channels, needs_restart: needsRestart, problems } = report;
+  if (status === 'refused') return problems.map(formatConfigProblem).join('; ');
+  const parts = [status === 'unchanged' ? 'nothing to change' : `${changed.join(', ')} changed`];
+  if (channels.added.length > 0) parts.push(`channels added: ${channels.added.join(', ')}`);
+  if (channels.removed.length > 0) parts.push(`channels removed: ${channels.removed.join(', ')}`);
+  if (channels.changed.length > 0) parts.push(`channels changed: ${channels.changed.join(', ')}`);
+  if (needsRestart.length > 0) parts.push(`needs a restart (not applied): ${needsRestart.join(', ')}`);
+  return parts.join('; ');
+}
+
 /** The one log line of a reload. */
 function logReload(logger: FastifyBaseLogger, configFile: string, cause: ReloadCause, report: ReloadReport): void {
   const { status, changed, channels, needs_restart: needsRestart, problems } = report;
-  if (status === 'refused') {
-    logger.warn({ via: cause.via, file: configFile, problems: problems.map(formatConfigProblem) }, `config reload refused, nothing changed: ${problems.map(formatConfigProblem).join('; ')}`);
-    return;
-  }
   const details = {
     via: cause.via,
     file: configFile,
-    changed,
-    channelsAdded: channels.added,
-    channelsRemoved: channels.removed,
-    channelsChanged: channels.changed,
-    needsRestart,
+    ...(status === 'refused'
+      ? { problems: problems.map(formatConfigProblem) }
+      : { changed, channelsAdded: channels.added, channelsRemoved: channels.removed, channelsChanged: channels.changed, needsRestart }),
   };
-  const restart = needsRestart.length === 0 ? '' : `; needs a restart, not applied: ${needsRestart.join(', ')}`;
-  if (status === 'unchanged') logger.info(details, `config reloaded: nothing to change${restart}`);
-  else logger.info(details, `config reloaded: ${changed.join(', ')} changed${restart}`);
+  if (status === 'refused') logger.warn(details, `config reload refused, nothing changed: ${describeReload(report)}`);
+  else logger.info(details, `config reloaded: ${describeReload(report)}`);
 }

@@ -10,6 +10,9 @@ import { boundHeapGrowth } from './heap-growth-bound.js';
 import { IdleHeapRelease } from './idle-heap-release.js';
 import { startBanner } from './start-banner.js';
 import { StopRequests } from './stop-requests.js';
+import { isGatewayWorker } from './gateway-worker.js';
+import { removePidFile, writePidFile, writeReloadResult } from './reload-files.js';
+import { ReloadSignals } from './reload-signals.js';
 
 /** How long requests ended at the shutdown deadline get to write their error before the connections close. */
 const endingMilliseconds = 1000;
@@ -24,10 +27,15 @@ const endingMilliseconds = 1000;
  * resolves 1 without waiting. While serving, the old space's growth between collections is
  * bounded ({@link boundHeapGrowth}) and an {@link IdleHeapRelease} gives memory back when the
  * process goes quiet after a busy spell. A stop while starting (a store that does
- * not answer can hold the start up) resolves 0 at once: nothing was served yet.
+ * not answer can hold the start up) resolves 0 at once: nothing was served yet. SIGHUP
+ * reloads the config file ({@link ReloadSignals}); the process that takes it writes its pid to
+ * `storage.data_dir/gateway.pid` while it serves, for `model-gateway reload`.
  */
 export async function serveGateway(config: GatewayConfig, configFile: string, logger: Logger): Promise<number> {
   const requests = new StopRequests();
+  const reloads = new ReloadSignals(logger);
+  // Only the process that takes SIGHUP writes the pid file `model-gateway reload` signals; a worker's primary does.
+  const takesSignals = !isGatewayWorker();
   boundHeapGrowth();
   try {
     const starting = startApp(config, configFile, logger);
@@ -38,6 +46,11 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
       logger.warn({ signal: await requests.graceful }, 'asked to stop while starting: exiting');
       return 0;
     }
+    if (takesSignals) writePidFile(config.storage);
+    reloads.serve(async () => {
+      const report = await app.reloader.reload({ via: 'signal' });
+      if (takesSignals) writeReloadResult(config.storage, { pid: process.pid, finished_at: Date.now(), reports: [report], unanswered: 0 });
+    });
     const heapRelease = new IdleHeapRelease();
     heapRelease.start();
     const reason = await requests.graceful;
@@ -49,6 +62,8 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
     return await Promise.race([exitNow, stopGracefully(app, reason, config.server.shutdown_grace_ms, logger)]);
   } finally {
     requests.dispose();
+    reloads.dispose();
+    if (takesSignals) removePidFile(config.storage);
   }
 }
 

@@ -1,6 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
+import { loadConfigFile } from '../../core/config/load-config.js';
 import { UserService } from '../../core/users/user-service.js';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.js';
+import { writeGatewayConfig } from '../helpers/cli-gateway-process.js';
+import { testEncryptionKey } from '../helpers/test-config.js';
 import { chatBody, gxChannel, gxUpstreamKey, issueToken, postChat, scenarioGateway, scenarioPricing, sseData, startGx, streamedText } from '../helpers/gateway-scenario.js';
 
 // Channels created, changed, drained and deleted through the channel API, beside the config
@@ -292,3 +296,46 @@ for (const driver of ['postgres', 'redis'] as const) {
     t.equal(await onOther((status) => status === 404), 404, 'gone from the other');
   });
 }
+
+t.test("a reload of the config file keeps the stored channels and a file channel's disabled state, and a file channel of a stored one's name takes its place", async (t) => {
+  const upstream = await startGx(t);
+  const fileConfig = (providers: unknown[]) => ({
+    server: { host: '127.0.0.1', port: 0 },
+    storage: { driver: 'memory', data_dir: t.testdir({}) },
+    security: { encryption_key: testEncryptionKey },
+    pricing: scenarioPricing,
+    providers,
+  });
+  const file = writeGatewayConfig(t, fileConfig([gxChannel('gx-file', upstream.url), gxChannel('gx-drained', upstream.url, { models: ['gx-2.5-pro-drained'] })]));
+  const { config } = loadConfigFile(file);
+  const gateway = await buildTestApp(t, 'memory', {}, { config, configFile: file });
+  const admin = (await gateway.app.gateway.resolve(UserService).create('root', 'admin')).loginToken;
+  const scene: Scene = { gateway, upstream, admin };
+  const token = await issueToken(t, gateway);
+  const chat = (model: string) => postChat(gateway, token, chatBody('hello', { model }));
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { api_key: gxUpstreamKey }))).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-drained', enabled: false })).statusCode, 200);
+
+  writeFileSync(file, JSON.stringify(fileConfig([gxChannel('gx-file', upstream.url), gxChannel('gx-drained', upstream.url, { models: ['gx-2.5-pro-drained'] }), gxChannel('gx-added', upstream.url, { models: ['gx-2.5-pro-added'] })])));
+  const reloaded = await call(scene, 'POST', '/api/config/reload');
+  t.match(reloaded.json(), { success: true, data: { status: 'applied', channels: { added: ['gx-added'], removed: [] } } }, 'the reload adds the file\'s new channel');
+  t.equal((await chat('gx-2.5-pro-added')).statusCode, 200, 'which serves');
+  t.equal((await chat('gx-3-runtime')).statusCode, 200, 'beside the stored channel');
+  t.equal((await chat('gx-2.5-pro-drained')).statusCode, 404, 'and the disabled file channel stays drained');
+  t.same(
+    (await listed(scene)).map((item) => [item.name, item.source, item.enabled]),
+    [
+      ['gx-file', 'file', true],
+      ['gx-drained', 'file', false],
+      ['gx-added', 'file', true],
+      ['gx-runtime', 'store', true],
+    ],
+  );
+
+  writeFileSync(file, JSON.stringify(fileConfig([gxChannel('gx-file', upstream.url), gxChannel('gx-runtime', upstream.url, { models: ['gx-2.5-pro-file'] })])));
+  t.match((await call(scene, 'POST', '/api/config/reload')).json(), { success: true, data: { status: 'applied' } });
+  t.match(await listed(scene), [{ name: 'gx-file', source: 'file' }, { name: 'gx-runtime', source: 'file', models: ['gx-2.5-pro-file'] }], 'the file is the source of truth of a name it takes');
+  t.equal((await listed(scene)).length, 2);
+  t.equal((await chat('gx-2.5-pro-file')).statusCode, 200, "the file's channel of that name serves");
+  t.equal((await chat('gx-3-runtime')).statusCode, 404, 'the stored one does not');
+});
