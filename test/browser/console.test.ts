@@ -424,6 +424,8 @@ t.test('an admin creates a channel in the console, its model is called at once, 
 
   await row.getByRole('button', { name: 'Disable' }).click();
   await page.getByText('gx-console is disabled').waitFor();
+  await row.getByText('disabled', { exact: true }).waitFor();
+  t.ok(await row.getByRole('button', { name: 'Test' }).isDisabled(), 'a disabled channel is not tested');
   const whileDisabled = await chatWith(key, 'gx-3-console', 'disabled');
   t.equal(whileDisabled.status, 404, 'a disabled channel serves nothing (no other channel has the model)');
   await row.getByRole('button', { name: 'Enable' }).click();

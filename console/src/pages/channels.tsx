@@ -87,17 +87,19 @@ function ChannelRow(props: { channel: ChannelView; onEdit: () => void; onChanged
             </select>
           )}
         </Field>
-        <button type="button" class="small" disabled={busy || model === ''} onClick={test}>
+        <button type="button" class="small" disabled={busy || model === '' || !channel.enabled} onClick={test}>
           {busy ? 'Testing…' : 'Test'}
         </button>
         <p class="test-result" aria-live="polite">
-          {error !== undefined
-            ? `The test could not run: ${error}`
-            : result === undefined
-              ? ''
-              : result.ok || result.error === null
-                ? `${result.operation} answered ${result.status} in ${duration(result.latency_ms)}`
-                : `${result.operation} failed with ${result.status} (${result.error.code}) after ${duration(result.latency_ms)}: ${result.error.message}`}
+          {!channel.enabled
+            ? 'Enable the channel to test it.'
+            : error !== undefined
+              ? `The test could not run: ${error}`
+              : result === undefined
+                ? ''
+                : result.ok || result.error === null
+                  ? `${result.operation} answered ${result.status} in ${duration(result.latency_ms)}`
+                  : `${result.operation} failed with ${result.status} (${result.error.code}) after ${duration(result.latency_ms)}: ${result.error.message}`}
         </p>
       </td>
       <td data-label="Actions">
