@@ -4,6 +4,7 @@ import { ConfigError } from '../core/config/config-error.js';
 import { configLineFinder } from '../core/config/config-lines.js';
 import { GatewayError } from '../core/errors/gateway-error.js';
 import { GatewayState } from '../core/reload/gateway-state.js';
+import { userInvalidationChannel } from '../core/tokens/token-invalidation.js';
 import { configReloadRoutes } from '../plugins/management/config-reload-routes.js';
 import { ConfigReloader } from './config-reloader.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
@@ -79,6 +80,7 @@ import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
+import { AuditTrail, gatewayActor } from '../core/audit/audit-trail.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +157,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
   });
   app.addHook('onClose', async () => {
     await container.resolve(UsageLog).close();
+    await container.resolve(AuditTrail).close();
     await container.resolve(AccessTimeRecorder).close();
     container.resolve(QuotaLedger).close();
     await container.resolve(LeaseKeeper).close();
@@ -194,7 +197,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
-    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog) });
+    await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });
     const clock = container.resolve(InjectionTokens.clock);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
@@ -211,6 +214,11 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     });
     const channelService = await startRuntimeChannels({ state, configFile, backend, logger, cipher: container.resolve(InjectionTokens.keyCipher), now: () => clock.now() });
     container.register(ChannelService, { useValue: channelService });
+    // Each change through the channel API is on the audit trail before it is answered.
+    const auditTrail = container.resolve(AuditTrail);
+    channelService.onChange(async ({ action, name, before, after, by }) => {
+      await auditTrail.record({ action: `channel.${action}`, target: { id: name, name }, before: before ?? null, after: after ?? null }, by ?? gatewayActor('api'));
+    });
     const reloader = new ConfigReloader({ configFile, state, backend, logger });
     await reloader.listen();
     app.addHook('onClose', async () => reloader.close());
@@ -308,6 +316,13 @@ async function createGatewayState(
       } catch (error) {
         if (!GatewayError.is(error)) throw error;
         throw new ConfigError(configFile, [{ path: 'users', message: error.message, line: configLineFinder(configFile)(['users']) }]);
+      }
+      // A user whose entry changed (role, budgets) is read afresh by every process with its next key.
+      const authenticator = container.resolve(TokenAuthenticator);
+      for (const entry of next.users) {
+        if (isDeepStrictEqual(entry, previous.users.find((user) => user.id === entry.id))) continue;
+        authenticator.forgetUser(entry.id);
+        await backend.publish(userInvalidationChannel, String(entry.id));
       }
     },
   });

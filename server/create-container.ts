@@ -16,6 +16,7 @@ import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { StoreUserRepository } from '../core/users/store-user-repository.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
+import { AuditTrail } from '../core/audit/audit-trail.js';
 import { InjectionTokens, systemClock, type Clock } from '../core/di/injection-tokens.js';
 
 /** What the composition root hands the container. */
@@ -45,7 +46,7 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: injectable(StoreTokenRepository) }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: injectable(StoreUserRepository) }, scoped);
-  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, LeaseKeeper, BudgetPolicy, QuotaLedger, InFlightRequests, UsageLog]) {
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, LeaseKeeper, BudgetPolicy, QuotaLedger, InFlightRequests, UsageLog, AuditTrail]) {
     container.register(service as never, { useClass: injectable(service) as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };

@@ -42,7 +42,7 @@ export async function startRuntimeChannels(parts: RuntimeChannelParts): Promise<
   });
   state.setChannelSource((fileConfig) => service.channelsFor(fileConfig.providers));
   service.setApplier(async (by) => {
-    const report = await state.reapply({ via: 'channels', user_id: by?.user_id, address: by?.address });
+    const report = await state.reapply({ via: 'channels', user_id: by?.user_id, address: by?.ip });
     return report.status === 'refused' ? report.problems : [];
   });
   await service.start();

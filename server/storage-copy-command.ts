@@ -132,7 +132,8 @@ function formatCounts(counts: CopiedCounts): string {
     `  balances: ${counts.balances}\n` +
     `  holds:    ${counts.holds}\n` +
     `  budgets:  ${counts.budgetWindows} windows of budget periods\n` +
-    `  usage:    ${counts.usageRecords} records of the usage log\n`
+    `  usage:    ${counts.usageRecords} records of the usage log\n` +
+    `  audit:    ${counts.auditRecords} records of the audit trail\n`
   );
 }
 

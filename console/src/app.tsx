@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, whenSignedOut } from './api/client';
 import type { SignedInUser } from './api/types';
 import { Notice, messageOf } from './components/field';
+import { Audit } from './pages/audit';
 import { Channels } from './pages/channels';
 import { Models } from './pages/models';
 import { Overview } from './pages/overview';
@@ -36,6 +37,7 @@ const pages: PageEntry[] = [
   { path: 'models', title: 'Models', component: Models },
   { path: 'channels', title: 'Channels', component: Channels, adminOnly: true },
   { path: 'users', title: 'Users', component: Users, adminOnly: true },
+  { path: 'audit', title: 'Audit', component: Audit, adminOnly: true },
 ];
 
 /** The console: the sign-in page until a login token is accepted, then the pages the user's role may see. */

@@ -9,7 +9,8 @@ import type { StoreBackend } from '../store/store-backend.js';
 import { fieldError, parseClientInput } from '../validation/parse-client-input.js';
 import type { ChannelEntryCheck } from './channel-entry-check.js';
 import type { ChannelRepository, ChannelSecretFields, StoredChannelRecord } from './channel-repository.js';
-import { maskedChannelEntry, type MaskedChannelEntry } from './masked-channel-entry.js';
+import { maskAuditValue } from '../audit/mask-audit-value.js';
+import type { AuditActor } from '../audit/audit-record.js';
 
 /** The store channel on which a change to the runtime channels is announced, so every instance reads them afresh. */
 export const channelsChangedChannel = 'channels-changed';
@@ -28,19 +29,21 @@ export interface ListedChannel {
   updated_time?: number;
 }
 
-/** A channel as a {@link ChannelChange} shows it: credentials masked. */
-export interface MaskedChannel {
-  entry: MaskedChannelEntry;
-  source: ChannelOrigin;
-  enabled: boolean;
+/**
+ * A channel entry as the channel API answers it and its change listeners hear it: `api_key`,
+ * each of `api_keys` and every credential-named option masked, as the audit trail masks a
+ * credential (all asterisks, or for one of 32 characters or more its first and last 4). Nothing
+ * an answer or a listener gets from here can be used as the credential.
+ */
+export function maskedChannelEntry(entry: ProviderConfig): ProviderConfig {
+  return maskAuditValue(entry) as ProviderConfig;
 }
 
-/** Who made a change, as the management route knows them. */
-export interface ChannelChangeAuthor {
-  user_id: number;
-  username: string;
-  /** The client's address. */
-  address: string;
+/** A channel as a {@link ChannelChange} shows it: credentials masked. */
+export interface MaskedChannel {
+  entry: ProviderConfig;
+  source: ChannelOrigin;
+  enabled: boolean;
 }
 
 /**
@@ -54,7 +57,8 @@ export interface ChannelChange {
   source: ChannelOrigin;
   before?: MaskedChannel;
   after?: MaskedChannel;
-  by?: ChannelChangeAuthor;
+  /** Who made it (the management route's actor: user, address, request id). */
+  by?: AuditActor;
 }
 
 /** What the service is built from. */
@@ -77,7 +81,7 @@ export interface ChannelServiceParts {
  * gateway's reload seam) for the change `by` made (absent: another instance's), and answers the problems when the gateway refused them (a plugin that
  * failed to start, a model without a price): then nothing changed.
  */
-export type ChannelApplier = (by?: ChannelChangeAuthor) => Promise<readonly ConfigProblem[]>;
+export type ChannelApplier = (by?: AuditActor) => Promise<readonly ConfigProblem[]>;
 
 const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
 
@@ -91,7 +95,7 @@ const seconds = (milliseconds: number) => Math.floor(milliseconds / 1000);
  */
 export class ChannelService {
   readonly #parts: ChannelServiceParts;
-  readonly #changeListeners: Array<(change: ChannelChange) => void> = [];
+  readonly #changeListeners: Array<(change: ChannelChange) => void | Promise<void>> = [];
   #apply: ChannelApplier = async () => [];
   #changes: Promise<unknown> = Promise.resolve();
 
@@ -117,8 +121,12 @@ export class ChannelService {
     });
   }
 
-  /** Calls `listener` after each change made through this instance (an audit trail's hook); credentials are masked. */
-  onChange(listener: (change: ChannelChange) => void): void {
+  /**
+   * Calls `listener` after each change made through this instance, once it is in force (the
+   * audit trail's hook), and answers the change only once the listener is done; credentials
+   * are masked. A listener that fails fails the answer, though the change is made.
+   */
+  onChange(listener: (change: ChannelChange) => void | Promise<void>): void {
     this.#changeListeners.push(listener);
   }
 
@@ -160,11 +168,11 @@ export class ChannelService {
   }
 
   /** Creates a stored channel from a checked entry (see {@link providerEntrySchema}); it serves at once unless `enabled` is false. */
-  create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  create(entry: ProviderConfig, enabled: boolean, by?: AuditActor): Promise<ListedChannel> {
     return this.#oneAtATime(() => this.#create(entry, enabled, by));
   }
 
-  async #create(entry: ProviderConfig, enabled: boolean, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  async #create(entry: ProviderConfig, enabled: boolean, by?: AuditActor): Promise<ListedChannel> {
     if (this.#parts.fileChannels().some((channel) => channel.name === entry.name)) {
       throw conflict(`name: ${quoted(entry.name)} is a channel of the config file, which is its source of truth; choose another name`, 'channel_exists', 'name');
     }
@@ -186,11 +194,11 @@ export class ChannelService {
    * way round); the result is checked as a new channel is. A file channel only takes
    * `enabled`: anything else is a 409 that points at the file.
    */
-  update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: AuditActor): Promise<ListedChannel> {
     return this.#oneAtATime(() => this.#update(name, changes, enabled, by));
   }
 
-  async #update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: ChannelChangeAuthor): Promise<ListedChannel> {
+  async #update(name: string, changes: Record<string, unknown>, enabled: boolean | undefined, by?: AuditActor): Promise<ListedChannel> {
     const before = await this.get(name);
     const changed = Object.keys(changes);
     if (before.source === 'file' && changed.length > 0) {
@@ -229,11 +237,11 @@ export class ChannelService {
   }
 
   /** Deletes a stored channel; a file channel is a 409 that points at the file. Requests it is serving finish on it. */
-  delete(name: string, by?: ChannelChangeAuthor): Promise<void> {
+  delete(name: string, by?: AuditActor): Promise<void> {
     return this.#oneAtATime(() => this.#delete(name, by));
   }
 
-  async #delete(name: string, by?: ChannelChangeAuthor): Promise<void> {
+  async #delete(name: string, by?: AuditActor): Promise<void> {
     const before = await this.get(name);
     if (before.source === 'file') {
       throw conflict(`name: the channel ${quoted(name)} comes from the config file, which is its source of truth: remove it there and reload, or disable it here`, 'channel_read_only', 'name');
@@ -261,7 +269,7 @@ export class ChannelService {
    * back, the channels as they were are put in force again, and the first problem is answered
    * as a 400 naming the channel's field (`models[0]: "x" has no price…`).
    */
-  async #inForce(by: ChannelChangeAuthor | undefined, undo: () => Promise<void>): Promise<void> {
+  async #inForce(by: AuditActor | undefined, undo: () => Promise<void>): Promise<void> {
     const problems = await this.#apply(by);
     if (problems.length === 0) return;
     await undo();
@@ -275,13 +283,7 @@ export class ChannelService {
   async #changed(change: ChannelChange): Promise<void> {
     this.#parts.logger.info({ channel: change.name, action: change.action, by: change.by?.username }, 'channel changed');
     await this.#parts.backend.publish(channelsChangedChannel, change.name);
-    for (const listener of this.#changeListeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.#parts.logger.error({ err: error }, 'a channel change listener failed');
-      }
-    }
+    for (const listener of this.#changeListeners) await listener(change);
   }
 
   /** What the entry's shape does not say: its groups exist, its plugin may be used and takes its options. */

@@ -284,6 +284,11 @@ const logsSchema = z.strictObject({
   retention_days: integer(1, 36_500).default(30),
 });
 
+const auditSchema = z.strictObject({
+  // The audit trail of admin changes (core/audit/audit-trail.ts): how long its records are kept.
+  retention_days: integer(1, 36_500).default(180),
+});
+
 const streamingSchema = z.strictObject({
   keepalive_ms: integer(100, 600_000).default(15_000),
   max_event_bytes: integer(1024, 1024 * 1024 * 1024).default(32 * 1024 * 1024),
@@ -358,6 +363,7 @@ export const gatewayConfigSchema = z
     tasks: tasksSchema.default(tasksSchema.parse({})),
     observability: observabilitySchema.default(observabilitySchema.parse({})),
     logs: logsSchema.default(logsSchema.parse({})),
+    audit: auditSchema.default(auditSchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
     providers: emptyAs([], z.array(providerEntrySchema)).default([]),
@@ -372,6 +378,14 @@ export const gatewayConfigSchema = z
         { error: 'expected a mapping of model to the models to fall back to' },
       ),
     ).default({}),
+    // What else moves a request on to its next fallback model, besides a retryable failure:
+    // `content_filter`, the upstream's refusal (a content-filter stop before any content).
+    fallbacks_on: emptyAs(
+      [],
+      z.array(z.enum(['content_filter'], { error: 'expected content_filter (a refusal before any content); a retryable failure falls back always' }), {
+        error: 'expected a list of reasons to try the next fallback model for',
+      }),
+    ).default([]),
     // The format translators to load, in the order that decides between two able to serve one
     // channel: built-in names, paths or packages; left out, every built-in one; a bare key, none
     // (core/loader/load-translators.ts).

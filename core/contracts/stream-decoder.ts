@@ -45,6 +45,13 @@ export type StreamOutput =
   | { type: 'affinity'; key: string }
   /** The usage so far; the last one reported wins. */
   | { type: 'usage'; usage: Usage }
+  /**
+   * The upstream stopped the answer for its content filter (a chat `content_filter` finish, a
+   * safety finish reason, a blocked prompt): reported beside the events that say so, which the
+   * client gets as usual. When the stream has had no content before its end, it is a refusal,
+   * which `fallbacks_on: [content_filter]` answers with the next fallback model instead.
+   */
+  | { type: 'content_filter' }
   /** The upstream reported an error in-band. Before any content it is a retryable failure. */
   | { type: 'error'; error: GatewayError };
 

@@ -84,6 +84,7 @@ export const errorCodeRegistry = {
   upstream_event_too_large: '502: a stream event past streaming.max_event_bytes',
   upstream_response_too_large: "502: a non-stream upstream answer past the channel's max_response_mb",
   empty_response: '502: an answer without any output',
+  content_filtered: "200, never sent as an error: on an attempt's record, the upstream stopped for its content filter before any content, and the next fallback model was tried (fallbacks_on)",
   image_conversion_failed: '502: an image made upstream that the gateway could not download',
   // The images routes' own codes (spec part 2's errors table; `error-dialects.ts`).
   invalid_authentication: '401 on the images routes',

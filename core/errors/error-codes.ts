@@ -179,6 +179,13 @@ const formatMebibytes = (bytes: number): string => `${Number((bytes / 1024 / 102
 /** 400 `prompt_blocked`: the upstream's safety system refused the prompt or an input; not retried, another channel would refuse it too. */
 export const promptBlocked = (message: string) => new GatewayError(400, 'prompt_blocked', message);
 
+/**
+ * `content_filtered`: the upstream stopped for its content filter before any content, and a
+ * fallback model is tried instead (`fallbacks_on: [content_filter]`). Only ever on an attempt's
+ * record, with the 200 the upstream answered: the client gets a fallback's answer, or the refusal.
+ */
+export const contentFiltered = () => new GatewayError(200, 'content_filtered', 'the upstream stopped for its content filter before any content; the next fallback model was tried');
+
 /** 404 `task_vanished`: the upstream does not know the task (any more); core then marks it failed and refunds it. */
 export const taskVanished = (message: string) => new GatewayError(404, 'task_vanished', message);
 

@@ -1,5 +1,7 @@
 import type { OperationResults } from '../contracts/operation-results.js';
-import type { StreamResult } from '../contracts/provider/operation-results.js';
+import type { JsonResult, StreamResult } from '../contracts/provider/operation-results.js';
+import type { Usage } from '../contracts/usage.js';
+import { contentFiltered } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { StreamOutcome, StreamPumpParts } from '../streaming/stream-pump.js';
 import { ChannelAttempt } from './channel-attempt.js';
@@ -15,13 +17,14 @@ import { callChannel } from './steps/call-channel.js';
 import { conversationHold, expandConversation, rememberConversation } from './steps/continue-conversation.js';
 import { detachHold } from './steps/detach-hold.js';
 import { fallBack, planFallbacks } from './steps/fall-back.js';
+import { answerKeptRefusal, keepRefusal, refusalFallsBack, refusalServed, releaseKeptRefusal } from './steps/keep-refusal.js';
 import { attemptFailed, attemptSucceeded } from './steps/mark-attempt.js';
 import { observeRequest } from './steps/observe-request.js';
 import { nextAttempt, planRoute } from './steps/plan-route.js';
 import { prepareAndEstimate } from './steps/prepare-and-estimate.js';
 import { priceRequest } from './steps/price-request.js';
 import { recordUsage } from './steps/record-usage.js';
-import { primeStream, relayBytes } from './steps/relay-answer.js';
+import { primeStream, relayBytes, type PrimedStream } from './steps/relay-answer.js';
 import { releaseAdmission } from './steps/release-admission.js';
 import { rememberAffinity } from './steps/remember-affinity.js';
 import { reserveQuota } from './steps/reserve-quota.js';
@@ -30,6 +33,7 @@ import { settleFailure } from './steps/settle-failure.js';
 import { clientClosed, stopReason } from './steps/stop-reason.js';
 import { translatedBody, translatedStream } from './steps/translate-answer.js';
 import { translateRequest, type ChannelRequest } from './steps/translate-request.js';
+import type { Translator } from '../contracts/translator.js';
 import { writeLogLine } from './steps/write-log-line.js';
 
 /** How one try ended: the answer to send, or why the channel did not give one. */
@@ -48,9 +52,12 @@ type TryOutcome = { kind: 'answered'; result: InvocationOutcome } | { kind: 'fai
  *    answer's conversation is kept for its follow-ups): a JSON body is settled
  *    at once; bytes and streams are settled once their sending has ended (`#whenSent`); a
  *    task detaches its hold to the task record
- * 8. when no channel of the model answered with a retryable error: the next fallback model,
- *    planned and tried as in 7 (translated afresh for its family), at its own price
- * 9. when no channel answered: settle the failure (refund, or a departed client's prompt)
+ * 8. when no channel of the model answered with a retryable error (or, with `fallbacks_on:
+ *    [content_filter]`, it refused: a content-filter stop before any content, kept meanwhile,
+ *    `steps/keep-refusal.ts`): the next fallback model, planned and tried as in 7 (translated
+ *    afresh for its family), at its own price
+ * 9. when no channel answered: the kept refusal, if any, is the answer; else settle the
+ *    failure (refund, or a departed client's prompt)
  * 10. the one log line and the usage record (a task's record waits for its settlement), and
  *    the observer (metrics, traces)
  *
@@ -111,6 +118,11 @@ export class ModelRequestPipeline {
     }
     context.result = await this.#tryChannels(context);
     while (context.result === undefined && context.failure !== undefined && (await this.#fallBack(context))) context.result = await this.#tryChannels(context);
+    // Nearly every request has no kept refusal: one field read.
+    if (context.refusal !== undefined) {
+      if (context.result === undefined) context.result = await answerKeptRefusal(context);
+      else releaseKeptRefusal(context);
+    }
     if (context.result !== undefined) return context.result;
     await settleFailure(context, services);
     this.#over(context);
@@ -119,8 +131,11 @@ export class ModelRequestPipeline {
 
   /** Moves on to the next fallback model after a retryable failure; false when none is left (or planning it failed, which becomes the failure). */
   async #fallBack(context: RequestContext): Promise<boolean> {
+    const failure = context.failure as GatewayError;
+    // A blocked prompt is kept as the answer, should no fallback do better.
+    if (failure.code === 'prompt_blocked' && refusalFallsBack(context, context.services)) keepRefusal(context, { error: failure });
     try {
-      return await fallBack(context, context.services, context.failure as GatewayError);
+      return await fallBack(context, context.services, failure);
     } catch (error) {
       context.failure = GatewayError.is(error) ? error : new GatewayError(500, 'internal_error', 'the gateway failed to route the request', { cause: error });
       return false;
@@ -175,17 +190,11 @@ export class ModelRequestPipeline {
             return { kind: 'failed', error: attemptFailed(context, services, attempt, error) };
           }
         }
-        // Kept beside the settlement, so the store commits both together; the answer waits for
-        // both, so a follow-up naming it finds its conversation.
-        const remembered = translator === undefined ? undefined : rememberConversation(context, services, body);
-        attempt.detach();
-        attemptSucceeded(context, services, attempt);
-        context.usage = usage;
-        await settle(context, services, attempt.group);
-        await remembered;
-        await rememberAffinity(context, services, attempt, result.affinityKey);
-        this.#over(context, undefined, result.status);
-        return { kind: 'answered', result: { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined } };
+        // A refusal is answered only when no fallback model does better (`keep-refusal.ts`).
+        if (result.contentFiltered === true && refusalFallsBack(context, services)) {
+          return this.#refused(context, attempt, (served) => this.#answerJson(context, attempt, result, translator, body, usage, served));
+        }
+        return { kind: 'answered', result: await this.#answerJson(context, attempt, result, translator, body, usage) };
       }
       case 'bytes': {
         attemptSucceeded(context, services, attempt);
@@ -217,6 +226,44 @@ export class ModelRequestPipeline {
   }
 
   /**
+   * A JSON answer (`body` in the client's format): settled at once, then sent. `served` is
+   * the refused attempt's record when a kept refusal is answered after all; else the attempt
+   * is recorded as the one that served now.
+   */
+  async #answerJson(context: RequestContext, attempt: ChannelAttempt, result: JsonResult, translator: Translator | undefined, body: unknown, usage: Usage, served?: number): Promise<InvocationOutcome> {
+    const { services } = context;
+    // Kept beside the settlement, so the store commits both together; the answer waits for
+    // both, so a follow-up naming it finds its conversation.
+    const remembered = translator === undefined ? undefined : rememberConversation(context, services, body);
+    attempt.detach();
+    if (served === undefined) attemptSucceeded(context, services, attempt);
+    else refusalServed(context, attempt, served);
+    context.usage = usage;
+    await settle(context, services, attempt.group);
+    await remembered;
+    await rememberAffinity(context, services, attempt, result.affinityKey);
+    this.#over(context, undefined, result.status);
+    return { kind: 'json', status: result.status ?? 200, body, contentType: translator === undefined ? result.contentType : undefined };
+  }
+
+  /**
+   * The upstream refused (`fallbacks_on: [content_filter]`, a fallback model left): the attempt
+   * is recorded as refused (`content_filtered`, the reason the next model is tried), and its
+   * answer kept, `deliver` sending it should no fallback answer.
+   */
+  #refused(context: RequestContext, attempt: ChannelAttempt, deliver: (served: number) => Promise<InvocationOutcome>, release?: () => void): TryOutcome {
+    const error = attemptFailed(context, context.services, attempt, contentFiltered());
+    // The client left, or the gateway is stopping: that is the failure, and nothing is kept.
+    if (error.code !== 'content_filtered') {
+      release?.();
+      return { kind: 'failed', error };
+    }
+    const record = context.attempts.length - 1;
+    keepRefusal(context, { deliver: () => deliver(record), release });
+    return { kind: 'failed', error };
+  }
+
+  /**
    * A stream: primed on this channel (or failed over), then sent; settled once it has ended
    * (`#whenSent`). `holdBefore` holds an event back until what it waits for is done (a
    * translated Responses stream's terminal event, until its conversation is stored).
@@ -224,7 +271,22 @@ export class ModelRequestPipeline {
   async #stream(context: RequestContext, attempt: ChannelAttempt, result: StreamResult, holdBefore?: StreamPumpParts['holdBefore']): Promise<TryOutcome> {
     const primed = await primeStream(context, context.services, attempt, result, holdBefore);
     if (primed.kind === 'failed') return { kind: 'failed', error: attemptFailed(context, context.services, attempt, primed.failure) };
-    attemptSucceeded(context, context.services, attempt);
+    // A refusal read to its end, nothing sent: the next fallback model may answer instead.
+    if (primed.refused && refusalFallsBack(context, context.services)) {
+      return this.#refused(
+        context,
+        attempt,
+        async (served) => (await this.#send(context, attempt, primed, served)).result,
+        () => primed.pump.abandon(),
+      );
+    }
+    return this.#send(context, attempt, primed);
+  }
+
+  /** A primed stream sent to the client (`served` as for {@link #answerJson}). */
+  async #send(context: RequestContext, attempt: ChannelAttempt, primed: PrimedStream, served?: number): Promise<{ kind: 'answered'; result: InvocationOutcome }> {
+    if (served === undefined) attemptSucceeded(context, context.services, attempt);
+    else refusalServed(context, attempt, served);
     context.timings.firstByteAt = Date.now();
     await rememberAffinity(context, context.services, attempt, primed.pump.affinityKey);
     const readable = primed.pump.readable();

@@ -29,6 +29,23 @@ export interface FallbackModel {
 }
 
 /**
+ * A refusal of an earlier model (`fallbacks_on: [content_filter]`), kept while the fallback
+ * models are tried: if none of them answers, the client gets it (see `steps/keep-refusal.ts`).
+ */
+export interface KeptRefusal {
+  /** The model, price and translations it was answered under, restored to deliver it. */
+  readonly model: string;
+  readonly price: PriceConfig | undefined;
+  readonly translations: RequestTranslations | undefined;
+  /** A blocked prompt: the error the client gets, as without fallbacks. */
+  readonly error?: GatewayError;
+  /** An answer (JSON, or a primed stream read to its end): sends it, as it would have been sent at once. */
+  readonly deliver?: () => Promise<InvocationOutcome>;
+  /** Lets go of an answer that will not be sent (a fallback answered). */
+  readonly release?: () => void;
+}
+
+/**
  * Everything one model request carries through the steps of {@link ModelRequestPipeline}:
  * each step reads what the ones before it set and adds its own part. Fields are filled in
  * the order the pipeline runs: plan, price, estimate, admission, reservation, then the
@@ -81,6 +98,8 @@ export interface RequestContext {
   served: Attempt | undefined;
   /** Why the request failed, when it did. */
   failure: GatewayError | undefined;
+  /** The first refusal a fallback model is trying to do better than; undefined for nearly every request. */
+  refusal: KeptRefusal | undefined;
   /** Milliseconds since the epoch: when the request arrived, and when its answer's first byte went out (a stream's headers). */
   readonly timings: { readonly startedAt: number; firstByteAt?: number };
 }
@@ -112,6 +131,7 @@ export function createRequestContext(invocation: OperationInvocation, services: 
     units: undefined,
     served: undefined,
     failure: undefined,
+    refusal: undefined,
     timings: { startedAt: Date.now(), firstByteAt: undefined },
   };
 }

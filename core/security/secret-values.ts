@@ -10,12 +10,12 @@ export const minimumSecretLength = 8;
 
 const censored = '[redacted]';
 
-// Option names of a provider's `options` that hold a credential (`secret_access_key`,
-// `access_key_id`, `token`, `password`…). Core knows no vendor's options, so it goes by name.
-const secretOptionName = /key|secret|token|password|credential/i;
-
-/** Whether a provider option of this name holds a credential (`secret_access_key`, `token`…), judged by its name alone. */
-export const isSecretOptionName = (name: string): boolean => secretOptionName.test(name);
+/**
+ * Names of fields that hold a credential (`secret_access_key`, `access_key_id`, `token`, `password`,
+ * an `Authorization` header…): a provider's `options`, the audit trail's before and after. Core
+ * knows no vendor's options, so it goes by name.
+ */
+export const secretOptionName = /key|secret|token|password|credential|authorization/i;
 
 const escapeForPattern = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -17,12 +17,14 @@ export interface CopiedCounts {
   budgetWindows: number;
   /** Records of the usage log. */
   usageRecords: number;
+  /** Records of the audit trail. */
+  auditRecords: number;
 }
 
 /** Why a copy did not start: the target already holds data. */
 export class TargetNotEmptyError extends Error {}
 
-/** True when the backend holds anything durable: a record, a set, a counter, a window, a balance, a hold or a usage record. */
+/** True when the backend holds anything durable: a record, a set, a counter, a window, a balance, a hold, a usage or an audit record. */
 export async function holdsData(backend: StoreBackend): Promise<boolean> {
   for await (const _entry of backend.exportEntries()) return true;
   return false;
@@ -36,7 +38,7 @@ export async function holdsData(backend: StoreBackend): Promise<boolean> {
  */
 export async function copyStore(source: StoreBackend, target: StoreBackend): Promise<CopiedCounts> {
   if (await holdsData(target)) throw new TargetNotEmptyError('the target store already holds data');
-  const counts: CopiedCounts = { records: 0, expiredRecords: 0, sets: 0, setMembers: 0, counters: 0, windows: 0, balances: 0, holds: 0, budgetWindows: 0, usageRecords: 0 };
+  const counts: CopiedCounts = { records: 0, expiredRecords: 0, sets: 0, setMembers: 0, counters: 0, windows: 0, balances: 0, holds: 0, budgetWindows: 0, usageRecords: 0, auditRecords: 0 };
   async function* counted(): AsyncGenerator<StoreEntry> {
     for await (const entry of source.exportEntries()) {
       switch (entry.kind) {
@@ -70,6 +72,9 @@ export async function copyStore(source: StoreBackend, target: StoreBackend): Pro
           break;
         case 'usage':
           counts.usageRecords += 1;
+          break;
+        case 'audit':
+          counts.auditRecords += 1;
           break;
       }
       yield entry;

@@ -28,12 +28,12 @@ function guardMethods<Target extends object>(target: Target, wrapResult: (name: 
 /**
  * The backend as the request path uses it: any storage failure (Redis down, SQLite busy or
  * closed) becomes a 503 `service_unavailable` in the route's dialect, never a 500, and the
- * cause is kept for the log. Keyv instances and the usage log it hands out are guarded the same way.
+ * cause is kept for the log. Keyv instances, the usage log and the audit trail it hands out are guarded the same way.
  */
 export function guardStoreBackend(backend: StoreBackend): StoreBackend {
   const guardedParts = new WeakMap<object, object>();
   return guardMethods(backend, (property, result) => {
-    if ((property !== 'keyv' && property !== 'usageLog') || result === null || typeof result !== 'object') return result;
+    if ((property !== 'keyv' && property !== 'usageLog' && property !== 'auditLog') || result === null || typeof result !== 'object') return result;
     let guarded = guardedParts.get(result);
     if (guarded === undefined) guardedParts.set(result, (guarded = guardMethods(result, (_name, value) => value)));
     return guarded;

@@ -6,6 +6,7 @@ import { assertRateCorrection, assertRateDraws, correctBucket, drawOnBuckets, ty
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { splitRecordKey } from './store-entries.js';
 import { MemoryUsageLogStore } from './memory-usage-log-store.js';
+import { MemoryAuditLogStore } from './memory-audit-log-store.js';
 
 /** Everything in this process's memory: for tests and throwaway single-process runs. */
 export class MemoryStoreBackend implements StoreBackend {
@@ -27,6 +28,7 @@ export class MemoryStoreBackend implements StoreBackend {
   readonly #slots = new Map<string, Map<string, number>>();
   readonly #messages = new EventEmitter();
   readonly #usageLog = new MemoryUsageLogStore();
+  readonly #auditLog = new MemoryAuditLogStore();
   #closed = false;
 
   keyv<Value>(namespace: string): Keyv<Value> {
@@ -40,6 +42,10 @@ export class MemoryStoreBackend implements StoreBackend {
 
   usageLog(): MemoryUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): MemoryAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -337,6 +343,7 @@ export class MemoryStoreBackend implements StoreBackend {
     for (const [id, hold] of this.#holds) yield { kind: 'hold', id, ...hold, ...(hold.budget === undefined ? {} : { budget: { windows: [...hold.budget.windows], units: hold.budget.units } }) };
     for (const [key, window] of this.#budgetWindows) if (window.endsAt > now) yield { kind: 'budget', key, used: window.used, endsAt: window.endsAt };
     for (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
+    for (const record of this.#auditLog.exportRecords()) yield { kind: 'audit', record };
   }
 
   async importEntries(entries: AsyncIterable<StoreEntry>): Promise<void> {
@@ -350,7 +357,8 @@ export class MemoryStoreBackend implements StoreBackend {
       else if (entry.kind === 'hold') {
         this.#holds.set(entry.id, { account: entry.account, units: entry.units, owner: entry.owner, expiresAt: entry.expiresAt, ...(entry.budget === undefined ? {} : { budget: entry.budget }) });
       } else if (entry.kind === 'budget') this.#budgetWindows.set(entry.key, { used: entry.used, endsAt: entry.endsAt });
-      else this.#usageLog.importRecord(entry.record);
+      else if (entry.kind === 'usage') this.#usageLog.importRecord(entry.record);
+      else this.#auditLog.importRecord(entry.record);
     }
   }
 

@@ -7,13 +7,16 @@ import { databaseNow, inTransaction, migratePostgresSchema, quotedSchema } from 
 import { PostgresKeyvStore } from './postgres-keyv-store.js';
 import { PostgresNotifications } from './postgres-notifications.js';
 import { PostgresUsageLogStore } from './postgres-usage-log-store.js';
+import { PostgresAuditLogStore } from './postgres-audit-log-store.js';
 import { assertBudgetClaim } from './budget-claim.js';
 import { assertQuotaUnits } from './quota-units.js';
 import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } from './rate-bucket.js';
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
 import { recordExpiry } from './store-entries.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import { StartupError } from '../errors/startup-error.js';
+import { recordFormat } from './record-serializer.js';
 
 /** Connections each gateway process opens at most for queries (LISTEN has one more of its own). */
 const poolSize = 10;
@@ -58,6 +61,7 @@ export class PostgresStoreBackend implements StoreBackend {
   readonly #groupCommit: PostgresGroupCommit;
   readonly #sweep: NodeJS.Timeout;
   readonly #usageLog: PostgresUsageLogStore;
+  readonly #auditLog: PostgresAuditLogStore;
   #closed = false;
 
   private constructor(pool: pg.Pool, notifications: PostgresNotifications, schema: string) {
@@ -67,6 +71,7 @@ export class PostgresStoreBackend implements StoreBackend {
     this.#sql = statements(quotedSchema(schema));
     this.#groupCommit = new PostgresGroupCommit(pool);
     this.#usageLog = new PostgresUsageLogStore(pool, quotedSchema(schema));
+    this.#auditLog = new PostgresAuditLogStore(pool, quotedSchema(schema));
     // Records with a TTL (Responses ids, task records) that nobody reads again would stay
     // forever: Redis expires its keys, this table needs a sweep. A failed sweep is tried again
     // at the next.
@@ -99,7 +104,7 @@ export class PostgresStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: new PostgresKeyvStore(this.#pool, this.#records), namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new PostgresKeyvStore(this.#pool, this.#records), namespace, throwOnErrors: true, emitErrors: false, ...recordFormat });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
@@ -107,6 +112,10 @@ export class PostgresStoreBackend implements StoreBackend {
 
   usageLog(): PostgresUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): PostgresAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -358,6 +367,12 @@ export class PostgresStoreBackend implements StoreBackend {
         if (records.length < copyBatchSize) break;
         after = (records.at(-1) as UsageRecord).id;
       }
+      for (let after = 0; ; ) {
+        const records = await this.#auditLog.exportPage(client, after, copyBatchSize);
+        for (const record of records) yield { kind: 'audit', record };
+        if (records.length < copyBatchSize) break;
+        after = (records.at(-1) as AuditRecord).id;
+      }
       await client.query('COMMIT');
       committed = true;
     } catch (error) {
@@ -380,6 +395,7 @@ export class PostgresStoreBackend implements StoreBackend {
     await inTransaction(this.#pool, async (client) => {
       const batch = { records: [[], [], []] as unknown[][], sets: [[], []] as unknown[][], counters: [[], []] as unknown[][], windows: [[], [], []] as unknown[][], balances: [[], [], []] as unknown[][], holds: [[], [], [], [], []] as unknown[][], holdBudgets: [[], [], []] as unknown[][], budgetWindows: [[], [], []] as unknown[][] };
       const usage: UsageRecord[] = [];
+      const audit: AuditRecord[] = [];
       let size = 0;
       const flush = async () => {
         for (const [name, columns] of Object.entries(batch) as Array<[keyof typeof batch, unknown[][]]>) {
@@ -388,6 +404,7 @@ export class PostgresStoreBackend implements StoreBackend {
           for (const column of columns) column.length = 0;
         }
         await this.#usageLog.importRecords(client, usage.splice(0));
+        await this.#auditLog.importRecords(client, audit.splice(0));
         size = 0;
       };
       for await (const entry of entries) {
@@ -400,12 +417,14 @@ export class PostgresStoreBackend implements StoreBackend {
           push(batch.holds, entry.id, entry.account, entry.units, entry.owner, entry.expiresAt);
           if (entry.budget !== undefined) push(batch.holdBudgets, entry.id, entry.budget.windows.join('\n'), entry.budget.units);
         } else if (entry.kind === 'budget') push(batch.budgetWindows, entry.key, entry.used, entry.endsAt);
-        else usage.push(entry.record);
+        else if (entry.kind === 'usage') usage.push(entry.record);
+        else audit.push(entry.record);
         size += 1;
         if (size >= copyBatchSize) await flush();
       }
       await flush();
       await this.#usageLog.continueIds(client);
+      await this.#auditLog.continueIds(client);
     });
   }
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
 import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
-import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow } from './usage-log-sql.js';
+import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow, whereClause } from './usage-log-sql.js';
 
 /** Each column's type, for reading a batch's JSON into rows. */
 const columnTypes: Readonly<Record<(typeof usageColumns)[number], string>> = {
@@ -137,12 +137,5 @@ export class PostgresUsageLogStore implements UsageLogStore {
   }
 }
 
-/** The WHERE conditions of `filter` with `$n` placeholders, and their values in order. */
-function whereOf(filter: UsageFilter): { conditions: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const conditions = usageConditions(filter, (value) => {
-    values.push(value);
-    return `$${values.length}`;
-  });
-  return { conditions, values };
-}
+/** The WHERE conditions of `filter` with the driver's placeholders, and their values in order. */
+const whereOf = (filter: UsageFilter) => whereClause((parameter) => usageConditions(filter, parameter), (position) => `$${position}`);

@@ -7,8 +7,11 @@ import { assertRateCorrection, assertRateDraws, rateFitToleranceMilliseconds } f
 import { missedMessages, type BudgetClaim, type BudgetWindowUsage, type HoldLease, type SettleOptions, type QuotaBalance, type QuotaReservation, type QuotaSettlement, type RateCorrection, type RateDraw, type RateDrawResult, type ReturnedHold, type SlotAcquisition, type SlotClaim, type SlotLease, type StoreBackend, type StoreEntry, type StoreWrites, type WindowHit } from './store-backend.js';
 import { recordExpiry, splitRecordKey } from './store-entries.js';
 import { RedisUsageLogStore } from './redis-usage-log-store.js';
+import { RedisAuditLogStore } from './redis-audit-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import { StartupError } from '../errors/startup-error.js';
+import { recordFormat } from './record-serializer.js';
 
 /** How many keys {@link RedisStoreBackend.exportEntries} reads, and {@link RedisStoreBackend.importEntries} writes, per round trip. */
 const copyBatchSize = 500;
@@ -239,10 +242,12 @@ export class RedisStoreBackend implements StoreBackend {
   #subscriberConnected: Promise<unknown> | undefined;
   readonly #handlers: Array<(message: string) => void> = [];
   readonly #usageLog: RedisUsageLogStore;
+  readonly #auditLog: RedisAuditLogStore;
 
   private constructor(client: RedisClientType, prefix: string) {
     this.#client = client;
     this.#usageLog = new RedisUsageLogStore(client, (key) => `${prefix}${key}`);
+    this.#auditLog = new RedisAuditLogStore(client, (key) => `${prefix}${key}`);
     this.#subscriber = client.duplicate();
     this.#subscriber.on('error', () => {});
     // Every ready after the first is a reconnect: messages published meanwhile were missed.
@@ -300,6 +305,10 @@ export class RedisStoreBackend implements StoreBackend {
     return this.#usageLog;
   }
 
+  auditLog(): RedisAuditLogStore {
+    return this.#auditLog;
+  }
+
   #namespace(namespace: string): { keyv: Keyv; adapter: KeyvRedis<unknown> } {
     let entry = this.#keyvs.get(namespace);
     if (entry === undefined) {
@@ -311,7 +320,7 @@ export class RedisStoreBackend implements StoreBackend {
       // Failures reach callers as rejections (throwOnErrors); the error events would only
       // duplicate them, and an unheard error event would crash the process.
       adapter.on('error', () => {});
-      const keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false });
+      const keyv = new Keyv({ store: adapter, namespace: this.#key(namespace), useKeyPrefix: false, throwOnErrors: true, emitErrors: false, ...recordFormat });
       entry = { keyv, adapter };
       this.#keyvs.set(namespace, entry);
     }
@@ -546,8 +555,8 @@ export class RedisStoreBackend implements StoreBackend {
         const key = fullKey.slice(prefix.length);
         const type = types[index];
         // Rate buckets and slots are transient; `holds` is read with each hold. The usage log's
-        // keys (`usage:…`) are read after the scan, record by record.
-        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
+        // keys (`usage:…`) and the audit trail's (`audit:…`) are read after the scan, record by record.
+        if (type === 'none' || key.startsWith('rate:') || key.startsWith('usage:') || key.startsWith('audit:') || (type === 'zset' && (key === 'holds' || key.startsWith('slot:')))) return;
         if (type === 'set' && key.startsWith('set:')) {
           reading.sMembers(fullKey);
           readers.push({ replies: 1, read: ([members]) => ({ kind: 'set', key: key.slice('set:'.length), members: members as string[] }) });
@@ -610,6 +619,7 @@ export class RedisStoreBackend implements StoreBackend {
       }
     }
     for await (const record of this.#usageLog.exportRecords()) yield { kind: 'usage', record };
+    for await (const record of this.#auditLog.exportRecords()) yield { kind: 'audit', record };
   }
 
   /**
@@ -621,6 +631,7 @@ export class RedisStoreBackend implements StoreBackend {
     let batch = this.#client.multi();
     // The usage log's records go in scripts of their own (ids, both streams), a batch at a time.
     const usage: UsageRecord[] = [];
+    const audit: AuditRecord[] = [];
     let size = 0;
     for await (const entry of entries) {
       const now = Date.now();
@@ -645,19 +656,23 @@ export class RedisStoreBackend implements StoreBackend {
         if (entry.expiresAt !== null) batch.zAdd(this.#key('holds'), { score: entry.expiresAt, value: entry.id });
       } else if (entry.kind === 'budget') {
         if (entry.endsAt > now) batch.set(this.#key(`budget:${entry.key}`), String(entry.used), { PX: Math.ceil(entry.endsAt - now) });
-      } else {
+      } else if (entry.kind === 'usage') {
         usage.push(entry.record);
+      } else {
+        audit.push(entry.record);
       }
       size += 1;
       if (size === copyBatchSize) {
         await batch.exec();
         await this.#usageLog.importRecords(usage.splice(0));
+        await this.#auditLog.importRecords(audit.splice(0));
         batch = this.#client.multi();
         size = 0;
       }
     }
     if (size > 0) await batch.exec();
     await this.#usageLog.importRecords(usage);
+    await this.#auditLog.importRecords(audit);
   }
 
   async ping(): Promise<void> {

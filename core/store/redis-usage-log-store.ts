@@ -10,12 +10,15 @@ export const redisUserUsageLogCapacity = 10_000;
 /** How many users' streams one trimming script takes. */
 const trimChunkSize = 200;
 
-// Adds one record's JSON (with its id, `created_at` its first number field) to a stream capped
-// near `cap`. The entry's id is at least the record's `created_at` in milliseconds: the
-// record's time when that is past the stream's last entry, else Redis's next id. So an entry
-// whose id is below a time holds a record created before it, which is what the time filters
-// and the retention read (and no clock but the records' own is involved).
-const addEntry = `
+/**
+ * Lua: `add(key, cap, record)` adds one record's JSON (with its id, `created_at` its first
+ * number field) to a stream capped near `cap`. The entry's id is at least the record's
+ * `created_at` in milliseconds: the record's time when that is past the stream's last entry,
+ * else Redis's next id. So an entry whose id is below a time holds a record created before it,
+ * which is what the time filters and the retention read (and no clock but the records' own is
+ * involved). The audit trail's stream is written the same way.
+ */
+export const addStreamEntry = `
 local function add(key, cap, record)
   local entryTime = string.format('%d', tonumber(string.match(record, '"created_at":(%d+)')) * 1000)
   local added = redis.pcall('XADD', key, 'MAXLEN', '~', cap, entryTime .. '-*', 'r', record)
@@ -25,7 +28,7 @@ end`;
 // KEYS: the id counter, the stream of all records, the set of users with a stream, then each
 // record's user stream; ARGV: the two caps, then per record its user id and its JSON without
 // \`id\` (which starts with \`created_at\`).
-const appendScript = `${addEntry}
+const appendScript = `${addStreamEntry}
 local count = (#ARGV - 2) / 2
 local last = redis.call('INCRBY', KEYS[1], count)
 for i = 1, count do
@@ -38,7 +41,7 @@ return count`;
 
 // An import: as the append, but each record comes with its id (ARGV per record: user id, id,
 // JSON), and the counter moves past the largest, so new records' ids follow.
-const importScript = `${addEntry}
+const importScript = `${addStreamEntry}
 local count = (#ARGV - 2) / 3
 local largest = tonumber(redis.call('GET', KEYS[1]) or '0')
 for i = 1, count do
@@ -188,14 +191,22 @@ export class RedisUsageLogStore implements UsageLogStore {
 
   /** The stream's records newest first, a page at a time, down to the filter's lower time bound. */
   async *#newestFirst(stream: string, filter: UsageFilter): AsyncGenerator<UsageRecord> {
-    const lowest = filter.start_timestamp === undefined ? '-' : `${filter.start_timestamp * 1000}-0`;
-    for (let highest = '+'; ; ) {
-      const entries = await this.#client.xRevRange(stream, highest, lowest, { COUNT: usageScanPageSize });
-      for (const entry of entries) yield recordOfEntry(entry);
-      const last = entries.at(-1);
-      if (last === undefined || entries.length < usageScanPageSize) return;
-      highest = `(${last.id}`;
-    }
+    for await (const entry of streamNewestFirst(this.#client, stream, filter.start_timestamp)) yield recordOfEntry(entry);
+  }
+}
+
+/**
+ * The entries of a stream written with {@link addStreamEntry}, newest first, a page at a time,
+ * down to those of records created at `startTimestamp` (Unix seconds; all without it).
+ */
+export async function* streamNewestFirst(client: RedisClientType, stream: string, startTimestamp?: number): AsyncGenerator<{ id: string; message: Record<string, string> }> {
+  const lowest = startTimestamp === undefined ? '-' : `${startTimestamp * 1000}-0`;
+  for (let highest = '+'; ; ) {
+    const entries = await client.xRevRange(stream, highest, lowest, { COUNT: usageScanPageSize });
+    yield* entries;
+    const last = entries.at(-1);
+    if (last === undefined || entries.length < usageScanPageSize) return;
+    highest = `(${last.id}`;
   }
 }
 

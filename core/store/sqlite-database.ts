@@ -25,7 +25,9 @@ const primitiveTables: Readonly<Record<string, string>> = {
 // file is already this database's records table. `usage_logs` is the usage log
 // (core/store/sqlite-usage-log-store.ts); its indexes serve a user's newest records (every
 // index ends with the rowid, `id`, so `ORDER BY created_at DESC, id DESC` reads one backwards),
-// the admin's, the retention's oldest, and a request id.
+// the admin's, the retention's oldest, and a request id. `audit_logs` is the audit trail
+// (core/store/sqlite-audit-log-store.ts): the newest records and the retention's oldest, an
+// actor's.
 const schema = `
   CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT);
   CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -55,6 +57,14 @@ const schema = `
   CREATE INDEX IF NOT EXISTS usage_logs_user_time ON usage_logs (user_id, created_at);
   CREATE INDEX IF NOT EXISTS usage_logs_time ON usage_logs (created_at);
   CREATE INDEX IF NOT EXISTS usage_logs_request ON usage_logs (request_id);
+  CREATE TABLE IF NOT EXISTS audit_logs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at INTEGER NOT NULL, action TEXT NOT NULL, user_id INTEGER NOT NULL, username TEXT NOT NULL, ip TEXT NOT NULL,
+    source TEXT NOT NULL, request_id TEXT NOT NULL, target_id TEXT NOT NULL, target_name TEXT NOT NULL,
+    "before" TEXT NOT NULL, "after" TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS audit_logs_time ON audit_logs (created_at);
+  CREATE INDEX IF NOT EXISTS audit_logs_user_time ON audit_logs (user_id, created_at);
 `;
 
 /** An open database, and what its opening did with a two-file layout it found. */

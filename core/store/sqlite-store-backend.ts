@@ -9,7 +9,9 @@ import { SqliteGroupCommit } from './sqlite-group-commit.js';
 import { prepareRecordStatements, SqliteKeyvStore, type RecordStatements } from './sqlite-keyv-store.js';
 import { InProcessMessageBus, type StoreMessageBus } from './store-message-bus.js';
 import { SqliteUsageLogStore } from './sqlite-usage-log-store.js';
+import { SqliteAuditLogStore } from './sqlite-audit-log-store.js';
 import type { BudgetClaim, BudgetWindowUsage, HoldLease, SettleOptions, QuotaBalance, QuotaReservation, QuotaSettlement, RateCorrection, RateDraw, RateDrawResult, ReturnedHold, SlotAcquisition, SlotClaim, SlotLease, StoreBackend, StoreEntry, StoreWrites, WindowHit } from './store-backend.js';
+import { recordFormat } from './record-serializer.js';
 
 /** How many rows {@link SqliteStoreBackend.exportEntries} reads per statement. */
 const exportPageSize = 500;
@@ -44,6 +46,7 @@ export class SqliteStoreBackend implements StoreBackend {
   readonly #keyvs = new Map<string, Keyv>();
   readonly #messages: StoreMessageBus;
   readonly #usageLog: SqliteUsageLogStore;
+  readonly #auditLog: SqliteAuditLogStore;
 
   private constructor(file: string, database: Database.Database, messages: StoreMessageBus) {
     this.#file = file;
@@ -53,6 +56,7 @@ export class SqliteStoreBackend implements StoreBackend {
     this.#recordStatements = prepareRecordStatements(database);
     this.#groupCommit = new SqliteGroupCommit(database);
     this.#usageLog = new SqliteUsageLogStore(database, this.#groupCommit);
+    this.#auditLog = new SqliteAuditLogStore(database, this.#groupCommit);
   }
 
   /**
@@ -84,7 +88,7 @@ export class SqliteStoreBackend implements StoreBackend {
   keyv<Value>(namespace: string): Keyv<Value> {
     let keyv = this.#keyvs.get(namespace);
     if (keyv === undefined) {
-      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#groupCommit, this.#file), namespace, throwOnErrors: true, emitErrors: false });
+      keyv = new Keyv({ store: new SqliteKeyvStore(this.#recordStatements, this.#groupCommit, this.#file), namespace, throwOnErrors: true, emitErrors: false, ...recordFormat });
       this.#keyvs.set(namespace, keyv);
     }
     return keyv as Keyv<Value>;
@@ -92,6 +96,10 @@ export class SqliteStoreBackend implements StoreBackend {
 
   usageLog(): SqliteUsageLogStore {
     return this.#usageLog;
+  }
+
+  auditLog(): SqliteAuditLogStore {
+    return this.#auditLog;
   }
 
   async writeTogether(writes: StoreWrites): Promise<void> {
@@ -353,6 +361,7 @@ export class SqliteStoreBackend implements StoreBackend {
       }
       for (const row of exporting.budgetWindows.all(Date.now())) yield { kind: 'budget', key: row.key, used: Number(row.used), endsAt: Number(row.ends_at) };
       for (const record of this.#usageLog.exportRecords(exportPageSize)) yield { kind: 'usage', record };
+      for (const record of this.#auditLog.exportRecords(exportPageSize)) yield { kind: 'audit', record };
     } finally {
       if (this.#database.inTransaction) this.#database.exec('COMMIT');
     }
@@ -390,6 +399,9 @@ export class SqliteStoreBackend implements StoreBackend {
             break;
           case 'usage':
             this.#usageLog.importRecord(entry.record);
+            break;
+          case 'audit':
+            this.#auditLog.importRecord(entry.record);
             break;
         }
       }

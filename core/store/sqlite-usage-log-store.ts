@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
 import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
 import type { SqliteGroupCommit } from './sqlite-group-commit.js';
-import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow } from './usage-log-sql.js';
+import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow, whereClause } from './usage-log-sql.js';
 
 const selectedColumns = ['id', ...usageColumns].map(sqlColumn).join(', ');
 
@@ -108,15 +108,8 @@ export class SqliteUsageLogStore implements UsageLogStore {
   }
 }
 
-/** The WHERE conditions of `filter` with `?` placeholders, and their values in order. */
-function whereOf(filter: UsageFilter): { conditions: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const conditions = usageConditions(filter, (value) => {
-    values.push(value);
-    return '?';
-  });
-  return { conditions, values };
-}
+/** The WHERE conditions of `filter` with the driver's placeholders, and their values in order. */
+const whereOf = (filter: UsageFilter) => whereClause((parameter) => usageConditions(filter, parameter), () => '?');
 
 /**
  * A record's values in the order of {@link usageColumns}, as SQLite stores them: booleans as 0

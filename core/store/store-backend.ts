@@ -1,4 +1,6 @@
 import type Keyv from 'keyv';
+import type { AuditLogStore } from '../audit/audit-log-store.js';
+import type { AuditRecord } from '../audit/audit-record.js';
 import type { UsageLogStore } from '../usage/usage-log-store.js';
 import type { UsageRecord } from '../usage/usage-record.js';
 
@@ -228,7 +230,9 @@ export type StoreEntry =
   /** A budget window ({@link BudgetWindow}) that has not ended: the units it counts. `endsAt` is milliseconds since the epoch. */
   | { kind: 'budget'; key: string; used: number; endsAt: number }
   /** A record of the usage log, with its id (an import keeps it, and new records' ids continue after the largest). */
-  | { kind: 'usage'; record: UsageRecord };
+  | { kind: 'usage'; record: UsageRecord }
+  /** A record of the audit trail, with its id (kept by an import, as a usage record's is). */
+  | { kind: 'audit'; record: AuditRecord };
 
 /** The message a subscriber gets when messages may have been missed (its connection came back). */
 export const missedMessages = '*';
@@ -252,6 +256,11 @@ export interface StoreBackend {
    * memory; the same instance on every call. Shared by every process that shares the store.
    */
   usageLog(): UsageLogStore;
+  /**
+   * The audit trail of admin changes: a table on SQLite and PostgreSQL, a stream on Redis, a
+   * bounded list in memory; the same instance on every call, shared as the usage log is.
+   */
+  auditLog(): AuditLogStore;
   /**
    * Writes records, set members and balances all together or not at all: no reader sees some
    * without the others, and a crash leaves none or all of them. SQLite writes them in one

@@ -4,7 +4,8 @@ import { usageRecordFields, type UsageAttempt, type UsageRecord, type UsageType 
 /**
  * What the SQLite and PostgreSQL usage logs share: the table's columns (the record's field
  * names; `group` quoted, since it is an SQL keyword), the WHERE clause of a filter and the
- * reading of a row. Each driver writes its own placeholders (`?`, `$1`) and types.
+ * reading of a row. Each driver writes its own placeholders (`?`, `$1`) and types. The WHERE
+ * clause's pieces serve the audit trail's tables too (core/store/audit-log-sql.ts).
  */
 
 /** Every column but `id`, in the order the inserts give them: the record's fields. */
@@ -13,8 +14,14 @@ export const usageColumns = usageRecordFields.filter((field): field is Exclude<k
 /** A column as SQL names it. */
 export const sqlColumn = (column: string): string => (column === 'group' ? '"group"' : column);
 
-/** The filter's fields in the columns they compare, and how. */
-const filterColumns: ReadonlyArray<[keyof UsageFilter, string, '=' | '>=' | '<=']> = [
+/**
+ * A filter's fields, the column each compares (or several, any of which may match), and how:
+ * what {@link sqlConditions} turns into a WHERE clause, for the usage log and the audit trail.
+ */
+export type FilterColumns<Filter> = ReadonlyArray<[keyof Filter, string | readonly string[], '=' | '>=' | '<=']>;
+
+/** The usage filter's fields in the columns they compare, and how. */
+const filterColumns: FilterColumns<UsageFilter> = [
   ['user_id', 'user_id', '='],
   ['start_timestamp', 'created_at', '>='],
   ['end_timestamp', 'created_at', '<='],
@@ -26,16 +33,36 @@ const filterColumns: ReadonlyArray<[keyof UsageFilter, string, '=' | '>=' | '<='
 ];
 
 /**
- * The conditions of `filter` (`user_id = ? AND created_at >= ?`, or `TRUE` for none), each
+ * The conditions of `filter` (`user_id = ? AND created_at >= ?`, or `1 = 1` for none), each
  * value through `parameter`, which adds it to the statement's values and returns its placeholder.
  */
-export function usageConditions(filter: UsageFilter, parameter: (value: unknown) => string): string {
+export function sqlConditions<Filter extends object>(columns: FilterColumns<Filter>, filter: Filter, parameter: (value: unknown) => string): string {
   const conditions: string[] = [];
-  for (const [field, column, comparison] of filterColumns) {
+  for (const [field, column, comparison] of columns) {
     const value = filter[field];
-    if (value !== undefined) conditions.push(`${column} ${comparison} ${parameter(value)}`);
+    if (value === undefined) continue;
+    if (typeof column === 'string') conditions.push(`${column} ${comparison} ${parameter(value)}`);
+    else conditions.push(`(${column.map((name) => `${name} ${comparison} ${parameter(value)}`).join(' OR ')})`);
   }
   return conditions.length === 0 ? '1 = 1' : conditions.join(' AND ');
+}
+
+/** The conditions of a usage filter (see {@link sqlConditions}). */
+export function usageConditions(filter: UsageFilter, parameter: (value: unknown) => string): string {
+  return sqlConditions(filterColumns, filter, parameter);
+}
+
+/**
+ * The WHERE conditions `conditionsOf` builds, with one driver's placeholders (`placeholder` of
+ * each value's position from 1: `?` on SQLite, `$n` on PostgreSQL), and the values in order.
+ */
+export function whereClause(conditionsOf: (parameter: (value: unknown) => string) => string, placeholder: (position: number) => string): { conditions: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const conditions = conditionsOf((value) => {
+    values.push(value);
+    return placeholder(values.length);
+  });
+  return { conditions, values };
 }
 
 /** A row of either table as a record: PostgreSQL's bigints arrive as text, SQLite's booleans as 0 or 1, `attempts` as JSON text (SQLite) or parsed (PostgreSQL's json). */

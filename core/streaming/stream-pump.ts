@@ -33,8 +33,11 @@ export interface StreamOutcome {
   aborted: boolean;
 }
 
-/** What priming found before anything was sent to the client. */
-export type PrimeResult = { kind: 'content' } | { kind: 'ended' } | { kind: 'error'; error: GatewayError };
+/**
+ * What priming found before anything was sent to the client: content, the upstream's end
+ * without content (`refused` when it reported a content-filter stop: a refusal), or an error.
+ */
+export type PrimeResult = { kind: 'content' } | { kind: 'ended' } | { kind: 'refused' } | { kind: 'error'; error: GatewayError };
 
 /** An event the pump sends to the client, as the decoder gave it. */
 export type PumpedEvent = Extract<StreamOutput, { type: 'event' }>;
@@ -93,6 +96,8 @@ export class StreamPump implements InterruptibleStream {
   #affinityKey: string | undefined;
   #outputCharacters = 0;
   #contentSeen = false;
+  /** The decoder reported a content-filter stop (a `content_filter` output). */
+  #contentFiltered = false;
   #finished = false;
   /** The upstream body ended (and was flushed) while priming. */
   #upstreamEnded = false;
@@ -111,7 +116,11 @@ export class StreamPump implements InterruptibleStream {
     this.ended = new Promise((resolve) => (this.#reportEnd = resolve));
   }
 
-  /** Reads until content, an in-band error before content, or the end of the upstream. Nothing is sent yet. */
+  /**
+   * Reads until content, an in-band error before content, or the end of the upstream. Nothing
+   * is sent yet. A refusal (a content-filter stop and no content) has no content to stop at, so
+   * it is read to its end, usage and all: it can be sent as it is, or abandoned for a fallback.
+   */
   async prime(): Promise<PrimeResult> {
     for (;;) {
       const next = await this.#iterator.next();
@@ -122,7 +131,7 @@ export class StreamPump implements InterruptibleStream {
         const error = this.#flushEnd(this.#held);
         if (error !== undefined && !this.#contentSeen) return { kind: 'error', error };
         if (error !== undefined) this.#errorAfterHeld = error;
-        return { kind: 'ended' };
+        return this.#contentFiltered && !this.#contentSeen && error === undefined ? { kind: 'refused' } : { kind: 'ended' };
       }
       const error = this.#translateChunk(next.value, this.#held);
       if (error !== undefined && !this.#contentSeen) return { kind: 'error', error };
@@ -293,16 +302,17 @@ export class StreamPump implements InterruptibleStream {
 
   #apply(outputs: StreamOutput[], texts: Piece[]): GatewayError | undefined {
     for (const output of outputs) {
-      if (output.type === 'usage') this.#usage = output.usage;
-      else if (output.type === 'error') return output.error;
-      else if (output.type === 'affinity') this.#affinityKey = output.key;
-      else {
+      // Events first: nearly every output is one.
+      if (output.type === 'event') {
         if (output.content) this.#contentSeen = true;
         this.#outputCharacters += output.outputCharacters ?? (output.content ? output.data.length : 0);
         const hold = this.#parts.holdBefore?.(output);
         if (hold !== undefined) texts.push(hold);
         texts.push(this.#parts.encoder.event(output));
-      }
+      } else if (output.type === 'usage') this.#usage = output.usage;
+      else if (output.type === 'error') return output.error;
+      else if (output.type === 'affinity') this.#affinityKey = output.key;
+      else this.#contentFiltered = true;
     }
     return undefined;
   }

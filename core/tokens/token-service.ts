@@ -197,15 +197,16 @@ export class TokenService {
     return next;
   }
 
-  /** Deletes one of the user's tokens. */
-  async delete(userId: number, id: number): Promise<void> {
+  /** Deletes one of the user's tokens; returns it as it was. */
+  async delete(userId: number, id: number): Promise<TokenView> {
     const token = await this.get(userId, id);
     await this.#tokens.delete(token);
     await this.#announce(id);
+    return token;
   }
 
-  /** Deletes those of `ids` that are the user's; returns how many that was. */
-  async deleteMany(userId: number, ids: readonly number[]): Promise<number> {
+  /** Deletes those of `ids` that are the user's; returns them as they were. */
+  async deleteMany(userId: number, ids: readonly number[]): Promise<TokenView[]> {
     const owned = new Set(await this.#tokens.idsOfUser(userId));
     const mine = [...new Set(ids)].filter((id) => owned.has(id));
     const tokens = await this.#tokens.getMany(mine);
@@ -213,7 +214,7 @@ export class TokenService {
       await this.#tokens.delete(token);
       await this.#announce(token.id);
     }
-    return tokens.length;
+    return tokens;
   }
 
   /** The full key of one of the user's tokens, without `sk-`. Counts against the reveal rate limit. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
+import { RetentionRounds } from '../store/retention-rounds.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import type { UsageLogStore } from './usage-log-store.js';
 import type { NewUsageRecord } from './usage-record.js';
@@ -12,13 +13,6 @@ const batchSize = 500;
 const maximumPendingRecords = 10_000;
 const firstRetryMilliseconds = 250;
 const longestRetryMilliseconds = 30_000;
-/** How often the expired records are removed, how many one removal takes, and how many removals one round runs at most. */
-const retentionRoundMilliseconds = 60_000;
-const retentionBatchSize = 500;
-const retentionBatchesPerRound = 200;
-/** The pause between two removals of a round, so requests run in between. */
-const retentionPauseMilliseconds = 20;
-const secondsPerDay = 86_400;
 
 /**
  * The usage log's writer and its retention. A request hands its record over with
@@ -29,24 +23,19 @@ const secondsPerDay = 86_400;
  * doubling to 30 s, in order; while the store is away at most 10,000 records wait, and the
  * oldest beyond that are dropped (and counted in a warning). Closing writes what is left.
  *
- * Every minute, records older than `logs.retention_days` are removed, the oldest first, in
- * small batches with a pause between them, so a removal never holds the store (or, on SQLite,
- * the event loop) for long. Every instance and worker runs it; the store makes each removal
- * happen once.
+ * Records older than `logs.retention_days` are removed in the background ({@link RetentionRounds}).
  */
 export class UsageLog {
   /** The store's log, which the log API reads. */
   readonly store: UsageLogStore;
   readonly #logger: FastifyBaseLogger;
   readonly #clock: Clock;
-  #retentionSeconds: number;
-  readonly #retentionTimer: NodeJS.Timeout;
+  readonly #retention: RetentionRounds;
   #pending: NewUsageRecord[] = [];
   #writing: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #failures = 0;
   #dropped = 0;
-  #round: Promise<number> | undefined;
   #closed = false;
 
   constructor(
@@ -58,14 +47,18 @@ export class UsageLog {
     this.store = backend.usageLog();
     this.#logger = logger;
     this.#clock = clock;
-    this.#retentionSeconds = config.logs.retention_days * secondsPerDay;
-    this.#retentionTimer = setInterval(() => void this.removeExpired(), retentionRoundMilliseconds);
-    this.#retentionTimer.unref();
+    this.#retention = new RetentionRounds({
+      records: 'usage records',
+      retentionDays: config.logs.retention_days,
+      removeBefore: (createdBefore, limit) => this.store.removeBefore(createdBefore, limit),
+      nowSeconds: () => this.nowSeconds(),
+      logger,
+    });
   }
 
   /** A reload's `logs.retention_days`: the next retention round removes what is older than it. */
   setRetentionDays(days: number): void {
-    this.#retentionSeconds = days * secondsPerDay;
+    this.#retention.setRetentionDays(days);
   }
 
   /** Now, in the Unix seconds of a record's `created_at`. */
@@ -133,33 +126,15 @@ export class UsageLog {
 
   /** One retention round: removes the records older than `logs.retention_days`, a small batch at a time. Rounds never overlap; resolves with how many went. */
   removeExpired(): Promise<number> {
-    this.#round ??= this.#removeExpired().finally(() => (this.#round = undefined));
-    return this.#round;
-  }
-
-  async #removeExpired(): Promise<number> {
-    const cutoff = this.nowSeconds() - this.#retentionSeconds;
-    let removed = 0;
-    try {
-      for (let batch = 0; batch < retentionBatchesPerRound && !this.#closed; batch += 1) {
-        const count = await this.store.removeBefore(cutoff, retentionBatchSize);
-        removed += count;
-        if (count < retentionBatchSize) break;
-        await new Promise((resolve) => setTimeout(resolve, retentionPauseMilliseconds));
-      }
-    } catch (error) {
-      this.#logger.warn({ err: error }, 'could not remove expired usage records; the next round tries again');
-    }
-    return removed;
+    return this.#retention.removeExpired();
   }
 
   /** Stops the timers and writes what is pending, once; what the store then refuses is lost, and logged. */
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#retentionTimer);
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
-    await this.#round;
+    await this.#retention.close();
     await this.flush();
     if (this.#pending.length > 0) this.#writing = this.#drain();
     await this.flush();

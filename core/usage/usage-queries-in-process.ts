@@ -33,10 +33,16 @@ export async function* matching(newestFirst: AsyncIterable<UsageRecord> | Iterab
 }
 
 /** One page of the records `filter` matches, with their total. */
-export async function pageOfMatching(newestFirst: AsyncIterable<UsageRecord> | Iterable<UsageRecord>, filter: UsageFilter, offset: number, limit: number): Promise<UsagePage> {
-  const items: UsageRecord[] = [];
+export function pageOfMatching(newestFirst: AsyncIterable<UsageRecord> | Iterable<UsageRecord>, filter: UsageFilter, offset: number, limit: number): Promise<UsagePage> {
+  return pageWhere(newestFirst, (record) => matchesUsageFilter(record, filter), offset, limit);
+}
+
+/** One page of the records of any log (the usage log, the audit trail) that `matches`, still newest first, with their total. */
+export async function pageWhere<Logged>(newestFirst: AsyncIterable<Logged> | Iterable<Logged>, matches: (record: Logged) => boolean, offset: number, limit: number): Promise<{ items: Logged[]; total: number }> {
+  const items: Logged[] = [];
   let total = 0;
-  for await (const record of matching(newestFirst, filter)) {
+  for await (const record of newestFirst) {
+    if (!matches(record)) continue;
     if (total >= offset && items.length < limit) items.push(record);
     total += 1;
   }

@@ -82,6 +82,13 @@ export class UserService {
     return this.#users.findByLoginTokenHash(hashLoginToken(loginToken));
   }
 
+  /** User `id`; 404 when there is none. */
+  async get(id: number): Promise<UserRecord> {
+    const user = await this.#users.get(id);
+    if (user === undefined) throw notFound(`id: no user has id ${id}`, 'user_not_found');
+    return user;
+  }
+
   /** Every user, newest first. */
   async list(page: number, pageSize: number): Promise<UserPage> {
     const ids = (await this.#users.ids()).sort((a, b) => b - a);
@@ -108,8 +115,7 @@ export class UserService {
     if (id === actorId && status === UserStatus.disabled) {
       throw invalidRequest('id: you cannot disable yourself; sign in as another admin to disable this user', { param: 'id' });
     }
-    const user = await this.#users.get(id);
-    if (user === undefined) throw notFound(`id: no user has id ${id}`, 'user_not_found');
+    const user = await this.get(id);
     const updated: UserRecord = { ...user, status: status ?? user.status };
     const budget = applyBudgetFields(user.budget, budgetFields);
     if (budget === undefined) delete updated.budget;

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ChannelChangeAuthor, ChannelService, ListedChannel } from '../../core/channels/channel-service.js';
-import { maskedChannelEntry } from '../../core/channels/masked-channel-entry.js';
+import { maskedChannelEntry, type ChannelService, type ListedChannel } from '../../core/channels/channel-service.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import type { ChannelActivity } from '../../core/observability/channel-activity.js';
 import type { ChannelTester } from '../../core/pipeline/channel-test.js';
@@ -9,6 +8,7 @@ import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { requireAdmin } from '../auth/route-auth.js';
 import { clientAbortSignal } from '../http/client-abort-signal.js';
 import { channelNameParams, createChannelBody, testChannelBody, updateChannelBody } from './admin-request-schemas.js';
+import { auditActorOf } from './audit-actor.js';
 import { envelope, loginRoute as login } from './management-route.js';
 
 /** What the channel routes read. */
@@ -36,10 +36,10 @@ function scopeNote(config: GatewayConfig, workers: number): string {
   return others.length === 0 ? `${own}, the only one serving this gateway` : `${own}; ${others.join(', and ')}: ask each, or read /metrics, for the whole`;
 }
 
-/** The admin who asked, for the change listeners (an audit trail). */
-const authorOf = (request: FastifyRequest): ChannelChangeAuthor => {
-  const admin = requireAdmin(request);
-  return { user_id: admin.id, username: admin.username, address: request.ip };
+/** The admin who asked, for the change listeners (the audit trail). */
+const authorOf = (request: FastifyRequest) => {
+  requireAdmin(request);
+  return auditActorOf(request);
 };
 
 /**

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { AuditTrail } from '../../core/audit/audit-trail.js';
 import type { BudgetStatus } from '../../core/budgets/budget-policy.js';
 import type { UserRecord } from '../../core/users/user-repository.js';
 import type { UserService } from '../../core/users/user-service.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { requireAdmin, signedInUser } from '../auth/route-auth.js';
 import { createUserBody, updateUserBody } from './admin-request-schemas.js';
+import { auditActorOf } from './audit-actor.js';
 import { envelope, loginRoute as login } from './management-route.js';
 import { budgetFieldsOf } from './token-object.js';
 import { pageQuery } from './token-request-schemas.js';
@@ -17,10 +19,17 @@ export function toUserObject(user: UserRecord, budgets: readonly BudgetStatus[] 
 /**
  * The user API: `GET /api/user/self` for anyone signed in (the console reads its role), and
  * for admins the list, creation (the login token is answered once) and enabling or disabling.
+ * A creation, and an update that changes anything, is on the audit trail before it is
+ * answered: the user object before and after (never a login token).
  */
-export async function userRoutes(app: FastifyInstance, options: { users: UserService }): Promise<void> {
-  const { users } = options;
+export async function userRoutes(app: FastifyInstance, options: { users: UserService; audit: AuditTrail }): Promise<void> {
+  const { users, audit } = options;
   const present = async (user: UserRecord) => toUserObject(user, await users.budgetStatuses(user));
+  /** The user object as the trail keeps it, without what its budgets counted so far. */
+  const snapshot = (user: UserRecord) => {
+    const { budgets: _counted, ...object } = toUserObject(user);
+    return object;
+  };
 
   app.get('/api/user/self', login, async (request) => envelope(await present(signedInUser(request))));
 
@@ -36,6 +45,7 @@ export async function userRoutes(app: FastifyInstance, options: { users: UserSer
     const body = parseClientInput(createUserBody, request.body);
     const { username, role, ...budget } = body;
     const { user, loginToken } = await users.create(username, role, budget);
+    await audit.record({ action: 'user.create', target: { id: user.id, name: user.username }, before: null, after: snapshot(user) }, auditActorOf(request));
     reply.header('cache-control', 'no-store');
     return envelope({ ...(await present(user)), login_token: loginToken });
   });
@@ -44,6 +54,12 @@ export async function userRoutes(app: FastifyInstance, options: { users: UserSer
     const admin = requireAdmin(request);
     const body = parseClientInput(updateUserBody, request.body);
     const { id, ...changes } = body;
-    return envelope(await present(await users.update(admin.id, id, changes)));
+    const before = snapshot(await users.get(id));
+    const updated = await users.update(admin.id, id, changes);
+    const after = snapshot(updated);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      await audit.record({ action: 'user.update', target: { id: updated.id, name: updated.username }, before, after }, auditActorOf(request));
+    }
+    return envelope(await present(updated));
   });
 }

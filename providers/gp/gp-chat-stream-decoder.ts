@@ -93,6 +93,7 @@ function outputOf(chunk: GpChunk): { content: boolean; outputCharacters: number 
  * A chunk with a `usage` object is reported as usage; the final usage chunk (`choices: []`)
  * is dropped unless the client asked for it: `includeUsage` is the client's
  * `stream_options.include_usage`, while the upstream is always asked for usage, for billing.
+ * A `content_filter` finish is reported as a `content_filter` output beside its chunk.
  * An `{"error": ...}` frame, or a frame that is not JSON, becomes an `error` output and the
  * decoder then stays silent; a stream that ends without `[DONE]` and without any finish
  * reason broke off and is an error too.
@@ -114,10 +115,17 @@ export function createGpChatStreamDecoder(options: { includeUsage: boolean }): S
       const chunk = parsed.data;
 
       const outputs: StreamOutput[] = [];
-      if ((chunk.choices ?? []).some((choice) => (choice.finish_reason ?? '') !== '')) finished = true;
+      let filtered = false;
+      for (const choice of chunk.choices ?? []) {
+        if ((choice.finish_reason ?? '') === '') continue;
+        finished = true;
+        if (choice.finish_reason === 'content_filter') filtered = true;
+      }
       const usageChunk = chunk.usage !== undefined && chunk.usage !== null;
       const usageOnly = usageChunk && (chunk.choices ?? []).length === 0;
       if (!usageOnly || options.includeUsage) outputs.push({ type: 'event', data: frame.data, ...outputOf(chunk) });
+      // The core judges whether it came before any content (a refusal, `fallbacks_on`).
+      if (filtered) outputs.push({ type: 'content_filter' });
       if (usageChunk) outputs.push({ type: 'usage', usage: fromOpenAiChatUsage(chunk.usage!) });
       return outputs;
     },

@@ -9,7 +9,7 @@ import {
   type ResponsesRequest,
   type VendorFetchedUrl,
 } from '../../core/index.js';
-import { findUrlFields, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
+import { findUrlFields, isRecord, parseUpstreamAnswer, readUpstreamJsonBody, type PathPrefixOptions } from '../../core/kit/index.js';
 import { callOpenAiCompatible, openAiErrorToGatewayError, rejectOpenAiError } from '../shared/openai-compatible/openai-compatible.js';
 import { fromOpenAiChatUsage, fromOpenAiTokenUsage, openAiChatUsageSchema } from '../shared/openai-compatible/openai-usage.js';
 import { createGpChatStreamDecoder } from './gp-chat-stream-decoder.js';
@@ -67,6 +67,23 @@ export function toGpRequest(request: ChatCompletionRequest, upstreamModel: strin
 /** What the chat operation reads of a non-stream `chat.completion`. */
 const gpCompletionSchema = z.looseObject({ usage: openAiChatUsageSchema.nullish() });
 
+const emptyOrAbsent = (value: unknown): boolean => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * True when the upstream refused (the core may then try a fallback model, `fallbacks_on`):
+ * every choice finished with `content_filter` without any text or tool call. Read by hand off
+ * the parsed body: an ordinary answer is told apart by its first choice's finish reason.
+ */
+function gpRefused(json: unknown): boolean {
+  const choices = isRecord(json) ? json.choices : undefined;
+  if (!Array.isArray(choices) || choices.length === 0) return false;
+  return choices.every((choice) => {
+    if (!isRecord(choice) || choice.finish_reason !== 'content_filter') return false;
+    const message = isRecord(choice.message) ? choice.message : {};
+    return emptyOrAbsent(message.content) && emptyOrAbsent(message.tool_calls);
+  });
+}
+
 // Non-stream bodies go out byte for byte, so the client sees exactly what the upstream said.
 // No usage from the upstream: zeros flagged estimated, so the runner bills its own estimate.
 
@@ -81,8 +98,9 @@ export function createGpChatOperation(host: ProviderHost) {
     }
     const { text, json } = await readUpstreamJsonBody(response.body, 'a chat completion');
     rejectOpenAiError(json);
-    const usage = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
-    return { kind: 'json', body: text, usage: usage === undefined || usage === null ? emptyUsage('estimated') : fromOpenAiChatUsage(usage) };
+    const reported = parseUpstreamAnswer(json, gpCompletionSchema, 'a chat completion').usage;
+    const usage = reported === undefined || reported === null ? emptyUsage('estimated') : fromOpenAiChatUsage(reported);
+    return gpRefused(json) ? { kind: 'json', body: text, usage, contentFiltered: true } : { kind: 'json', body: text, usage };
   };
 }
 

@@ -381,6 +381,48 @@ t.test("an admin sees Channels, tests a channel that works and one that does not
   await keepScreenshot(page, 'users');
 });
 
+t.test("the Audit page shows the admin's changes with who made them, filters them, and shows a change's fields before and after", async (t) => {
+  const { page } = await watched();
+  await signIn(page, scene.admin.loginToken);
+  await open(page, 'Audit');
+  await checkLabels(t, page, 'audit');
+  const disabled = page.locator('tr[data-audit-id]', { hasText: 'user.update' }).filter({ hasText: 'carol' }).first();
+  await disabled.waitFor();
+  t.match(await disabled.locator('td[data-label="By"]').textContent(), /^ada \(\d+\)$/, 'the admin who made the change');
+  t.equal(await disabled.locator('td[data-label="Address"]').textContent(), '127.0.0.1', 'from her address');
+  await disabled.getByRole('button', { name: 'Details' }).click();
+  await page.locator('.changes').getByText('status').waitFor();
+  t.match(await page.locator('.changes').textContent(), /status: 1 → 2/, 'the disabling is a change of status from 1 to 2');
+  await keepScreenshot(page, 'audit');
+
+  await page.getByLabel('Action').selectOption('token.create');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.locator('tr[data-audit-id]', { hasText: 'user.create' }).first().waitFor({ state: 'detached' });
+  const actions = await page.locator('tr[data-audit-id] td[data-label="Action"]').allTextContents();
+  t.ok(actions.length > 0 && actions.every((action) => action === 'token.create'), 'only the token creations are listed');
+  t.match(await page.locator('tr[data-audit-id]').first().locator('td[data-label="By"]').textContent(), /^uma /, "uma's own token changes are on the trail too");
+
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Target').fill('carol');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.locator('tr[data-audit-id]', { hasText: 'token.create' }).first().waitFor({ state: 'detached' });
+  t.same(
+    await page.locator('tr[data-audit-id] td[data-label="Action"]').allTextContents(),
+    ['user.update', 'user.update', 'user.create'],
+    "carol's creation, her budgets and her disabling, newest first",
+  );
+
+  await page.getByLabel('By user id').fill('nobody');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByText('expected a positive integer').waitFor();
+  t.pass("a bad filter's error is shown beside it");
+
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.waitForLoadState('networkidle');
+  t.equal(await sidewaysOverflow(page), 0, 'Audit at 360 px');
+  await page.setViewportSize({ width: 1280, height: 860 });
+});
+
 t.test('an admin creates a channel in the console, its model is called at once, and she edits, disables, enables and deletes it', async (t) => {
   const { page } = await watched();
   await signIn(page, scene.admin.loginToken);
@@ -447,10 +489,10 @@ t.test('an admin creates a channel in the console, its model is called at once, 
 
 t.test('a user sees no admin page, and the admin APIs refuse that user', async (t) => {
   const nav = await page.getByRole('navigation', { name: 'Console pages' }).getByRole('link').allTextContents();
-  t.same(nav, ['Overview', 'Tokens', 'Usage', 'Playground', 'Models'], 'no Channels or Users link');
+  t.same(nav, ['Overview', 'Tokens', 'Usage', 'Playground', 'Models'], 'no Channels, Users or Audit link');
   await page.goto('/console/channels');
   await page.getByText('This page is for admins').waitFor();
-  for (const path of ['/api/channel/', '/api/user/', '/api/log/']) t.equal((await asUser(scene.user.loginToken, path)).status, 403, `${path} refuses a user`);
+  for (const path of ['/api/channel/', '/api/user/', '/api/log/', '/api/audit']) t.equal((await asUser(scene.user.loginToken, path)).status, 403, `${path} refuses a user`);
 });
 
 t.test('no page broke the Content-Security-Policy or threw a script error', async (t) => {

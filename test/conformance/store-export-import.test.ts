@@ -2,6 +2,7 @@ import t from 'tap';
 import { createStoreBackend } from '../../core/store/create-store-backend.js';
 import type { StoreBackend, StoreEntry } from '../../core/store/store-backend.js';
 import type { UsageRecord } from '../../core/usage/usage-record.js';
+import type { AuditRecord } from '../../core/audit/audit-record.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
 
 /** Drivers whose import is one transaction: a failure leaves nothing written. */
@@ -57,6 +58,24 @@ function usageRecord(id: number, createdAt: number, outcome: 'success' | 'failed
   };
 }
 
+/** A change of token 2 by user 1 with `id`, at `createdAt`. */
+function auditRecord(id: number, createdAt: number): AuditRecord {
+  return {
+    id,
+    created_at: createdAt,
+    action: 'token.update',
+    user_id: 1,
+    username: 'alice',
+    ip: '203.0.113.7',
+    source: 'api',
+    request_id: `audited-${id}`,
+    target_id: '2',
+    target_name: 'imported',
+    before: { status: 1, model_limits: ['gx-3'] },
+    after: { status: 2, model_limits: ['gx-3'] },
+  };
+}
+
 for (const driver of storageDrivers) {
   t.test(`export and import on the ${driver} store backend`, async (t) => {
     t.test('a fresh store exports nothing', async (t) => {
@@ -83,6 +102,8 @@ for (const driver of storageDrivers) {
         // Oldest first, as every export gives them.
         { kind: 'usage', record: usageRecord(3, 1_700_000_000, 'success') },
         { kind: 'usage', record: usageRecord(7, 1_700_000_100, 'failed') },
+        { kind: 'audit', record: auditRecord(4, 1_700_000_000) },
+        { kind: 'audit', record: auditRecord(9, 1_700_000_050) },
       ];
       await backend.importEntries(entriesOf(entries));
       t.same(await exported(backend), await sorted(entriesOf(entries)));
@@ -100,6 +121,9 @@ for (const driver of storageDrivers) {
       const { id: _importedId, ...next } = usageRecord(0, 1_700_000_200, 'success');
       await backend.usageLog().append([next]);
       t.equal((await backend.usageLog().page({ start_timestamp: 1_700_000_200 }, 0, 1)).items[0]?.id, 8, "a new record's id follows the largest imported one");
+      t.same((await backend.auditLog().page({}, 0, 10)).items.map((record) => record.id), [9, 4], 'the audit trail reads the imported records, newest first');
+      const { id: _auditId, ...change } = auditRecord(0, 1_700_000_300);
+      t.equal((await backend.auditLog().append(change)).id, 10, "a new audit record's id follows the largest imported one");
     });
 
     t.test('a store larger than one page exports every entry once', async (t) => {
@@ -110,6 +134,7 @@ for (const driver of storageDrivers) {
         ...Array.from({ length: 601 }, (_, index): StoreEntry => ({ kind: 'set', key: `user-tokens:${index}`, members: [String(index), `${index}-b`] })),
         ...Array.from({ length: 777 }, (_, index): StoreEntry => ({ kind: 'balance', account: `token:${index}`, remain: index, used: 1 })),
         ...Array.from({ length: 620 }, (_, index): StoreEntry => ({ kind: 'usage', record: usageRecord(index + 1, 1_700_000_000 + index, index % 3 === 0 ? 'failed' : 'success') })),
+        ...Array.from({ length: 530 }, (_, index): StoreEntry => ({ kind: 'audit', record: auditRecord(index + 1, 1_700_000_000 + index) })),
       ];
       await backend.importEntries(entriesOf(entries));
       t.same(await exported(backend), await sorted(entriesOf(entries)));

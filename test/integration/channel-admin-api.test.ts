@@ -44,7 +44,7 @@ t.test("the channel list shows each channel's config, circuit state and recent r
       name: 'gx-main',
       plugin: 'gx',
       base_url: upstream.url,
-      api_key: 'gx-u**********-key',
+      api_key: '**********',
       models: ['gx-2.5-pro', 'gx-3*'],
       model_map: { 'gx-latest': 'gx-2.5-pro' },
       groups: ['default'],

@@ -82,6 +82,17 @@ t.test('with two workers, SIGHUP to the primary reloads every worker', async (t)
   t.same(workerLines.map((entry) => entry.pid).sort(), workerPids, 'each worker reloads and logs its line');
   t.same(workerLines.map((entry) => entry.via), ['primary', 'primary']);
   for (let index = 0; index < 4; index += 1) t.same(await channelNames(base), ['gp-first', 'gp-second'], 'whichever worker answers serves the new channels');
+
+  t.test('POST /api/config/reload on one worker reaches the other through the primary', async (t) => {
+    writeFileSync(file, JSON.stringify({ ...config, providers: [channel('gp-second')] }));
+    const answer = await httpCall(`${base}/api/config/reload`, { method: 'POST', headers: asOperator });
+    t.equal(answer.status, 200);
+    t.match(answer.json().data, { status: 'applied', channels: { removed: ['gp-first'] } });
+    const lines = await gateway.waitForLogs(/^config reloaded: providers changed; channels removed: gp-first/, 2);
+    t.same(lines.map((entry) => entry.via).sort(), ['api', 'instance'], 'the worker asked reloads, and the other hears of it');
+    t.same(lines.map((entry) => entry.pid).sort(), workerPids, 'one line from each worker');
+    for (let index = 0; index < 4; index += 1) t.same(await channelNames(base), ['gp-second']);
+  });
 });
 
 t.test('model-gateway reload', async (t) => {

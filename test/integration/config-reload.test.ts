@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { loadConfigFile } from '../../core/config/load-config.js';
 import { UserService } from '../../core/users/user-service.js';
@@ -220,6 +221,16 @@ t.test('a reload adds and removes channels, aliases and users', async (t) => {
   t.equal(gone.statusCode, 404, 'the removed channel no longer serves');
   const signedIn = await gateway.app.inject({ method: 'GET', url: '/api/channel/', headers: { authorization: `Bearer ${loginToken}` } });
   t.equal(signedIn.statusCode, 200, 'the user the file added signs in');
+
+  rewrite(file, {
+    ...config,
+    providers: [gxChannel('gx-new', upstream.url, { models: ['gx-3-pro'] })],
+    aliases: { smart: 'gx-3-pro' },
+    users: [{ id: 90, username: 'added-by-reload', login_token: loginToken, role: 'user' }],
+  });
+  t.match((await reload(gateway)).json().data, { status: 'applied', changed: ['users'] });
+  const demoted = await gateway.app.inject({ method: 'GET', url: '/api/channel/', headers: { authorization: `Bearer ${loginToken}` } });
+  t.equal(demoted.statusCode, 403, 'a role the file takes away is gone after the reload');
 });
 
 t.test('POST /api/config/reload is for admins only', async (t) => {
@@ -257,4 +268,30 @@ t.test('the API reload reaches another instance on the same store, which reloads
   const answered = await postChat(instanceB, token, chatBody('on the other instance', { model: 'gx-3-pro' }));
   t.equal(answered.statusCode, 200, 'and serves it');
   t.equal(second.requests.length, 1);
+});
+
+t.test("a removed channel's provider is closed once the request using it has finished, and an unchanged one is never closed", async (t) => {
+  const plugin = fileURLToPath(new URL('../fixtures/plugins/closable-chat-provider.ts', import.meta.url));
+  const { closedProviders, heldCalls, releaseHeld } = await import('../fixtures/plugins/closable-chat-provider.js');
+  const entry = (name: string, label: string, model: string) => ({ name, plugin, base_url: 'http://127.0.0.1:9', models: [model], options: { label } });
+  const config = configWith(t, 'memory', [entry('kept', 'kept-provider', 'gp-kept'), entry('leaving', 'leaving-provider', 'gp-leaving')], {
+    pricing: { 'gp-*': { per_call: 0.001 } },
+  });
+  const file = writeGatewayConfig(t, config);
+  const gateway = await gatewayFromFile(t, file);
+  const token = await issueToken(t, gateway);
+
+  const held = postChat(gateway, token, chatBody('hold this', { model: 'gp-leaving' }));
+  await until(() => heldCalls() === 1, 'the request is in flight on the leaving channel');
+  rewrite(file, { ...config, providers: [entry('kept', 'kept-provider', 'gp-kept')] });
+  t.match((await reload(gateway)).json().data, { status: 'applied', channels: { removed: ['leaving'] } });
+  t.same(closedProviders, [], 'the removed channel stays open while a request uses it');
+
+  releaseHeld();
+  const answer = await held;
+  t.equal(answer.statusCode, 200, 'the request in flight completes');
+  t.equal(answer.json().choices[0].message.content, 'leaving-provider answers', 'on the removed channel');
+  await until(() => closedProviders.length === 1, 'the removed provider is closed');
+  t.same(closedProviders, ['leaving-provider'], 'then its provider is closed, and only it');
+  t.equal((await postChat(gateway, token, chatBody('after', { model: 'gp-kept' }))).json().choices[0].message.content, 'kept-provider answers', 'the kept channel still answers');
 });

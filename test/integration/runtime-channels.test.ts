@@ -42,7 +42,7 @@ t.test('a channel created through the API is answered and listed from the store,
     data: { name: 'gx-runtime', source: 'store', enabled: true, plugin: 'gx', models: ['gx-3-runtime'], groups: ['default', 'vip'], priority: 3, weight: 1, circuit: 'closed' },
   });
   const channel = created.json().data;
-  t.equal(channel.config.api_key, 'gx-r**********c0d8', 'the key is masked');
+  t.equal(channel.config.api_key, '**********', 'the key is masked: a key shorter than 32 characters wholly');
   t.same(channel.config.options, {}, "the plugin's options, with its defaults");
   t.type(channel.created_time, 'number');
 
@@ -58,6 +58,42 @@ t.test('a channel created through the API is answered and listed from the store,
   const answers = [created.payload, (await call(scene, 'GET', '/api/channel/')).payload];
   t.notOk(answers.some((payload) => payload.includes(runtimeKey)), 'no answer holds the key');
   t.notOk(scene.gateway.logLines.some((line) => line.includes(runtimeKey)), 'nor any log line');
+
+  const longKey = 'gx-runtime-long-key-0123456789abcdef-4242';
+  const long = await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { name: 'gx-long-key', api_key: undefined, api_keys: [longKey, 'short-key-2'], options: { api_version: 'v1beta' } }));
+  t.same(long.json().data.config.api_keys, ['gx-r**********4242', '**********'], 'a long key keeps its first and last 4 characters, enough to tell keys apart');
+  t.same(long.json().data.config.options, { api_version: 'v1beta' }, 'options not named like a credential are shown');
+});
+
+t.test('every change through the channel API is on the audit trail, with who made it, before and after, keys masked', async (t) => {
+  const scene = await runtimeScene(t);
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene))).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-runtime', priority: 4 })).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: false })).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: true })).statusCode, 200);
+  t.equal((await call(scene, 'DELETE', '/api/channel/gx-runtime')).statusCode, 200);
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-file', enabled: true })).statusCode, 200, 'a change that changes nothing');
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene, { name: 'gx-file' }))).statusCode, 409, 'nor a refused one');
+
+  const audit = await call(scene, 'GET', '/api/audit');
+  t.equal(audit.statusCode, 200);
+  const records = (audit.json().data.items as Array<Record<string, any>>).filter((record) => record.action.startsWith('channel.'));
+  t.same(
+    records.map((record) => [record.action, record.target_id]),
+    [
+      ['channel.delete', 'gx-runtime'],
+      ['channel.enable', 'gx-file'],
+      ['channel.disable', 'gx-file'],
+      ['channel.update', 'gx-runtime'],
+      ['channel.create', 'gx-runtime'],
+    ],
+    'one record per change, newest first',
+  );
+  t.match(records[4], { username: 'root', ip: '127.0.0.1', source: 'api', before: null, after: { source: 'store', enabled: true, entry: { name: 'gx-runtime', models: ['gx-3-runtime'], api_key: '**********' } } });
+  t.match(records[3], { before: { entry: { priority: 0 } }, after: { entry: { priority: 4 } } }, 'the update before and after');
+  t.match(records[2], { before: { source: 'file', enabled: true }, after: { source: 'file', enabled: false } });
+  t.match(records[0], { before: { entry: { name: 'gx-runtime' } }, after: null });
+  t.notOk(audit.payload.includes(runtimeKey), 'no key on the trail');
 });
 
 t.test('bad input to the channel API is a 400 naming the field and what to change', async (t) => {

@@ -15,6 +15,7 @@ import type { TaskRecord } from '../../core/tasks/task-record.js';
 import { TokenAuthenticator } from '../../core/tokens/token-authenticator.js';
 import { TokenService } from '../../core/tokens/token-service.js';
 import { UserService } from '../../core/users/user-service.js';
+import type { AuditRecord } from '../../core/audit/audit-record.js';
 import type { UsageRecord } from '../../core/usage/usage-record.js';
 import { runCli } from '../../server/cli.js';
 import { createGatewayContainer } from '../../server/create-container.js';
@@ -122,6 +123,7 @@ async function fill(backend: StoreBackend, storage: GatewayConfig['storage']): P
     { created_at: Math.floor(now / 1000) - 60, type: 2, user_id: alice.id, token_id: limited.id, token_name: 'limited', ...used, prompt_tokens: 10, completion_tokens: 5, quota: 37, ...done, request_id: 'copied-1', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'success', milliseconds: 48 }] },
     { created_at: Math.floor(now / 1000) - 30, type: 5, user_id: bob.id, token_id: small.id, token_name: 'small', ...used, prompt_tokens: 0, completion_tokens: 0, quota: 0, ...done, status: 502, error_code: 'upstream_error', end_reason: 'upstream_error', request_id: 'copied-2', attempts: [{ channel: 'gx-main', group: 'default', outcome: 'failed', status: 502, code: 'upstream_error', milliseconds: 12 }] },
   ]);
+  await backend.auditLog().append({ created_at: Math.floor(now / 1000) - 20, action: 'token.update', user_id: alice.id, username: 'alice', ip: '203.0.113.9', source: 'api', request_id: 'audited-1', target_id: String(limited.id), target_name: 'limited', before: { status: 1 }, after: { status: 2 } });
   await new Promise((resolve) => setTimeout(resolve, 20));
   const tokens = [];
   for (const token of [limited, unlimited, small]) {
@@ -166,6 +168,7 @@ for (const targetDriver of targets) {
     t.match(result.out, /counters: 2\n/);
     t.match(result.out, /holds: +1\n/, "the open video task's hold");
     t.match(result.out, /usage: +2 records of the usage log\n/);
+    t.match(result.out, /audit: +1 records of the audit trail\n/);
 
     const target = await createStoreBackend(targetStorage);
     t.teardown(() => target.close());
@@ -197,6 +200,11 @@ for (const targetDriver of targets) {
       await target.usageLog().append([{ ...newer, request_id: 'after-copy' }]);
       const [newest] = (await target.usageLog().page({ request_id: 'after-copy' }, 0, 1)).items;
       t.ok((newest?.id ?? 0) > Math.max(...copied.map((record) => record.id)), `usage record id ${newest?.id} follows the copied ones`);
+      const [audited] = (await target.auditLog().page({}, 0, 10)).items;
+      t.match(audited, { request_id: 'audited-1', before: { status: 1 }, after: { status: 2 } }, 'the audit trail reads back');
+      const { id: _copiedAuditId, ...change } = audited as AuditRecord;
+      const next = await target.auditLog().append({ ...change, request_id: 'after-copy' });
+      t.ok(next.id > (audited as AuditRecord).id, `audit record id ${next.id} follows the copied one`);
     });
 
     t.test('the open task, its held quota, the plugin record and the live affinity read back; the expired one is gone', async (t) => {

@@ -302,6 +302,7 @@ export function createChatStreamToResponses(context: ResponsesAnswerContext): St
           usage = served.usage;
           return [served];
         case 'affinity':
+        case 'content_filter':
           return [served];
         case 'error':
           failed = true;

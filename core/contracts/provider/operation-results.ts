@@ -15,6 +15,13 @@ export interface JsonResult {
   contentType?: string;
   /** A key a later request may name to come back to this channel, such as a Responses id. */
   affinityKey?: string;
+  /**
+   * True when the upstream refused: it stopped for its content filter (a chat `content_filter`
+   * finish, a safety finish reason, a blocked prompt) without any content. The body is still
+   * the answer the client gets, unless `fallbacks_on: [content_filter]` has the next fallback
+   * model try instead. Left out on every other answer.
+   */
+  contentFiltered?: boolean;
 }
 
 /** An answer of raw bytes (synthesized speech) passed through to the client as they arrive. */

@@ -4,6 +4,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import type { RequestContext } from '../request-context.js';
 import { authorizeModel, modelAllowed } from './authorize-model.js';
+import { isFallbackRefusal } from './keep-refusal.js';
 import { planRoute } from './plan-route.js';
 
 /**
@@ -37,13 +38,14 @@ export function planFallbacks(context: RequestContext, services: PipelineService
 }
 
 /**
- * After every channel of the current model failed with `failure`: when it is retryable (and the
- * client still waits), moves the request to the next fallback model that has a channel to try,
+ * After every channel of the current model failed with `failure`: when it is retryable, or a
+ * refusal with `fallbacks_on: [content_filter]` (see `keep-refusal.ts`), and the client still
+ * waits, moves the request to the next fallback model that has a channel to try,
  * priced at that model's price, and answers true; false when there is none left. The client's
  * request is translated afresh for it, so a model of another family is reached through a translator.
  */
 export async function fallBack(context: RequestContext, services: PipelineServices, failure: GatewayError): Promise<boolean> {
-  if (!failure.retryable || context.invocation.clientSignal.aborted) return false;
+  if (!(failure.retryable || isFallbackRefusal(failure, services)) || context.invocation.clientSignal.aborted) return false;
   for (let next = context.fallbacks.shift(); next !== undefined; next = context.fallbacks.shift()) {
     context.model = next.model;
     context.price = next.price;

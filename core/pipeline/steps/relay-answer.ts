@@ -15,12 +15,22 @@ export interface RelayedAnswer {
   ended: Promise<StreamOutcome>;
 }
 
+/** A stream read up to its first content (or its end), nothing sent yet. */
+export interface PrimedStream {
+  kind: 'primed';
+  pump: StreamPump;
+  contentType: string;
+  /** The upstream refused: it ended with a content-filter stop and no content. */
+  refused: boolean;
+}
+
 /**
  * Stream: reads the upstream's stream until its first content, before anything is sent, so a
  * failure there can still fail over. Resolves with the primed pump (its `ended` says how the
- * stream ended, once it has been sent), or with the failure (the pump abandoned, its upstream
- * aborted), and the content type the client's encoder writes. `holdBefore` is the pump's
- * (see {@link StreamPumpParts.holdBefore}).
+ * stream ended, once it has been sent; `refused` when it is a whole refusal, a content-filter
+ * stop without content, which may be abandoned for a fallback model), or with the failure (the
+ * pump abandoned, its upstream aborted), and the content type the client's encoder writes.
+ * `holdBefore` is the pump's (see {@link StreamPumpParts.holdBefore}).
  */
 export async function primeStream(
   context: RequestContext,
@@ -28,7 +38,7 @@ export async function primeStream(
   attempt: ChannelAttempt,
   result: StreamResult,
   holdBefore?: StreamPumpParts['holdBefore'],
-): Promise<{ kind: 'primed'; pump: StreamPump; contentType: string } | { kind: 'failed'; failure: unknown }> {
+): Promise<PrimedStream | { kind: 'failed'; failure: unknown }> {
   const { invocation } = context;
   const { encoder } = invocation;
   if (encoder === undefined) throw new Error('a streamed operation needs an encoder');
@@ -44,7 +54,7 @@ export async function primeStream(
   });
   try {
     const primed = await pump.prime();
-    if (primed.kind !== 'error') return { kind: 'primed', pump, contentType: encoder.contentType };
+    if (primed.kind !== 'error') return { kind: 'primed', pump, contentType: encoder.contentType, refused: primed.kind === 'refused' };
     pump.abandon();
     return { kind: 'failed', failure: primed.error };
   } catch (error) {

@@ -184,6 +184,11 @@ function checkStream(checks: CheckList, title: string, translator: Translator, o
   const affinityRun = runTranslation(translator, operation, context, request, withAffinity);
   const affinityOut = affinityRun.batches.flat().filter((output) => output.type === 'affinity');
   checks.expect(`${title}: an affinity output passes through unchanged`, affinityRun.thrown ?? (isDeepStrictEqual(affinityOut, [affinity]) ? undefined : `${JSON.stringify(affinityOut)} came out`));
+  // A content-filter stop is the core's to judge (fallbacks_on): it must reach the pump.
+  const filtered: StreamOutput = { type: 'content_filter' };
+  const filteredRun = runTranslation(translator, operation, context, request, [...served.slice(0, 1), filtered, ...served.slice(1)]);
+  const filteredOut = filteredRun.batches.flat().filter((output) => output.type === 'content_filter');
+  checks.expect(`${title}: a content_filter output passes through unchanged`, filteredRun.thrown ?? (isDeepStrictEqual(filteredOut, [filtered]) ? undefined : `${JSON.stringify(filteredOut)} came out`));
   const error: StreamOutput = { type: 'error', error: new GatewayError(502, 'upstream_error', 'the conformance suite broke the stream off', { retryable: true }) };
   const cut = [...served.slice(0, firstServedContent + 1), error];
   // After an error the gateway ends the client's stream itself: end() is not called.

@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionLogprobs, Chat
 import type { ChatCompletionUsage, ChatFinishReason, ModalityTokens, Usage } from '../../../core/index.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxPromptBlocked, invalidGxResponse } from '../gx-error.js';
-import { readGxResponse, type GxCandidate, type GxLogprobsResult, type GxPart } from '../gx-schemas.js';
+import { readGxResponse, type GxCandidate, type GxGenerateContentResponse, type GxLogprobsResult, type GxPart } from '../gx-schemas.js';
 
 /** What the chat answer needs besides the upstream body. */
 export interface GxResponseContext {
@@ -19,6 +19,8 @@ export interface GxResponseContext {
 export interface GxChatResult {
   body: ChatCompletion;
   usage: Usage;
+  /** Present (true) when the upstream refused: see {@link gxRefused}. */
+  contentFiltered?: true;
 }
 
 /** A fenced block, starting on its own line after `precedingText`. */
@@ -101,6 +103,26 @@ export function mapGxFinishReason(finishReason: string | null | undefined, calle
   if (finishReason === undefined || finishReason === null || finishReason === '') return undefined;
   if (finishReason === 'STOP') return 'stop';
   return finishReason === 'MAX_TOKENS' ? 'length' : 'content_filter';
+}
+
+/** True for a finish reason the chat answer reports as `content_filter` (see {@link mapGxFinishReason}): the upstream's filters stopped it. */
+export const isGxFilterStop = (finishReason: string | null | undefined): boolean => mapGxFinishReason(finishReason, false) === 'content_filter';
+
+/** True for a part that carries output: text, a call, media, code or its result (an empty text part, as 3-generation models end with, carries none). */
+function carriesOutput(part: GxPart): boolean {
+  if (typeof part.text === 'string') return part.text !== '';
+  return [part.functionCall, part.inlineData, part.fileData, part.executableCode, part.codeExecutionResult].some((field) => field !== undefined && field !== null);
+}
+
+/**
+ * True when the upstream refused (the core may then try a fallback model, `fallbacks_on`): it
+ * blocked the prompt (`promptFeedback.blockReason`, no candidate), or every candidate stopped
+ * for a filter ({@link isGxFilterStop}: SAFETY, PROHIBITED_CONTENT, RECITATION…) without any output.
+ */
+export function gxRefused(response: GxGenerateContentResponse): boolean {
+  const candidates = response.candidates ?? [];
+  if (candidates.length === 0) return (response.promptFeedback?.blockReason ?? '') !== '';
+  return candidates.every((candidate) => isGxFilterStop(candidate.finishReason) && !(candidate.content?.parts ?? []).some(carriesOutput));
 }
 
 const modalityDetails = (tokens: ModalityTokens | undefined) => ({
@@ -189,7 +211,7 @@ export function fromGxResponse(json: unknown, context: GxResponseContext): GxCha
   if (candidates.length === 0) throw gxPromptBlocked(response) ?? emptyGxResponse();
 
   const usage = convertGxUsage(response.usageMetadata, tallyGxProducedOutput(candidates));
-  return {
+  const answer: GxChatResult = {
     body: {
       id: response.responseId || `chatcmpl-${context.requestId}`,
       object: 'chat.completion',
@@ -200,4 +222,6 @@ export function fromGxResponse(json: unknown, context: GxResponseContext): GxCha
     },
     usage,
   };
+  if (gxRefused(response)) answer.contentFiltered = true;
+  return answer;
 }

@@ -43,7 +43,8 @@ interface ChoiceState {
  *   thought signatures go in the chunk of their part as `reasoning_details` (a chunk of a
  *   signature alone, as on the empty text part 3-generation models end with, has
  *   `content: false`);
- * - a chunk with an empty delta and the mapped `finish_reason` when a candidate finishes;
+ * - a chunk with an empty delta and the mapped `finish_reason` when a candidate finishes, and
+ *   a `content_filter` output beside it when that reason is `content_filter`;
  * - a `usage` output on every frame with `usageMetadata`, so an aborted stream bills what
  *   it used;
  * - at the end, a `choices: []` usage chunk when `includeUsage`, then `[DONE]`.
@@ -107,6 +108,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       // The upstream ends function-call turns with STOP (upstreams.md §1.3), so calls decide.
       const reason = state.toolCalls > 0 ? 'tool_calls' : finishReason;
       outputs.push(chunkEvent({ index, delta, logprobs: null, finish_reason: reason }, false));
+      // The core judges whether it came before any content (a refusal, `fallbacks_on`).
+      if (reason === 'content_filter') outputs.push({ type: 'content_filter' });
     }
     return outputs;
   };

@@ -3,6 +3,7 @@ import { readUpstreamJsonBody } from '../../../core/kit/index.js';
 import type { GoogleApiOptions } from '../../shared/google-api/google-api.js';
 import { callGx, checkGxFileUris, type GxRequest } from '../call-gx.js';
 import { convertGxUsage, tallyGxProducedOutput } from '../convert-gx-usage.js';
+import { gxRefused } from '../chat/from-gx-response.js';
 import { gxResponseExpected } from '../gx-error.js';
 import { gxGenerateContentResponseSchema } from '../gx-schemas.js';
 import { parseGxThinkingSuffix } from '../gx-thinking.js';
@@ -28,9 +29,14 @@ export function toGxNativeRequest(request: NativeGenerateRequest, upstreamModel:
  * `estimated` when the body has no usage or is not a generate response.
  */
 export function readGxNativeUsage(json: unknown): Usage {
+  return readGxNativeAnswer(json).usage;
+}
+
+/** What the gateway reads of a forwarded native answer: its usage (see {@link readGxNativeUsage}), and whether it is a refusal ({@link gxRefused}). */
+function readGxNativeAnswer(json: unknown): { usage: Usage; contentFiltered: boolean } {
   const parsed = gxGenerateContentResponseSchema.safeParse(json);
-  if (!parsed.success) return emptyUsage('estimated');
-  return convertGxUsage(parsed.data.usageMetadata, tallyGxProducedOutput(parsed.data.candidates));
+  if (!parsed.success) return { usage: emptyUsage('estimated'), contentFiltered: false };
+  return { usage: convertGxUsage(parsed.data.usageMetadata, tallyGxProducedOutput(parsed.data.candidates)), contentFiltered: gxRefused(parsed.data) };
 }
 
 /** A forwarded body's text (sent to the client byte for byte) and its JSON (for usage). */
@@ -46,7 +52,8 @@ export function createGxGenerateOperation(host: ProviderHost) {
       return { kind: 'stream', body: response.body, decoder: createGxNativeStreamDecoder(), framing: 'sse' };
     }
     const { text, json } = await readGxBody(await callGx(host, call, model, 'generateContent', body));
-    return { kind: 'json', body: text, usage: readGxNativeUsage(json) };
+    const { usage, contentFiltered } = readGxNativeAnswer(json);
+    return contentFiltered ? { kind: 'json', body: text, usage, contentFiltered } : { kind: 'json', body: text, usage };
   };
 }
 

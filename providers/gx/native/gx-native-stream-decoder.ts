@@ -3,6 +3,7 @@ import { readJsonFrame, stopAfterFirstError, streamFailure as fail } from '../..
 import { convertGxUsage, tallyGxProducedOutput, type GxProducedOutput } from '../convert-gx-usage.js';
 import { emptyGxResponse, gxInBandError, gxResponseExpected } from '../gx-error.js';
 import { readGxResponse, type GxCandidate } from '../gx-schemas.js';
+import { isGxFilterStop } from '../chat/from-gx-response.js';
 
 /** Characters of text in a frame's candidates: what an estimate counts when the stream ends without usage. */
 function textCharacters(candidates: GxCandidate[]): number {
@@ -15,7 +16,8 @@ function textCharacters(candidates: GxCandidate[]): number {
  * The decoder of the native passthrough (`:streamGenerateContent`): every upstream frame is
  * re-emitted with its data text unchanged (reference-gateway.md §6), as content when a
  * candidate in it has parts; each `usageMetadata` is reported as usage, with the inline
- * images produced so far. An `{error}` frame or a frame that is not JSON becomes an `error`
+ * images produced so far; a candidate's filter stop (SAFETY…) or a blocked prompt is reported
+ * as `content_filter` beside its frame. An `{error}` frame or a frame that is not JSON becomes an `error`
  * output, after which the decoder stays silent; a stream without any frame is a retryable
  * `empty_response`, and one that carried output but ended before any candidate's
  * `finishReason` broke off (`upstream_stream_truncated`). A frame of an unexpected shape is
@@ -44,6 +46,9 @@ export function createGxNativeStreamDecoder(): StreamDecoder {
       contentSeen ||= content;
       if (candidates.some((candidate) => typeof candidate.finishReason === 'string' && candidate.finishReason !== '')) finished = true;
       const outputs: StreamOutput[] = [{ type: 'event', data: frame.data, content, outputCharacters: textCharacters(candidates) }];
+      // A filter's stop or a blocked prompt: the core judges whether it came before any content.
+      const blocked = candidates.length === 0 && (parsed.data.promptFeedback?.blockReason ?? '') !== '';
+      if (blocked || candidates.some((candidate) => isGxFilterStop(candidate.finishReason))) outputs.push({ type: 'content_filter' });
       tallyGxProducedOutput(candidates, produced);
       const usageMetadata = parsed.data.usageMetadata;
       if (usageMetadata !== undefined && usageMetadata !== null) outputs.push({ type: 'usage', usage: convertGxUsage(usageMetadata, produced) });

@@ -46,6 +46,12 @@ export interface GxRefusal {
   withholdImage?: string;
   /** Answer with neither candidates nor promptFeedback: usage only. */
   noCandidates?: boolean;
+  /**
+   * The model stops with this `finishReason` (`SAFETY`, `PROHIBITED_CONTENT`, `RECITATION`…)
+   * before any content: one candidate without parts, with the safety ratings that stopped it
+   * (upstreams.md §1.3). Usage counts the prompt only.
+   */
+  stopForSafety?: string;
 }
 
 /** Plausible, deterministic base64; gx signatures are opaque to clients. */
@@ -63,7 +69,8 @@ export const fakeThoughtSignature = (about: string): string => Buffer.from(`gx-f
  * - responseModalities IMAGE: optional text, then a PNG part, then a role-only closing
  *   chunk (fixture gemini-stream-image-output.json); AUDIO: one L16 PCM part;
  * - inline images in the prompt count {@link promptImageTokens} each, as IMAGE prompt tokens;
- * - a {@link GxRefusal} blocks the prompt, withholds the image, or answers no candidate;
+ * - a {@link GxRefusal} blocks the prompt, withholds the image, stops the candidate for
+ *   safety before any content, or answers no candidate;
  * - a `gxSearch` tool adds groundingMetadata to the last chunk;
  * - model ids starting `gx-3` close like Gemini 3: a final event with an empty text part
  *   (fixture gemini3-stream-function-call-thought-signature.sse).
@@ -95,6 +102,7 @@ export function answerGenerateContent(model: string, body: unknown, responseId: 
     .join(' ');
   const prompt = promptUsage(promptText, promptImages);
   if (refusal.blockPrompt !== undefined || refusal.noCandidates === true) return candidatelessAnswer(model, responseId, prompt, refusal.blockPrompt);
+  if (refusal.stopForSafety !== undefined) return stoppedAnswer(model, responseId, prompt, refusal.stopForSafety);
 
   const thinking = thinkingConfig !== undefined && thinkingConfig.thinkingBudget !== 0;
   const thoughtText = `**Reading the request**\n\nThe user wrote "${lastText}". An echo answers it.\n`;
@@ -240,6 +248,27 @@ function candidatelessAnswer(model: string, responseId: string, prompt: PromptUs
   response.usageMetadata = usage(prompt, 0, 0, new Map());
   response.modelVersion = model;
   response.responseId = responseId;
+  return { chunks: [response], response };
+}
+
+/**
+ * A candidate the upstream's filters stopped before it had any content: its `finishReason`,
+ * no `content` parts, and its safety ratings (the category that stopped it rated HIGH and
+ * blocked), as one event when streamed. Usage counts the prompt only.
+ */
+function stoppedAnswer(model: string, responseId: string, prompt: PromptUsage, finishReason: string): GxAnswer {
+  const safetyRatings = [
+    { category: 'HARM_CATEGORY_SEXUALLY_EXPLICIT', probability: 'NEGLIGIBLE' },
+    { category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'NEGLIGIBLE' },
+    { category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' },
+    { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', ...(finishReason === 'SAFETY' ? { blocked: true } : {}) },
+  ];
+  const response: JsonObject = {
+    candidates: [{ finishReason, index: 0, safetyRatings }],
+    usageMetadata: usage(prompt, 0, 0, new Map()),
+    modelVersion: model,
+    responseId,
+  };
   return { chunks: [response], response };
 }
 

@@ -6,7 +6,7 @@ import type { GxRefusal } from './generate-answer.js';
  * (for example `chunkDelayMs` with `rawSse`, or `stallBeforeHeadersMs` with `error`).
  * "Chunks" are the pieces the answer is written in: one SSE event, one element of a
  * JSON-array stream, one entry of a `rawSse` array, or the whole body of a JSON answer.
- * The {@link GxRefusal} fields (`blockPrompt`, `withholdImage`, `noCandidates`) shape the
+ * The {@link GxRefusal} fields (`blockPrompt`, `withholdImage`, `noCandidates`, `stopForSafety`) shape the
  * default generate answer, streamed or not.
  */
 export interface GxBehaviour extends ScriptedBehaviour, GxRefusal {

@@ -239,6 +239,21 @@ t.test('withholdImage finishes an image answer with its reason and without the i
   t.notOk('finishMessage' in withText.candidates[0]);
 });
 
+t.test('stopForSafety answers a candidate stopped by its finish reason before any content, streamed or not', async (t) => {
+  const fake = await startFake(t);
+  fake.next({ stopForSafety: 'SAFETY' });
+  const whole = JSON.parse((await post(fake, '/v1beta/models/gx-2.5-pro:generateContent', userText('forbidden'))).body.toString('utf8'));
+  t.same(Object.keys(whole), ['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
+  t.match(whole.candidates, [{ finishReason: 'SAFETY', index: 0, safetyRatings: [{}, {}, {}, { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }] }]);
+  t.notOk('content' in whole.candidates[0], 'nothing was generated');
+  t.same(whole.usageMetadata, { promptTokenCount: 3, totalTokenCount: 3, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 3 }] }, 'the prompt is counted, no output');
+
+  fake.next({ stopForSafety: 'PROHIBITED_CONTENT' });
+  const streamed = events((await post(fake, '/v1beta/models/gx-2.5-pro:streamGenerateContent?alt=sse', userText('forbidden'))).body);
+  t.equal(streamed.length, 1, 'one event');
+  t.match(streamed[0], { candidates: [{ finishReason: 'PROHIBITED_CONTENT', index: 0 }], usageMetadata: { promptTokenCount: 3 } });
+});
+
 t.test('noCandidates answers usage only', async (t) => {
   const fake = await startFake(t);
   fake.next({ noCandidates: true });

@@ -19,6 +19,8 @@ interface AnswerParts {
   text: string;
   usage: OpenAiBehaviour['usage'];
   includeUsage: boolean;
+  /** The content filter stopped the answer before any content (`contentFilter`). */
+  filtered: boolean;
 }
 
 /**
@@ -40,11 +42,12 @@ export function chatCompletionsRoute(): OpenAiRoute {
     responseCount += 1;
     const id = `chatcmpl-fake${String(responseCount).padStart(6, '0')}`;
     const created = Math.floor(Date.now() / 1000);
-    const text = behaviour.text ?? `echo: ${lastUserText(body.messages)}`;
-    const usage = behaviour.usage ?? countUsage(body.messages, text);
-    if (body.stream !== true) return jsonAnswer(200, behaviour.json ?? completion(id, created, body.model, text, usage), started);
+    const filtered = behaviour.contentFilter === true;
+    const text = filtered ? '' : (behaviour.text ?? `echo: ${lastUserText(body.messages)}`);
+    const usage = behaviour.usage ?? countUsage(body.messages, text, filtered);
+    if (body.stream !== true) return jsonAnswer(200, behaviour.json ?? completion(id, created, body.model, text, usage, filtered), started);
     const includeUsage = body.stream_options?.include_usage === true;
-    return streamPieces(behaviour, { id, created, model: body.model, text, usage, includeUsage }, started);
+    return streamPieces(behaviour, { id, created, model: body.model, text, usage, includeUsage, filtered }, started);
   };
 }
 
@@ -75,20 +78,20 @@ function streamPieces(behaviour: OpenAiBehaviour, parts: AnswerParts, started: n
   const pieces = [
     event(chunk([choice({ role: 'assistant', content: '', refusal: null })])),
     ...words.map((word) => event(chunk([choice({ content: word })]))),
-    event(chunk([choice({}, 'stop')])),
+    event(chunk([choice({}, parts.filtered ? 'content_filter' : 'stop')])),
   ];
   if (parts.includeUsage) pieces.push(event(chunk([], parts.usage)));
   pieces.push(doneEvent);
   return streamAnswer(pieces, started);
 }
 
-function completion(id: string, created: number, model: string, text: string, usage: AnswerParts['usage']): unknown {
+function completion(id: string, created: number, model: string, text: string, usage: AnswerParts['usage'], filtered: boolean): unknown {
   return {
     id,
     object: 'chat.completion',
     created,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: filtered ? null : text, refusal: null, annotations: [] }, logprobs: null, finish_reason: filtered ? 'content_filter' : 'stop' }],
     usage,
     service_tier: 'default',
     system_fingerprint: 'fp_fake0000',
@@ -96,9 +99,10 @@ function completion(id: string, created: number, model: string, text: string, us
 }
 
 /** A deterministic stand-in for a tokenizer: one token per word, plus three per message. */
-function countUsage(messages: unknown[], answer: string): OpenAiUsage {
+function countUsage(messages: unknown[], answer: string, filtered: boolean): OpenAiUsage {
   const prompt = messages.reduce<number>((total, message) => total + 3 + countWords(messageText(message)), 0);
-  const completionTokens = Math.max(1, countWords(answer));
+  // A filtered answer has no completion tokens; any other at least one.
+  const completionTokens = filtered ? 0 : Math.max(1, countWords(answer));
   return {
     prompt_tokens: prompt,
     completion_tokens: completionTokens,

@@ -62,6 +62,12 @@ export interface OpenAiBehaviour extends ScriptedBehaviour {
   text?: string;
   /** The usage to report instead of the fake's own count, sent as given. */
   usage?: OpenAiUsage | ResponsesUsage | SpeechUsage | TranscriptionUsage;
+  /**
+   * Chat: the content filter stops the answer before any content: `finish_reason:
+   * content_filter` with `content: null` (non-stream), or the role chunk and then the finish
+   * chunk (stream); usage counts the prompt and no completion (upstreams.md §2.4).
+   */
+  contentFilter?: boolean;
   /** Send this as the non-stream answer (pretty JSON); chat and Responses. */
   json?: unknown;
   /** Chat: send these objects as the stream's events (compact JSON), followed by `[DONE]`. */

@@ -523,6 +523,25 @@ t.test('chat completions still answer as before', async (t) => {
   t.notOk(raw.includes('event:'));
 });
 
+t.test('contentFilter stops a chat answer before any content with finish_reason content_filter, streamed or not', async (t) => {
+  const fake = await startFake(t);
+  fake.next({ contentFilter: true });
+  const whole = json(await post(fake, '/v1/chat/completions', { model: 'gpt-4.1-nano', messages: [{ role: 'user', content: 'forbidden' }] }));
+  t.match(whole.choices, [{ index: 0, message: { role: 'assistant', content: null, refusal: null }, finish_reason: 'content_filter' }]);
+  t.match(whole.usage, { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4 }, 'the prompt is counted, no completion');
+
+  fake.next({ contentFilter: true });
+  const raw = (await post(fake, '/v1/chat/completions', { model: 'gpt-4.1-nano', messages: [{ role: 'user', content: 'forbidden' }], stream: true, stream_options: { include_usage: true } })).body.toString('utf8');
+  const chunks = raw.split('\n\n').filter((block) => block.startsWith('data: {')).map((block) => JSON.parse(block.slice('data: '.length)));
+  t.same(chunks.map((chunk) => chunk.choices.map((choice: { delta: unknown; finish_reason: unknown }) => [choice.delta, choice.finish_reason])), [
+    [[{ role: 'assistant', content: '', refusal: null }, null]],
+    [[{}, 'content_filter']],
+    [],
+  ], 'the role chunk, the finish chunk, the usage chunk');
+  t.match(chunks.at(-1).usage, { completion_tokens: 0 });
+  t.ok(raw.endsWith('data: [DONE]\n\n'));
+});
+
 t.test('with models given, a JSON or multipart request for another model is a 404 model_not_found, and a given one is answered', async (t) => {
   const fake = await startFakeOpenAiUpstream({ apiKey, models: ['gpt-5.4'] });
   t.teardown(() => fake.close());

@@ -92,3 +92,44 @@ t.test("the splitter's split() keeps the events completed before an oversized on
   t.throws(() => splitter.split(Buffer.from(`data: one\n\ndata: two\n\n${oversized}`), frames), { code: 'upstream_event_too_large' });
   t.same(frames, [{ data: 'one' }, { data: 'two' }]);
 });
+
+// A refusal: a `content_filter` output (here beside the `stop` event) and no content before
+// the upstream's end. It is read to its end, so it can still be sent whole, or left for a fallback.
+const filteringDecoder = (): StreamDecoder => ({
+  push: (frame) => {
+    const event = { type: 'event' as const, data: frame.data, content: frame.data !== 'meta' && frame.data !== 'stop', outputCharacters: 0 };
+    return frame.data === 'stop' ? [event, { type: 'content_filter' as const }] : [event];
+  },
+  end: () => [],
+});
+
+function filteringPump(text: string) {
+  return new StreamPump({
+    body: bodyOf([Buffer.from(text)]),
+    splitter: new SseSplitter({ maxEventBytes }),
+    decoder: filteringDecoder(),
+    encoder,
+    keepaliveMilliseconds: 60_000,
+    upstreamAbort: new AbortController(),
+    clientSignal: new AbortController().signal,
+  });
+}
+
+t.test('a content-filter stop before any content primes as refused, read to its end, and can still be sent whole', async (t) => {
+  const pump = filteringPump('data: meta\n\ndata: stop\n\ndata: meta\n\n');
+  t.equal((await pump.prime()).kind, 'refused');
+  const text = await readAll(pump);
+  t.match(text, /data: meta\n\ndata: stop\n\ndata: meta\n\n/, 'the refusal as the upstream sent it, when no fallback takes it');
+  const outcome = await pump.ended;
+  t.equal(outcome.error, undefined);
+});
+
+t.test('a content-filter stop after content commits the stream as content', async (t) => {
+  const pump = filteringPump('data: meta\n\ndata: hello\n\ndata: stop\n\n');
+  t.equal((await pump.prime()).kind, 'content');
+});
+
+t.test('a stream without a content-filter stop and without content primes as ended, not refused', async (t) => {
+  const pump = filteringPump('data: meta\n\ndata: meta\n\n');
+  t.equal((await pump.prime()).kind, 'ended');
+});

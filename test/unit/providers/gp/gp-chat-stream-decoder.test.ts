@@ -101,3 +101,13 @@ t.test('each chunk reports the characters of model text it carries, for estimati
   const counted = outputs.reduce((sum, output) => sum + (output.type === 'event' ? (output.outputCharacters ?? 0) : 0), 0);
   t.equal(counted, text.length, 'the text, not the JSON around it');
 });
+
+t.test('a content_filter finish is reported as content_filter beside its chunk; other finishes are not', async (t) => {
+  const stream = createGpChatStreamDecoder({ includeUsage: false });
+  const role = stream.push({ data: '{"id":"c-1","object":"chat.completion.chunk","created":1,"model":"gpt-4.1-nano","choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]}' });
+  t.strictSame(role.map((output) => output.type), ['event']);
+  t.equal(role[0]?.type === 'event' && role[0].content, false, 'the role chunk is no content');
+  const finish = stream.push({ data: '{"id":"c-1","object":"chat.completion.chunk","created":1,"model":"gpt-4.1-nano","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"content_filter"}]}' });
+  t.strictSame(finish.map((output) => output.type), ['event', 'content_filter']);
+  t.notOk(decodeAll(createGpChatStreamDecoder({ includeUsage: true }), sseFixtureFrames('openai-chat-stream-include-usage.sse')).some((output) => output.type === 'content_filter'));
+});

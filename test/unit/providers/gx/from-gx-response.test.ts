@@ -184,3 +184,20 @@ t.test('without usageMetadata the usage is zeros marked estimated', async (t) =>
   t.strictSame(usage, { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, source: 'estimated' });
   t.equal(body.usage.total_tokens, 0);
 });
+
+t.test('a candidate stopped by a filter without any content marks the answer a refusal; one with content does not', async (t) => {
+  for (const reason of ['SAFETY', 'PROHIBITED_CONTENT', 'RECITATION']) {
+    const response = textResponse();
+    response.candidates = [{ finishReason: reason, index: 0, safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }] }];
+    const answer = fromGxResponse(response, context);
+    t.equal(answer.contentFiltered, true, `${reason} before any content is a refusal`);
+    t.equal(answer.body.choices[0]?.finish_reason, 'content_filter', 'and the client sees it as before');
+  }
+  const cut = textResponse();
+  (cut.candidates as JsonObject[])[0]!.finishReason = 'SAFETY';
+  t.notOk('contentFiltered' in fromGxResponse(cut, context), 'text before the stop is an answer');
+  t.notOk('contentFiltered' in fromGxResponse(textResponse(), context), 'a plain answer is no refusal');
+  const emptyText = textResponse();
+  emptyText.candidates = [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason: 'SAFETY', index: 0 }];
+  t.equal(fromGxResponse(emptyText, context).contentFiltered, true, 'an empty text part is no content');
+});

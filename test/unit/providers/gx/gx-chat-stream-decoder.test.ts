@@ -249,3 +249,17 @@ t.test('several candidates stream as separate choices, each finishing on its own
     ],
   );
 });
+
+t.test('a filter finish is reported as content_filter beside its finish chunk, and only then', async (t) => {
+  const refusal = JSON.stringify({ candidates: [{ finishReason: 'PROHIBITED_CONTENT', index: 0 }], usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, responseId: 'r-1' });
+  const outputs = decoder().push({ data: refusal });
+  t.strictSame(
+    outputs.map((output) => output.type),
+    ['event', 'content_filter', 'usage'],
+  );
+  t.equal(chunks(outputs)[0]?.choices[0]?.finish_reason, 'content_filter');
+  t.notOk(
+    decodeAll(decoder(), sseFixtureFrames('gemini-stream-multi-chunk.sse')).some((output) => output.type === 'content_filter'),
+    'a STOP finish is no filter',
+  );
+});

@@ -66,3 +66,14 @@ t.test('a stream that carried output but ended before any finishReason broke off
   t.match(errors(outputs), [{ code: 'upstream_stream_truncated', statusCode: 502 }]);
   t.strictSame(errors(decodeAll(createGxNativeStreamDecoder(), frames)), [], 'the whole recording ends cleanly');
 });
+
+t.test('a filter stop or a blocked prompt is passed through and reported as content_filter; a STOP is not', async (t) => {
+  const stopped = JSON.stringify({ candidates: [{ finishReason: 'SAFETY', index: 0 }], usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } });
+  const outputs = createGxNativeStreamDecoder().push({ data: stopped });
+  t.strictSame(outputs.map((output) => output.type), ['event', 'content_filter', 'usage']);
+  t.equal(events(outputs)[0]?.data, stopped, 'the frame goes out unchanged');
+  t.equal(events(outputs)[0]?.content, false);
+  const blocked = createGxNativeStreamDecoder().push({ data: JSON.stringify({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } }) });
+  t.ok(blocked.some((output) => output.type === 'content_filter'), 'a blocked prompt');
+  t.notOk(decodeAll(createGxNativeStreamDecoder(), sseFixtureFrames('gemini-stream-multi-chunk.sse')).some((output) => output.type === 'content_filter'));
+});
