@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuditActor } from '../audit/audit-record.js';
+import { maskAuditValue } from '../audit/mask-audit-value.js';
 import { formatConfigProblem, type ConfigProblem } from '../config/config-error.js';
 import { providerEntrySchema, type ProviderConfig } from '../config/config-schema.js';
 import { conflict, invalidRequest, notFound } from '../errors/error-codes.js';
@@ -9,8 +11,6 @@ import type { StoreBackend } from '../store/store-backend.js';
 import { fieldError, parseClientInput } from '../validation/parse-client-input.js';
 import type { ChannelEntryCheck } from './channel-entry-check.js';
 import type { ChannelRepository, ChannelSecretFields, StoredChannelRecord } from './channel-repository.js';
-import { maskAuditValue } from '../audit/mask-audit-value.js';
-import type { AuditActor } from '../audit/audit-record.js';
 
 /** The store channel on which a change to the runtime channels is announced, so every instance reads them afresh. */
 export const channelsChangedChannel = 'channels-changed';
