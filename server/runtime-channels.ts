@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { channelEntryCheck } from '../core/channels/channel-entry-check.js';
+import { channelProblemLocator } from '../core/channels/channel-problems.js';
 import { ChannelService } from '../core/channels/channel-service.js';
 import { StoreChannelRepository } from '../core/channels/store-channel-repository.js';
 import { formatConfigProblem } from '../core/config/config-error.js';
@@ -40,7 +41,7 @@ export async function startRuntimeChannels(parts: RuntimeChannelParts): Promise<
     logger,
     now: parts.now,
   });
-  state.setChannelSource((fileConfig) => service.channelsFor(fileConfig.providers));
+  state.setChannelSource((fileConfig) => service.channelsFor(fileConfig.providers), channelProblemLocator(configFile));
   service.setApplier(async (by) => {
     const report = await state.reapply({ via: 'channels', user_id: by?.user_id, address: by?.ip });
     return report.status === 'refused' ? report.problems : [];

@@ -10,6 +10,7 @@ import { operatorSecrets, secretValuesOfChannel } from '../security/secret-value
 import type { StoreBackend } from '../store/store-backend.js';
 import { fieldError, parseClientInput } from '../validation/parse-client-input.js';
 import type { ChannelEntryCheck } from './channel-entry-check.js';
+import { storedChannelField } from './channel-problems.js';
 import type { ChannelRepository, ChannelSecretFields, StoredChannelRecord } from './channel-repository.js';
 
 /** The store channel on which a change to the runtime channels is announced, so every instance reads them afresh. */
@@ -182,7 +183,7 @@ export class ChannelService {
     await this.#checkEntry(entry);
     const now = seconds(this.#parts.now());
     await this.#parts.repository.save(this.#seal(entry, now, now), !enabled);
-    await this.#inForce(by, () => this.#parts.repository.delete(entry.name));
+    await this.#inForce(entry.name, by, () => this.#parts.repository.delete(entry.name));
     const after: ListedChannel = { entry, source: 'store', enabled, created_time: now, updated_time: now };
     await this.#changed({ action: 'create', name: entry.name, source: 'store', after: masked(after), by });
     return after;
@@ -223,13 +224,13 @@ export class ChannelService {
       const previous = await this.#parts.repository.get(name);
       const now = seconds(this.#parts.now());
       await this.#parts.repository.save(this.#seal(entry, before.created_time ?? now, now), !enabledAfter);
-      await this.#inForce(by, async () => {
+      await this.#inForce(name, by, async () => {
         if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
       });
       after = { ...after, entry, updated_time: now };
     } else if (enabledAfter !== before.enabled) {
       await this.#parts.repository.setDisabled(name, !enabledAfter);
-      await this.#inForce(by, () => this.#parts.repository.setDisabled(name, !before.enabled));
+      await this.#inForce(name, by, () => this.#parts.repository.setDisabled(name, !before.enabled));
     }
     const action = changed.length > 0 ? 'update' : after.enabled === before.enabled ? undefined : after.enabled ? 'enable' : 'disable';
     if (action !== undefined) await this.#changed({ action, name, source: before.source, before: masked(before), after: masked(after), by });
@@ -248,7 +249,7 @@ export class ChannelService {
     }
     const previous = await this.#parts.repository.get(name);
     await this.#parts.repository.delete(name);
-    await this.#inForce(by, async () => {
+    await this.#inForce(name, by, async () => {
       if (previous !== undefined) await this.#parts.repository.save(previous, !before.enabled);
     });
     await this.#changed({ action: 'delete', name, source: 'store', before: masked(before), by });
@@ -265,18 +266,19 @@ export class ChannelService {
   }
 
   /**
-   * Puts the written change in force here. When the gateway refuses it, `undo` puts the store
-   * back, the channels as they were are put in force again, and the first problem is answered
-   * as a 400 naming the channel's field (`models[0]: "x" has no price…`).
+   * Puts the written change to channel `name` in force here. When the gateway refuses it,
+   * `undo` puts the store back, the channels as they were are put in force again, and the
+   * first problem is answered as a 400: naming the channel's field when it is about this
+   * channel (`models[0]: "x" (channel c) has no price…`), else saying where it lies.
    */
-  async #inForce(by: AuditActor | undefined, undo: () => Promise<void>): Promise<void> {
+  async #inForce(name: string, by: AuditActor | undefined, undo: () => Promise<void>): Promise<void> {
     const problems = await this.#apply(by);
     if (problems.length === 0) return;
     await undo();
     await this.#apply(by);
     const [first] = problems as [ConfigProblem, ...ConfigProblem[]];
-    const field = /^providers\[\d+\]\.?(.*)$/.exec(first.path)?.[1];
-    throw invalidRequest(field === undefined ? `the gateway refused the change: ${formatConfigProblem(first)}` : `${field === '' ? 'name' : field}: ${first.message}`, { param: field });
+    const field = storedChannelField(first, name);
+    throw invalidRequest(field === undefined ? `the gateway refused the change: ${formatConfigProblem(first)}` : `${field}: ${first.message}`, { param: field });
   }
 
   /** After a change in force here: the listeners hear it, and every other instance is told. */

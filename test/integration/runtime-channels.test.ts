@@ -375,3 +375,37 @@ t.test("a reload of the config file keeps the stored channels and a file channel
   t.equal((await chat('gx-2.5-pro-file')).statusCode, 200, "the file's channel of that name serves");
   t.equal((await chat('gx-3-runtime')).statusCode, 404, 'the stored one does not');
 });
+
+t.test("a reload refused for a file channel after a disabled one names the file's own path and line, and one refused for a stored channel names that channel", async (t) => {
+  const upstream = await startGx(t);
+  const fileConfig = (providers: unknown[], pricing: Record<string, unknown> = scenarioPricing) => ({
+    server: { host: '127.0.0.1', port: 0 },
+    storage: { driver: 'memory', data_dir: t.testdir({}) },
+    security: { encryption_key: testEncryptionKey },
+    pricing,
+    providers,
+  });
+  const channels = [gxChannel('gx-a', upstream.url), gxChannel('gx-b', upstream.url, { models: ['gx-2.5-pro-b'] }), gxChannel('gx-c', upstream.url, { models: ['gx-2.5-pro-c'] })];
+  const file = writeGatewayConfig(t, fileConfig(channels));
+  const gateway = await buildTestApp(t, 'memory', {}, { config: loadConfigFile(file).config, configFile: file });
+  const admin = (await gateway.app.gateway.resolve(UserService).create('root', 'admin')).loginToken;
+  const scene: Scene = { gateway, upstream, admin };
+  t.equal((await call(scene, 'PUT', '/api/channel/', { name: 'gx-b', enabled: false })).statusCode, 200, 'the second file channel is disabled');
+  t.equal((await call(scene, 'POST', '/api/channel/', runtimeChannel(scene))).statusCode, 200, 'and a channel stored');
+
+  const broken = JSON.stringify(fileConfig([channels[0], channels[1], { ...channels[2], options: { region: 'eu' } }]), null, 2);
+  writeFileSync(file, broken);
+  const refused = await call(scene, 'POST', '/api/config/reload');
+  t.equal(refused.statusCode, 422);
+  const regionLine = broken.split('\n').findIndex((line) => line.includes('"region"')) + 1;
+  t.same(refused.json().data.problems, [{ path: 'providers[2].options.region', message: 'unknown key', line: regionLine }], "the third file channel's own index and line, though the second is left out");
+
+  const unpriced = { 'gx-2.5-pro*': { input_per_mtok: 1, output_per_mtok: 2 } };
+  writeFileSync(file, JSON.stringify(fileConfig(channels, unpriced), null, 2));
+  const storedRefused = await call(scene, 'POST', '/api/config/reload');
+  t.equal(storedRefused.statusCode, 422);
+  t.match(storedRefused.json().data.problems, [{ path: 'stored channel gx-runtime: models[0]', message: /"gx-3-runtime" \(channel gx-runtime\) has no price/ }], 'the stored channel is named as such');
+  t.equal(storedRefused.json().data.problems[0].line, undefined, 'with no line of the file');
+  t.equal((await call(scene, 'DELETE', '/api/channel/gx-runtime')).statusCode, 200, 'the stored channel is deleted');
+  t.match((await call(scene, 'POST', '/api/config/reload')).json(), { success: true, data: { status: 'applied' } }, 'and the file reloads');
+});
