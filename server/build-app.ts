@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConfigError } from '../core/config/config-error.js';
 import { configLineFinder } from '../core/config/config-lines.js';
@@ -65,6 +65,7 @@ import { AuthFailureLimiter } from '../core/security/auth-failure-limiter.js';
 import { modelListRoutes } from '../plugins/models/model-list-routes.js';
 import { pricingRoutes } from '../plugins/models/pricing-routes.js';
 import { consoleRoutes } from '../plugins/console/console-routes.js';
+import { signInRoutes } from '../plugins/sign-in/sign-in-routes.js';
 import { packageRoot } from '../core/config/package-root.js';
 import type { GatewayConfig } from '../core/config/config-schema.js';
 import { createGatewayContainer } from './create-container.js';
@@ -81,6 +82,7 @@ import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
 import { AuditTrail, gatewayActor } from '../core/audit/audit-trail.js';
+import { sectionsOf } from '../core/reload/config-changes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -198,6 +200,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });
+    await app.register(signInRoutes, { oidc: config.auth.oidc, users: container.resolve(UserService), flowKey: container.resolve(InjectionTokens.signInFlowKey), clock: container.resolve(InjectionTokens.clock) });
     const clock = container.resolve(InjectionTokens.clock);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
@@ -206,11 +209,17 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const { state, pipeline, breaker } = await createGatewayState(app, config, configFile, backend, logger, container, observed);
     const channels = () => state.current.channels;
     // What reads a config of its own follows each reload; a request in flight keeps the services it started with.
-    state.onReloaded(({ report, after }) => {
+    state.onReloaded(async ({ report, cause, before, after }) => {
       if (report.status !== 'applied') return;
       activity.setChannels(after.providers.map((provider) => provider.name));
       container.resolve(TokenService).useConfig(after);
       container.resolve(UsageLog).setRetentionDays(after.logs.retention_days);
+      const audit = container.resolve(AuditTrail);
+      audit.setRetentionDays(after.audit.retention_days);
+      // Recorded once, where the reload was asked for (the trail masks the channel keys).
+      if (cause.actor !== undefined) {
+        await audit.record({ action: 'config.reload', target: { id: configFile, name: basename(configFile) }, before: sectionsOf(before, report.changed), after: sectionsOf(after, report.changed) }, cause.actor);
+      }
     });
     const channelService = await startRuntimeChannels({ state, configFile, backend, logger, cipher: container.resolve(InjectionTokens.keyCipher), now: () => clock.now() });
     container.register(ChannelService, { useValue: channelService });

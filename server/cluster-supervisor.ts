@@ -201,7 +201,7 @@ class ClusterSupervisor {
       };
       const timer = setTimeout(finish, reloadAnswerMilliseconds);
       cluster.on('message', onMessage);
-      for (const worker of workers) worker.send(reloadMessage(id), () => {});
+      workers.forEach((worker, index) => worker.send(reloadMessage(id, index === 0), () => {}));
       if (workers.length === 0) finish();
     });
     const unanswered = workers.length - reports.length;

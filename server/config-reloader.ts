@@ -7,6 +7,7 @@ import { randomAlphanumeric } from '../core/security/random-string.js';
 import { missedMessages, type StoreBackend } from '../core/store/store-backend.js';
 import { isReloadMessage, reloadedMessage } from './reload-messages.js';
 import { assertWorkersFitStorage } from './worker-storage-check.js';
+import { gatewayActor } from '../core/audit/audit-trail.js';
 
 /** The store channel on which an API reload asks every other instance (and worker) to reload its own file. */
 export const configReloadChannel = 'config-reload';
@@ -37,7 +38,7 @@ export class ConfigReloader {
   readonly #origin = randomAlphanumeric(16);
   readonly #onPrimaryMessage = (message: unknown) => {
     if (!isReloadMessage(message)) return;
-    void this.reload({ via: 'primary' }).then(
+    void this.reload({ via: 'primary', actor: message.audit === true ? gatewayActor('signal') : undefined }).then(
       (report) => process.send?.(reloadedMessage(message.id, report)),
       (error: unknown) => this.#parts.logger.error({ err: error }, 'config reload failed'),
     );

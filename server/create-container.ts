@@ -14,6 +14,7 @@ import { TokenService } from '../core/tokens/token-service.js';
 import { InFlightRequests } from '../core/pipeline/in-flight-requests.js';
 import { LeaseKeeper } from '../core/store/lease-keeper.js';
 import { StoreUserRepository } from '../core/users/store-user-repository.js';
+import { LoginSessions } from '../core/users/login-sessions.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
 import { AuditTrail } from '../core/audit/audit-trail.js';
@@ -42,11 +43,13 @@ export function createGatewayContainer(parts: ContainerParts): { container: Depe
   container.register(InjectionTokens.logger, { useValue: parts.logger });
   container.register(InjectionTokens.clock, { useValue: parts.clock ?? systemClock });
   container.register(InjectionTokens.storeBackend, { useValue: parts.backend });
-  container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(deriveSecretKeys(secret.secret)) });
+  const keys = deriveSecretKeys(secret.secret);
+  container.register(InjectionTokens.keyCipher, { useValue: new KeyCipher(keys) });
+  container.register(InjectionTokens.signInFlowKey, { useValue: keys.signInFlow });
   const scoped = { lifecycle: Lifecycle.ContainerScoped } as const;
   container.register(InjectionTokens.tokenRepository, { useClass: injectable(StoreTokenRepository) }, scoped);
   container.register(InjectionTokens.userRepository, { useClass: injectable(StoreUserRepository) }, scoped);
-  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, UserService, LeaseKeeper, BudgetPolicy, QuotaLedger, InFlightRequests, UsageLog, AuditTrail]) {
+  for (const service of [AccessTimeRecorder, TokenAuthenticator, TokenService, LoginSessions, UserService, LeaseKeeper, BudgetPolicy, QuotaLedger, InFlightRequests, UsageLog, AuditTrail]) {
     container.register(service as never, { useClass: injectable(service) as never }, scoped);
   }
   return { container, generatedSecretFile: secret.generatedFile };

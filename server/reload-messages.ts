@@ -5,6 +5,8 @@ export interface ReloadMessage {
   type: 'model-gateway:reload';
   /** Pairs each worker's answer with the reload that asked for it. */
   id: number;
+  /** True for the one worker that records the reload in the audit trail. */
+  audit: boolean;
 }
 
 /** A worker's answer to a {@link ReloadMessage}: what its reload did. */
@@ -14,8 +16,8 @@ export interface ReloadedMessage {
   report: ReloadReport;
 }
 
-export function reloadMessage(id: number): ReloadMessage {
-  return { type: 'model-gateway:reload', id };
+export function reloadMessage(id: number, audit: boolean): ReloadMessage {
+  return { type: 'model-gateway:reload', id, audit };
 }
 
 export function isReloadMessage(message: unknown): message is ReloadMessage {

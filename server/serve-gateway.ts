@@ -13,6 +13,7 @@ import { StopRequests } from './stop-requests.js';
 import { isGatewayWorker } from './gateway-worker.js';
 import { removePidFile, writePidFile, writeReloadResult } from './reload-files.js';
 import { ReloadSignals } from './reload-signals.js';
+import { gatewayActor } from '../core/audit/audit-trail.js';
 
 /** How long requests ended at the shutdown deadline get to write their error before the connections close. */
 const endingMilliseconds = 1000;
@@ -48,7 +49,7 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
     }
     if (takesSignals) writePidFile(config.storage);
     reloads.serve(async () => {
-      const report = await app.reloader.reload({ via: 'signal' });
+      const report = await app.reloader.reload({ via: 'signal', actor: gatewayActor('signal') });
       if (takesSignals) writeReloadResult(config.storage, { pid: process.pid, finished_at: Date.now(), reports: [report], unanswered: 0 });
     });
     const heapRelease = new IdleHeapRelease();

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, whenSignedOut } from './api/client';
+import { api, ApiError, whenSignedOut } from './api/client';
 import type { SignedInUser } from './api/types';
 import { Notice, messageOf } from './components/field';
 import { Audit } from './pages/audit';
@@ -56,7 +56,11 @@ export function App() {
     if (storedLoginToken() === undefined) return;
     // A reload of the tab: the token is still in sessionStorage, ask who it belongs to again.
     api<SignedInUser>('GET', '/api/user/self')
-      .then(setUser, (error: unknown) => setSignedOutReason(messageOf(error)))
+      .then(setUser, (error: unknown) => {
+        // A token the gateway refused (a disabled user's) is dropped; one it could not check (no answer) is kept for a retry.
+        if (error instanceof ApiError && error.status !== 0) forgetLoginToken();
+        setSignedOutReason(messageOf(error));
+      })
       .finally(() => setChecking(false));
   }, []);
   if (checking) return <p class="loading">Signing in…</p>;
@@ -69,7 +73,12 @@ export function App() {
         }}
       />
     );
-  return <Shell user={user} onSignOut={() => signOut()} />;
+  // A single sign-on's session ends on the gateway too, so its login token is refused from now on.
+  const signOutHere = () =>
+    void api('POST', '/api/sign-out')
+      .catch(() => undefined)
+      .finally(() => signOut());
+  return <Shell user={user} onSignOut={signOutHere} />;
 }
 
 function Shell(props: { user: SignedInUser; onSignOut: () => void }) {

@@ -1,6 +1,7 @@
 // The login token lives in this tab's sessionStorage only: it is gone when the tab closes,
 // never a cookie (so no request carries it unasked, and there is no CSRF to defend), and it is
-// sent as `Authorization: Bearer` by the API client alone.
+// sent as `Authorization: Bearer` by the API client alone. A single sign-on hands it over in
+// the URL's fragment (`#login_token=…`), which no browser sends to a server.
 
 const storageKey = 'model-gateway.login-token';
 
@@ -14,4 +15,19 @@ export function storeLoginToken(token: string): void {
 
 export function forgetLoginToken(): void {
   sessionStorage.removeItem(storageKey);
+}
+
+/**
+ * Keeps the login token a single sign-on left in the address's fragment, and removes it from
+ * the address at once (the history entry is replaced), before anything could read or share the
+ * URL. True when there was one.
+ */
+export function takeLoginTokenFromAddress(): boolean {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('login_token');
+  if (token === null) return false;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  if (token === '') return false;
+  storeLoginToken(token);
+  return true;
 }

@@ -164,6 +164,48 @@ const securitySchema = z.strictObject({
   max_tokens_per_user: integer(1, 1_000_000).default(1000),
 });
 
+/** The path of the gateway's OpenID Connect callback route; `auth.oidc.redirect_url` must end with it. */
+export const oidcCallbackPath = '/api/sign-in/oidc/callback';
+
+const loopbackHost = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+// `claim` (admin when its value is true) or `claim=value` (admin when it equals value, or is a
+// list that holds it); a dotted name reaches into nested claims (`realm_access.roles=admin`).
+const adminClaim = z
+  .string({ error: 'expected a claim name, or claim=value' })
+  .regex(/^([^=\s]+(=.+)?)?$/, { error: 'expected a claim name (admin when the claim is true) or claim=value (admin when the claim is value or a list holding it), e.g. groups=gateway-admins' })
+  .default('');
+
+// Console sign-in with an OpenID provider (plugins/sign-in/); absent: only login tokens.
+const oidcSchema = z
+  .strictObject({
+    issuer: httpUrl.refine((value) => !/[?#]/.test(value), { error: 'expected the issuer URL without query or fragment, e.g. https://accounts.example.com' }),
+    client_id: z.string({ error: 'expected the client id the provider registered the gateway under' }).min(1, { error: 'must not be empty' }),
+    client_secret: z.string({ error: 'expected a string' }).default(''),
+    redirect_url: httpUrl.refine((value) => URL.canParse(value) && new URL(value).pathname.endsWith(oidcCallbackPath) && !/[?#]/.test(value), {
+      error: `expected the gateway's public address followed by ${oidcCallbackPath}, e.g. https://gateway.example.com${oidcCallbackPath}`,
+    }),
+    admin_claim: adminClaim,
+    scopes: z
+      .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, { error: 'expected a scope name' }), { error: 'expected a list of scopes' })
+      .refine((scopes) => scopes.includes('openid'), { error: 'expected a list that holds openid' })
+      .default(['openid', 'profile', 'email']),
+    display_name: z.string({ error: 'expected a string' }).min(1).max(60).default('SSO'),
+    session_hours: integer(1, 24 * 90).default(12),
+  })
+  .superRefine((oidc, context) => {
+    // Plain http leaves codes and tokens readable on the wire; only a provider on this machine may use it.
+    for (const key of ['issuer', 'redirect_url'] as const) {
+      if (!URL.canParse(oidc[key])) continue;
+      const url = new URL(oidc[key]);
+      if (url.protocol === 'http:' && !loopbackHost.test(url.hostname)) {
+        context.addIssue({ code: 'custom', path: [key], message: 'expected an https URL (plain http is accepted on localhost, 127.0.0.1 and [::1] only)' });
+      }
+    }
+  });
+
+const authSchema = z.strictObject({ oidc: oidcSchema.optional() });
+
 /** The most quota units a budget may allow in one period: the token API's largest quota. */
 export const maximumBudgetUnits = 500_000_000_000_000;
 
@@ -351,6 +393,7 @@ export const gatewayConfigSchema = z
     server: serverSchema.default(serverSchema.parse({})),
     storage: storageSchema.default(storageSchema.parse({})),
     security: securitySchema.default(securitySchema.parse({})),
+    auth: authSchema.default({}),
     users: z.array(userSchema).default([]),
     budgets: budgetsSchema.default(budgetsSchema.parse({})),
     groups: z.record(name, groupSchema).default({ default: { ratio: 1 } }),
@@ -450,6 +493,8 @@ export const gatewayConfigSchema = z
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 /** One channel entry under `providers`. */
 export type ProviderConfig = GatewayConfig['providers'][number];
+/** The `auth.oidc` section, when console sign-in with an OpenID provider is configured. */
+export type OidcConfig = NonNullable<GatewayConfig['auth']['oidc']>;
 /** The `rate_limits` section. */
 export type RateLimitsConfig = GatewayConfig['rate_limits'];
 /** One price entry under `pricing`. */

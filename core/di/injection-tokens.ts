@@ -20,6 +20,8 @@ export const InjectionTokens = {
   clock: Symbol('clock') as InjectionToken<Clock>,
   storeBackend: Symbol('storeBackend') as InjectionToken<StoreBackend>,
   keyCipher: Symbol('keyCipher') as InjectionToken<KeyCipher>,
+  /** The key that seals a console sign-in's flow cookie (see `SecretKeys.signInFlow`). */
+  signInFlowKey: Symbol('signInFlowKey') as InjectionToken<Buffer>,
   tokenRepository: Symbol('tokenRepository') as InjectionToken<TokenRepository>,
   userRepository: Symbol('userRepository') as InjectionToken<UserRepository>,
 } as const;

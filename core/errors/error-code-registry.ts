@@ -39,6 +39,10 @@ export const errorCodeRegistry = {
   budget_exceeded: "429: the request's estimate does not fit what is left of the key's or its user's hard budget for the period; Retry-After says when it resets",
   too_many_auth_failures: '429: too many failed authentications from the address or with the key prefix; Retry-After says when',
   too_many_concurrent_requests: '429: the key or its group has its most requests in flight (max_concurrent)',
+  // Console sign-in with an OpenID provider.
+  sign_in_callback_invalid: "400: the sign-in callback lacks its code or state, the browser's sign-in cookie is missing, forged, of another sign-in or over 10 minutes old, or the provider refused the code",
+  sign_in_refused: '403: the identity provider refused the sign-in (the person declined or may not sign in)',
+  identity_provider_failed: '502: the identity provider could not be reached, or answered what the sign-in cannot accept',
   // What the client addressed.
   not_found: '404: no such route or object',
   method_not_allowed: '405: the path exists but not with this method; the Allow header lists its methods',

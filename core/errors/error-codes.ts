@@ -45,6 +45,24 @@ export const userDisabled = (credential: 'login token' | 'API key') =>
 /** 409: the request clashes with what is there (a channel of that name, a channel the config file owns). */
 export const conflict = (message: string, code: GatewayErrorCode, param?: string) => new GatewayError(409, code, message, { param });
 
+/**
+ * 400: the OpenID sign-in callback cannot be trusted (`why` says how: no code, no state, no
+ * sign-in of this browser, another sign-in's state, a flow over 10 minutes old, a code the
+ * provider refused). Starting over fixes it.
+ */
+export const signInCallbackInvalid = (why: string) =>
+  new GatewayError(400, 'sign_in_callback_invalid', `${why}; start the sign-in again from the console`);
+
+/** 403: the identity provider answered the sign-in with an error (the person declined, or may not sign in); `why` is its own words. */
+export const signInRefused = (why: string) => new GatewayError(403, 'sign_in_refused', `the identity provider refused the sign-in: ${why}`);
+
+/** 502: the identity provider could not be reached or answered what the sign-in cannot accept; `why` says which. */
+export const identityProviderFailed = (why: string, cause?: unknown) => new GatewayError(502, 'identity_provider_failed', why, { cause });
+
+/** 403 `user_disabled` at a single sign-on: the person signed in at the identity provider, but their user here is disabled. */
+export const userDisabledAtSignIn = (username: string) =>
+  new GatewayError(403, 'user_disabled', `the gateway's user "${username}" is disabled, so it may not sign in; an admin can enable it again on the Users page`);
+
 /** 404: the addressed thing does not exist for this caller. */
 export const notFound = (message: string, code: GatewayErrorCode = 'not_found') => new GatewayError(404, code, message);
 

@@ -5,7 +5,8 @@ import type { GatewayConfig } from '../config/config-schema.js';
  * The config keys a running gateway cannot change, each with why: a reload that changes one
  * reports it as needing a restart and keeps the running value, so none of them is ever half
  * applied. Everything else (channels, prices, billing, groups, rate limits, aliases,
- * fallbacks, routing, streaming, translators, users, the usage log's settings) is swapped.
+ * fallbacks, routing, streaming, translators, users, the usage log's and the audit trail's
+ * settings) is swapped.
  */
 export const restartOnlyKeys: readonly { path: readonly string[]; why: string }[] = [
   { path: ['server'], why: 'the listener, its timeouts and limits and the worker processes are set up once' },
@@ -16,6 +17,7 @@ export const restartOnlyKeys: readonly { path: readonly string[]; why: string }[
   { path: ['tasks'], why: 'the task service and its background poller are built once' },
   { path: ['audio'], why: 'the upload limit is part of the route' },
   { path: ['assets'], why: 'the asset routes are bound to their model' },
+  { path: ['auth'], why: 'the sign-in routes are built with the identity provider they use' },
   { path: ['routing', 'affinity', 'ttl_ms'], why: 'stored affinities and conversations were written with it' },
 ];
 
@@ -34,6 +36,7 @@ const swappedSections = [
   'aliases',
   'fallbacks',
   'translators',
+  'audit',
 ] as const satisfies readonly (keyof GatewayConfig)[];
 
 function valueAt(value: unknown, path: readonly string[]): unknown {
@@ -79,4 +82,9 @@ function replacedAt(target: Record<string, unknown>, path: readonly string[], va
 /** The swapped sections that differ between two configs, in config order (`providers` included; channels are detailed apart). */
 export function changedSections(before: GatewayConfig, after: GatewayConfig): string[] {
   return swappedSections.filter((section) => !isDeepStrictEqual(before[section], after[section]));
+}
+
+/** Only `sections` of `config`: what a reload's audit record keeps of the configs before and after it. */
+export function sectionsOf(config: GatewayConfig, sections: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(sections.map((section) => [section, (config as unknown as Record<string, unknown>)[section]]));
 }

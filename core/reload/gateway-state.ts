@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { AuditActor } from '../audit/audit-record.js';
 import { unpricedModels } from '../billing/unpriced-models.js';
 import { ConfigError, formatYamlPath, type ConfigProblem } from '../config/config-error.js';
 import { configLineFinder } from '../config/config-lines.js';
@@ -45,6 +46,12 @@ export interface ReloadCause {
   user_id?: number;
   /** The client address that asked, for `api`. */
   address?: string;
+  /**
+   * Who to record in the audit trail as having reloaded: set only where the reload was asked
+   * for (the API call, the SIGHUP, in a cluster one worker of those the primary told), so one
+   * reload is one record however many processes follow it.
+   */
+  actor?: AuditActor;
 }
 
 /** What {@link GatewayState.onReloaded} listeners hear after every reload, applied or not. */
@@ -119,7 +126,7 @@ export class GatewayState {
   #source: ChannelSource = async (fileConfig) => fileConfig.providers;
   #locate: ChannelProblemLocator | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #listeners: ((event: ReloadEvent) => void)[] = [];
+  readonly #listeners: ((event: ReloadEvent) => void | Promise<void>)[] = [];
 
   private constructor(parts: GatewayStateParts, current: PipelineServices, fileConfig: GatewayConfig, translators: readonly Translator[]) {
     this.#parts = parts;
@@ -161,8 +168,8 @@ export class GatewayState {
     this.#locate = locate;
   }
 
-  /** Calls `listener` after every reload, in the order registered; returns how to stop. */
-  onReloaded(listener: (event: ReloadEvent) => void): () => void {
+  /** Calls `listener` after every reload, in the order registered, and waits for it before the reload resolves; returns how to stop. */
+  onReloaded(listener: (event: ReloadEvent) => void | Promise<void>): () => void {
     this.#listeners.push(listener);
     return () => {
       const index = this.#listeners.indexOf(listener);
@@ -233,7 +240,7 @@ export class GatewayState {
     const event: ReloadEvent = { report, cause, before, after };
     for (const listener of [...this.#listeners]) {
       try {
-        listener(event);
+        await listener(event);
       } catch (error) {
         this.#parts.error(error, 'a reload listener failed');
       }

@@ -2,19 +2,21 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The two keys derived from the operator's one secret. */
+/** The keys derived from the operator's one secret. */
 export interface SecretKeys {
   /** AES-256-GCM key for API keys at rest. */
   encryption: Buffer;
   /** HMAC-SHA256 key for looking API keys up without storing them in clear. */
   lookup: Buffer;
+  /** AES-256-GCM key for the cookie that carries a console sign-in in progress (plugins/sign-in/). */
+  signInFlow: Buffer;
 }
 
-/** Derives independent encryption and lookup keys from one secret with HKDF-SHA256. */
+/** Derives independent keys, one per purpose, from one secret with HKDF-SHA256. */
 export function deriveSecretKeys(secret: string): SecretKeys {
   const derive = (purpose: string) =>
     Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('model-gateway'), Buffer.from(purpose), 32));
-  return { encryption: derive('api-key-encryption'), lookup: derive('api-key-lookup') };
+  return { encryption: derive('api-key-encryption'), lookup: derive('api-key-lookup'), signInFlow: derive('sign-in-flow') };
 }
 
 /**

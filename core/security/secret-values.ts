@@ -75,12 +75,14 @@ export const operatorSecrets = new SecretValues();
 /**
  * Every secret value a config holds: each channel's `api_key` and `api_keys`, the string
  * values of its `options` whose names say they are credentials, the encryption key, the
- * users' login tokens, and the password of the storage URL (redis or postgres).
+ * users' login tokens, the OpenID client secret (`auth.oidc.client_secret`), and the password of
+ * the storage URL (redis or postgres).
  */
 export function secretValuesOf(config: GatewayConfig): string[] {
   const values = config.providers.flatMap(secretValuesOfChannel);
   values.push(config.security.encryption_key);
   for (const user of config.users) values.push(user.login_token);
+  if (config.auth.oidc !== undefined) values.push(config.auth.oidc.client_secret);
   const storageUrl = config.storage.url;
   if (storageUrl !== undefined && URL.canParse(storageUrl)) {
     const password = new URL(storageUrl).password;

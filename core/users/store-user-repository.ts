@@ -2,13 +2,17 @@ import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens } from '../di/injection-tokens.js';
 import type { StoreBackend } from '../store/store-backend.js';
 import { StoreRepository } from '../store/store-repository.js';
-import { UserStatus, type UserRecord, type UserRepository } from './user-repository.js';
+import { UserStatus, type ExternalIdentity, type UserRecord, type UserRepository } from './user-repository.js';
+
+// One key per identity: the subject is unique only within its issuer.
+const identityKey = (identity: ExternalIdentity) => JSON.stringify([identity.issuer, identity.subject]);
 
 /** {@link UserRepository} on any {@link StoreBackend}. */
 export class StoreUserRepository extends StoreRepository implements UserRepository {
   readonly #records = this.backend.keyv<UserRecord>('users');
   readonly #byUsername = this.backend.keyv<number>('user-by-username');
   readonly #byLoginTokenHash = this.backend.keyv<number>('user-by-login-token-hash');
+  readonly #byExternalIdentity = this.backend.keyv<number>('user-by-external-identity');
 
   constructor(@inject(InjectionTokens.storeBackend) backend: StoreBackend) {
     super(backend);
@@ -34,6 +38,13 @@ export class StoreUserRepository extends StoreRepository implements UserReposito
     return user?.login_token_hash === hash ? user : undefined;
   }
 
+  async findByExternalIdentity(identity: ExternalIdentity): Promise<UserRecord | undefined> {
+    const id = await this.#byExternalIdentity.get(identityKey(identity));
+    if (id === undefined || id === null) return undefined;
+    const user = await this.get(id);
+    return user?.external_identity !== undefined && identityKey(user.external_identity) === identityKey(identity) ? user : undefined;
+  }
+
   async save(user: UserRecord): Promise<void> {
     const previous = await this.get(user.id);
     if (previous !== undefined && previous.login_token_hash !== user.login_token_hash) {
@@ -42,6 +53,7 @@ export class StoreUserRepository extends StoreRepository implements UserReposito
     if (previous !== undefined && previous.username !== user.username) await this.#byUsername.delete(previous.username);
     await this.#records.set(String(user.id), user);
     await this.#byUsername.set(user.username, user.id);
+    if (user.external_identity !== undefined) await this.#byExternalIdentity.set(identityKey(user.external_identity), user.id);
     if (user.login_token_hash !== '') await this.#byLoginTokenHash.set(user.login_token_hash, user.id);
     await this.backend.addToSet('users', [String(user.id)]);
   }

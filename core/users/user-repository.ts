@@ -20,6 +20,14 @@ export interface UserRecord {
   created_time: number;
   /** The user's budgets per period, over all its tokens; absent for none. */
   budget?: BudgetSettings;
+  /** Set for a user created by a single sign-on: who it is at its identity provider. */
+  external_identity?: ExternalIdentity;
+}
+
+/** A person as an OpenID provider knows them: the provider's issuer and their subject there, which never changes. */
+export interface ExternalIdentity {
+  issuer: string;
+  subject: string;
 }
 
 /** Where users live. */
@@ -27,7 +35,8 @@ export interface UserRepository {
   get(id: number): Promise<UserRecord | undefined>;
   findByUsername(username: string): Promise<UserRecord | undefined>;
   findByLoginTokenHash(hash: string): Promise<UserRecord | undefined>;
-  /** Writes the user, keeping the username and login-token indexes in step. */
+  findByExternalIdentity(identity: ExternalIdentity): Promise<UserRecord | undefined>;
+  /** Writes the user, keeping the username, login-token and external-identity indexes in step. */
   save(user: UserRecord): Promise<void>;
   /** An id no user has yet. */
   nextId(): Promise<number>;

@@ -10,7 +10,19 @@ import { TokenAuthenticator } from '../tokens/token-authenticator.js';
 import { userInvalidationChannel } from '../tokens/token-invalidation.js';
 import { applyBudgetFields, type BudgetFields } from '../budgets/budget-settings.js';
 import { BudgetPolicy, type BudgetStatus } from '../budgets/budget-policy.js';
-import { UserStatus, type UserRecord, type UserRepository, type UserRole, type UserStatusValue } from './user-repository.js';
+import { LoginSessions } from './login-sessions.js';
+import { UserStatus, type ExternalIdentity, type UserRecord, type UserRepository, type UserRole, type UserStatusValue } from './user-repository.js';
+
+const usernamePattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * A username made of what an identity provider calls the person (`grace.hopper`,
+ * `grace@example.com`): every run of characters a username may not hold becomes one `-`.
+ */
+export function usernameFrom(text: string): string {
+  const cleaned = text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return cleaned === '' ? 'user' : cleaned;
+}
 
 /** What bootstrapping did, for the start-up log (never the token itself). */
 export interface BootstrapOutcome {
@@ -34,6 +46,7 @@ export class UserService {
   readonly #backend: StoreBackend;
   readonly #authenticator: TokenAuthenticator;
   readonly #budgets: BudgetPolicy;
+  readonly #sessions: LoginSessions;
 
   constructor(
     @inject(InjectionTokens.userRepository) users: UserRepository,
@@ -41,8 +54,10 @@ export class UserService {
     @inject(InjectionTokens.storeBackend) backend: StoreBackend,
     @inject(TokenAuthenticator) authenticator: TokenAuthenticator,
     @inject(BudgetPolicy) budgets: BudgetPolicy,
+    @inject(LoginSessions) sessions: LoginSessions,
   ) {
     this.#budgets = budgets;
+    this.#sessions = sessions;
     this.#users = users;
     this.#clock = clock;
     this.#backend = backend;
@@ -51,7 +66,7 @@ export class UserService {
 
   /** Creates an enabled user and returns its login token; the only time the token is shown. */
   async create(username: string, role: UserRole = 'user', budget: BudgetFields = {}): Promise<{ user: UserRecord; loginToken: string }> {
-    if (!/^[A-Za-z0-9._-]{1,64}$/.test(username)) {
+    if (!usernamePattern.test(username)) {
       throw invalidRequest('username: expected 1 to 64 letters, digits, ".", "_" or "-"', { param: 'username' });
     }
     if ((await this.#users.findByUsername(username)) !== undefined) {
@@ -77,9 +92,63 @@ export class UserService {
     return this.#budgets.statuses('user', user.id, user.budget, this.#backend);
   }
 
-  /** The user a login token belongs to, if any, whatever its status: the caller refuses a disabled one. */
-  authenticate(loginToken: string): Promise<UserRecord | undefined> {
-    return this.#users.findByLoginTokenHash(hashLoginToken(loginToken));
+  /**
+   * The user a login token belongs to, if any, whatever its status: the caller refuses a
+   * disabled one. The token is the user's own, or a live login session's (see {@link LoginSessions}).
+   */
+  async authenticate(loginToken: string): Promise<UserRecord | undefined> {
+    const own = await this.#users.findByLoginTokenHash(hashLoginToken(loginToken));
+    if (own !== undefined) return own;
+    const session = await this.#sessions.find(loginToken);
+    return session === undefined ? undefined : this.#users.get(session.user_id);
+  }
+
+  /**
+   * The user an identity provider signed in, created on its first sign-in with `claims.role`
+   * and a username made of `claims.username` (with `-2`, `-3`… when another user has it), and
+   * no login token of its own: it signs in through the provider only. On a later sign-in the
+   * claims are the truth for the role, which is changed when they give another; the username
+   * stays. A disabled user is answered as it is, unchanged: the caller refuses it.
+   */
+  async signInWithIdentity(identity: ExternalIdentity, claims: { username: string; role: UserRole }): Promise<UserRecord> {
+    const existing = await this.#users.findByExternalIdentity(identity);
+    if (existing !== undefined) {
+      if (existing.status === UserStatus.disabled || existing.role === claims.role) return existing;
+      const updated: UserRecord = { ...existing, role: claims.role };
+      await this.#users.save(updated);
+      return updated;
+    }
+    const user: UserRecord = {
+      id: await this.#users.nextId(),
+      username: await this.#freeUsername(usernameFrom(claims.username)),
+      role: claims.role,
+      status: UserStatus.enabled,
+      login_token_hash: '',
+      created_time: Math.floor(this.#clock.now() / 1000),
+      external_identity: { issuer: identity.issuer, subject: identity.subject },
+    };
+    await this.#users.save(user);
+    return user;
+  }
+
+  /** Starts a login session of the user for `lifetimeSeconds`; its login token is answered once. */
+  async startSession(user: UserRecord, lifetimeSeconds: number): Promise<{ loginToken: string; expiresAt: number }> {
+    const { loginToken, session } = await this.#sessions.issue(user.id, lifetimeSeconds);
+    return { loginToken, expiresAt: session.expires_at };
+  }
+
+  /** Ends the login session `loginToken` opens; false when it opens none (a user's own login token is not a session). */
+  endSession(loginToken: string): Promise<boolean> {
+    return this.#sessions.end(loginToken);
+  }
+
+  /** `wanted`, or the first of `wanted-2`, `wanted-3`… that no user has. */
+  async #freeUsername(wanted: string): Promise<string> {
+    if ((await this.#users.findByUsername(wanted)) === undefined) return wanted;
+    for (let suffix = 2; ; suffix += 1) {
+      const candidate = `${wanted.slice(0, 64 - String(suffix).length - 1)}-${suffix}`;
+      if ((await this.#users.findByUsername(candidate)) === undefined) return candidate;
+    }
   }
 
   /** User `id`; 404 when there is none. */

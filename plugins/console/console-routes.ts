@@ -20,7 +20,8 @@ export const consoleContentSecurityPolicy = [
   "form-action 'self'",
 ].join('; ');
 
-const securityHeaders = {
+/** The headers every console answer carries (and every page the gateway shows a person, such as a failed sign-in's). */
+export const consoleSecurityHeaders = {
   'content-security-policy': consoleContentSecurityPolicy,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -54,14 +55,14 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleRoutes
   if (build === undefined) app.log.warn({ directory: options.directory }, 'the web console is not built; /console answers 503 until `npm run build` writes it');
 
   const send = (request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) => {
-    reply.headers({ ...securityHeaders, 'cache-control': cacheControl, etag: file.etag, vary: 'accept-encoding' }).type(file.type);
+    reply.headers({ ...consoleSecurityHeaders, 'cache-control': cacheControl, etag: file.etag, vary: 'accept-encoding' }).type(file.type);
     if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
     const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     if (file.gzipped !== undefined && acceptsGzip) return reply.header('content-encoding', 'gzip').send(file.gzipped);
     return reply.send(file.body);
   };
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (build === undefined) return reply.code(503).headers(securityHeaders).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(notBuilt);
+    if (build === undefined) return reply.code(503).headers(consoleSecurityHeaders).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(notBuilt);
     return send(request, reply, build.index, 'no-cache');
   };
   const open = { config: { auth: 'none' } } as const;

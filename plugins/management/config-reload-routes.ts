@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { formatConfigProblem } from '../../core/config/config-error.js';
 import { requireAdmin } from '../auth/route-auth.js';
+import { auditActorOf } from './audit-actor.js';
 import type { ReloadCause, ReloadReport } from '../../core/reload/gateway-state.js';
 import { envelope, loginRoute as login } from './management-route.js';
 
@@ -13,7 +14,7 @@ import { envelope, loginRoute as login } from './management-route.js';
 export async function configReloadRoutes(app: FastifyInstance, options: { reloader: { reloadEverywhere(cause: ReloadCause): Promise<ReloadReport> } }): Promise<void> {
   app.post('/api/config/reload', login, async (request, reply) => {
     const admin = requireAdmin(request);
-    const report = await options.reloader.reloadEverywhere({ via: 'api', user_id: admin.id, address: request.ip });
+    const report = await options.reloader.reloadEverywhere({ via: 'api', user_id: admin.id, address: request.ip, actor: auditActorOf(request) });
     if (report.status === 'refused') {
       const { problems } = report;
       const message = `the config file fails ${problems.length === 1 ? 'a check' : `${problems.length} checks`} and nothing changed: ${problems.map(formatConfigProblem).join('; ')}`;

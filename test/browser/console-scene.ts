@@ -46,13 +46,19 @@ export interface ConsoleScene {
   user: SceneUser;
 }
 
+/** What a scene may change: the port the gateway listens on (default: any free one), and config sections. */
+export interface ConsoleSceneOptions {
+  port?: number;
+  overrides?: Record<string, unknown>;
+}
+
 /**
  * Builds the console once with Vite into a temporary folder (as `npm run build` does into
  * dist/console) and starts a gateway serving it: `gx-main` (the default group, gx-2.5-pro)
  * on the fake gx upstream, and `gx-vip` (the vip group, gx-3-pro) on the same upstream with
  * a key it refuses, so a channel test can fail. An admin and a user are created.
  */
-export async function startConsoleScene(t: Test): Promise<ConsoleScene> {
+export async function startConsoleScene(t: Test, options: ConsoleSceneOptions = {}): Promise<ConsoleScene> {
   const consoleDirectory = mkdtempSync(join(tmpdir(), 'console-build-'));
   t.teardown(() => rmSync(consoleDirectory, { recursive: true, force: true }));
   await buildConsole(consoleDirectory);
@@ -62,10 +68,11 @@ export async function startConsoleScene(t: Test): Promise<ConsoleScene> {
     t,
     {
       providers: [gxChannel('gx-main', gx.url), gxChannel('gx-vip', gx.url, { api_key: 'a-key-gx-refuses', groups: ['vip'], models: ['gx-3-pro'] })],
+      ...options.overrides,
     },
     { consoleDirectory },
   );
-  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  await gateway.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = gateway.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the gateway is not listening on a port');
   const users = gateway.app.gateway.resolve(UserService);

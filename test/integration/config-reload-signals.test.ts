@@ -82,6 +82,10 @@ t.test('with two workers, SIGHUP to the primary reloads every worker', async (t)
   t.same(workerLines.map((entry) => entry.pid).sort(), workerPids, 'each worker reloads and logs its line');
   t.same(workerLines.map((entry) => entry.via), ['primary', 'primary']);
   for (let index = 0; index < 4; index += 1) t.same(await channelNames(base), ['gp-first', 'gp-second'], 'whichever worker answers serves the new channels');
+  const reloads = async () => (await httpCall(`${base}/api/audit?action=config.reload`, { headers: asOperator })).json().data.items as Array<{ source: string; after: unknown }>;
+  const recorded = await reloads();
+  t.equal(recorded.length, 1, 'the audit trail has one record of the reload, not one per worker');
+  t.match(recorded[0], { source: 'signal', after: { providers: [{ name: 'gp-first' }, { name: 'gp-second' }] } });
 
   t.test('POST /api/config/reload on one worker reaches the other through the primary', async (t) => {
     writeFileSync(file, JSON.stringify({ ...config, providers: [channel('gp-second')] }));
@@ -92,6 +96,7 @@ t.test('with two workers, SIGHUP to the primary reloads every worker', async (t)
     t.same(lines.map((entry) => entry.via).sort(), ['api', 'instance'], 'the worker asked reloads, and the other hears of it');
     t.same(lines.map((entry) => entry.pid).sort(), workerPids, 'one line from each worker');
     for (let index = 0; index < 4; index += 1) t.same(await channelNames(base), ['gp-second']);
+    t.same((await reloads()).map((record) => record.source), ['api', 'signal'], 'the API reload is one more record, newest first');
   });
 });
 

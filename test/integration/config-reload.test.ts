@@ -295,3 +295,27 @@ t.test("a removed channel's provider is closed once the request using it has fin
   t.same(closedProviders, ['leaving-provider'], 'then its provider is closed, and only it');
   t.equal((await postChat(gateway, token, chatBody('after', { model: 'gp-kept' }))).json().choices[0].message.content, 'kept-provider answers', 'the kept channel still answers');
 });
+
+t.test('an applied reload is one audit record, with who asked, the sections it changed and the channel keys masked; a refused one is none', async (t) => {
+  const upstream = await startGx(t);
+  const config = configWith(t, 'sqlite', [gxChannel('gx-main', upstream.url)]);
+  const file = writeGatewayConfig(t, config);
+  const gateway = await gatewayFromFile(t, file);
+  const audit = async () => (await gateway.asUser(gateway.admin, { method: 'GET', url: '/api/audit?action=config.reload' })).json().data.items as Array<Record<string, unknown>>;
+
+  rewrite(file, { ...config, providers: [gxChannel('gx-main', upstream.url), gxChannel('gx-added', upstream.url, { models: ['gx-3-pro'] })] });
+  t.match((await reload(gateway)).json().data, { status: 'applied' });
+  writeFileSync(file, 'providers: [ {');
+  t.match((await reload(gateway)).json().data, { status: 'refused' });
+
+  const records = await audit();
+  t.equal(records.length, 1, 'the refused reload changed nothing and has no record');
+  const [record] = records as [Record<string, unknown>];
+  t.match(record, { action: 'config.reload', source: 'api', target_id: file, target_name: 'gateway.yaml' });
+  t.ok(Number(record.user_id) > 0, 'the admin who asked');
+  const text = JSON.stringify(record);
+  t.notOk(text.includes(String(gxChannel('gx-main', upstream.url).api_key)), 'no channel key in the record');
+  t.match(record.after, { providers: [{ name: 'gx-main' }, { name: 'gx-added' }] });
+  t.match(record.before, { providers: [{ name: 'gx-main' }] });
+  t.notOk('server' in (record.after as object), 'only the sections the reload changed');
+});

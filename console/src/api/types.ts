@@ -29,6 +29,11 @@ export interface BudgetFields {
 }
 
 /** `GET /api/user/self`. */
+/** `GET /api/sign-in`: the identity provider to offer beside the login token, when one is configured. */
+export interface SignInMethods {
+  oidc: { display_name: string; url: string } | null;
+}
+
 export interface SignedInUser extends BudgetFields {
   id: number;
   username: string;

@@ -1,11 +1,20 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api/client';
-import type { SignedInUser } from '../api/types';
+import type { SignedInUser, SignInMethods } from '../api/types';
 import { Field, Notice, messageOf } from '../components/field';
 import { forgetLoginToken, storeLoginToken } from '../session';
 
-/** Sign-in: paste a login token; it is checked with `GET /api/user/self` and kept in this tab only. */
+/**
+ * Sign-in: paste a login token; it is checked with `GET /api/user/self` and kept in this tab
+ * only. When the gateway has an identity provider (`GET /api/sign-in`), a link to sign in
+ * with it comes first.
+ */
 export function SignIn(props: { onSignedIn: (user: SignedInUser) => void; reason?: string }) {
+  const [methods, setMethods] = useState<SignInMethods | undefined>();
+  useEffect(() => {
+    // Without an answer the pasted token still works; the link is only left out.
+    api<SignInMethods>('GET', '/api/sign-in').then(setMethods, () => setMethods(undefined));
+  }, []);
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -31,9 +40,17 @@ export function SignIn(props: { onSignedIn: (user: SignedInUser) => void; reason
   return (
     <main class="sign-in" id="content">
       <h1>Model Gateway</h1>
+      {props.reason !== undefined && <Notice kind="info">{props.reason}</Notice>}
+      {methods?.oidc != null && (
+        <section class="card" aria-labelledby="sign-in-sso">
+          <h2 id="sign-in-sso">Single sign-on</h2>
+          <a class="sign-in-with" href={methods.oidc.url}>
+            Sign in with {methods.oidc.display_name}
+          </a>
+        </section>
+      )}
       <form onSubmit={submit} class="card">
         <h2>Sign in</h2>
-        {props.reason !== undefined && <Notice kind="info">{props.reason}</Notice>}
         <Field label="Login token" hint="Kept in this browser tab only, until you sign out or close it." error={error}>
           {(control) => <input {...control} type="password" autocomplete="off" spellcheck={false} value={token} onInput={(event) => setToken(event.currentTarget.value)} />}
         </Field>

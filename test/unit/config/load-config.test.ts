@@ -194,3 +194,45 @@ aliases:
   t.match(error.message, /aliases\["loop-a"\]: loop-a → loop-b → loop-a is a cycle/);
   t.match(error.message, /aliases\.gone: gone → gx-1\.0-ultra ends at "gx-1\.0-ultra", which no channel serves/);
 });
+
+const oidc = (fields: string, redirectUrl = 'https://gateway.example.com/api/sign-in/oidc/callback') =>
+  `auth:\n  oidc:\n    issuer: https://accounts.example.com\n    client_id: gateway\n    redirect_url: ${redirectUrl}\n${fields}`;
+
+t.test('auth.oidc is absent unless configured, and gets its documented defaults', async (t) => {
+  t.same(parseConfigText('', 'gateway.yaml', {}).auth, {});
+  t.same(parseConfigText(oidc(''), 'gateway.yaml', {}).auth.oidc, {
+    issuer: 'https://accounts.example.com',
+    client_id: 'gateway',
+    client_secret: '',
+    redirect_url: 'https://gateway.example.com/api/sign-in/oidc/callback',
+    admin_claim: '',
+    scopes: ['openid', 'profile', 'email'],
+    display_name: 'SSO',
+    session_hours: 12,
+  });
+  const prefixed = 'https://example.com/gateway/api/sign-in/oidc/callback';
+  t.equal(parseConfigText(oidc('', prefixed), 'gateway.yaml', {}).auth.oidc?.redirect_url, prefixed, 'behind a proxy, under a path prefix');
+});
+
+t.test('auth.oidc refuses a redirect_url off the callback route, plain http off loopback, a scope list without openid and an unknown key, naming each path', async (t) => {
+  t.match(problemsOf(oidc('', 'https://gateway.example.com/callback')).problems, [
+    { path: 'auth.oidc.redirect_url', message: /expected the gateway's public address followed by \/api\/sign-in\/oidc\/callback/ },
+  ]);
+  t.match(problemsOf(oidc('').replace('https://accounts.example.com', 'http://accounts.example.com')).problems, [
+    { path: 'auth.oidc.issuer', message: 'expected an https URL (plain http is accepted on localhost, 127.0.0.1 and [::1] only)' },
+  ]);
+  t.equal(parseConfigText(oidc('').replace('https://accounts.example.com', 'http://127.0.0.1:8080'), 'gateway.yaml', {}).auth.oidc?.issuer, 'http://127.0.0.1:8080', 'http on loopback is accepted');
+  t.match(problemsOf(oidc('    scopes: [profile, email]\n')).problems, [{ path: 'auth.oidc.scopes', message: 'expected a list that holds openid' }]);
+  t.match(problemsOf(oidc('    admin_claim: "=admin"\n')).problems, [{ path: 'auth.oidc.admin_claim', message: /expected a claim name/ }]);
+  t.match(problemsOf(oidc('    client_scret: x\n')).problems, [{ path: 'auth.oidc.client_scret', message: 'unknown key' }]);
+  t.match(problemsOf('auth:\n  oidc:\n    issuer: https://accounts.example.com\n').problems, [
+    { path: 'auth.oidc.client_id', message: /required/ },
+    { path: 'auth.oidc.redirect_url', message: /required/ },
+  ]);
+});
+
+t.test('the OpenID client secret never appears in a config error', async (t) => {
+  const error = problemsOf(oidc('    client_secret: oidc-very-secret-value\n    session_hours: forever\n'));
+  t.match(error.message, /auth\.oidc\.session_hours/);
+  t.notMatch(error.message, /very-secret/);
+});

@@ -71,3 +71,9 @@ t.test('an enabled channel whose key variable is unset is refused with the varia
   const { GX_API_KEY: _unset, ...others } = keys;
   t.throws(() => parseConfigText(text, shippedFile, others), /providers\[0\]\.api_key: environment variable GX_API_KEY is not set/);
 });
+
+t.test("the shipped config's commented auth.oidc block loads once uncommented", async (t) => {
+  const text = readFileSync(shippedFile, 'utf8').replace(/^# (auth:|  oidc:|    \w+: .*)$/gm, '$1');
+  const config = parseConfigText(text, shippedFile, { GATEWAY_OIDC_CLIENT_SECRET: 'a-client-secret-for-test' });
+  t.match(config.auth.oidc, { issuer: 'https://accounts.example.com', client_secret: 'a-client-secret-for-test', admin_claim: 'groups=gateway-admins', session_hours: 12 });
+});

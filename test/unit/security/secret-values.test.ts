@@ -59,6 +59,13 @@ t.test("a config's secrets are every channel key, credential-named options, the 
   t.notOk(values.includes('cn-beijing-1'), 'nor is a plain field next to credentials');
 });
 
+t.test("the OpenID client secret is among a config's secrets", async (t) => {
+  const config = gatewayConfigSchema.parse({
+    auth: { oidc: { issuer: 'https://accounts.example.com', client_id: 'gateway', client_secret: 'oidc-client-secret-7c', redirect_url: 'https://gateway.example.com/api/sign-in/oidc/callback' } },
+  });
+  t.ok(secretValuesOf(config).includes('oidc-client-secret-7c'));
+});
+
 t.test("the password of a postgres storage URL is among a config's secrets", async (t) => {
   const config = gatewayConfigSchema.parse({
     storage: { driver: 'postgres', url: 'postgres://gateway:pg-password-3b%2F1@10.0.0.5:5432/billing' },
