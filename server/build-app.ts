@@ -26,6 +26,8 @@ import { observeAll, type RunObserver } from '../core/observability/run-observer
 import { ChannelActivity } from '../core/observability/channel-activity.js';
 import { ChannelTester } from '../core/pipeline/channel-test.js';
 import { channelRoutes } from '../plugins/management/channel-routes.js';
+import { ChannelService } from '../core/channels/channel-service.js';
+import { startRuntimeChannels } from './runtime-channels.js';
 import { TaskRepository } from '../core/tasks/task-repository.js';
 import { TaskService } from '../core/tasks/task-service.js';
 import { chatRoutes } from '../plugins/chat/chat-routes.js';
@@ -79,7 +81,7 @@ import { TokenAuthenticator } from '../core/tokens/token-authenticator.js';
 import { TokenService } from '../core/tokens/token-service.js';
 import { UserService } from '../core/users/user-service.js';
 import { UsageLog } from '../core/usage/usage-log.js';
-import { AuditTrail } from '../core/audit/audit-trail.js';
+import { AuditTrail, gatewayActor } from '../core/audit/audit-trail.js';
 import { sectionsOf } from '../core/reload/config-changes.js';
 
 declare module 'fastify' {
@@ -199,6 +201,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });
     await app.register(signInRoutes, { oidc: config.auth.oidc, users: container.resolve(UserService), flowKey: container.resolve(InjectionTokens.signInFlowKey), clock: container.resolve(InjectionTokens.clock) });
+    const clock = container.resolve(InjectionTokens.clock);
     // Each channel's recent attempts, for the channel admin API: it hears every request as metrics do.
     const activity = new ChannelActivity(config.providers.map((provider) => provider.name));
     const observed = observeAll([observer, activity]);
@@ -218,11 +221,18 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
         await audit.record({ action: 'config.reload', target: { id: configFile, name: basename(configFile) }, before: sectionsOf(before, report.changed), after: sectionsOf(after, report.changed) }, cause.actor);
       }
     });
+    const channelService = await startRuntimeChannels({ state, configFile, backend, logger, cipher: container.resolve(InjectionTokens.keyCipher), now: () => clock.now() });
+    container.register(ChannelService, { useValue: channelService });
+    // Each change through the channel API is on the audit trail before it is answered.
+    const auditTrail = container.resolve(AuditTrail);
+    channelService.onChange(async ({ action, name, before, after, by }) => {
+      await auditTrail.record({ action: `channel.${action}`, target: { id: name, name }, before: before ?? null, after: after ?? null }, by ?? gatewayActor('api'));
+    });
     const reloader = new ConfigReloader({ configFile, state, backend, logger });
     await reloader.listen();
     app.addHook('onClose', async () => reloader.close());
     app.decorate('reloader', reloader);
-    await app.register(channelRoutes, { channels, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
+    await app.register(channelRoutes, { service: channelService, breaker, activity, tester: new ChannelTester(channels, logger, observed), config, workers: resolveWorkerCount(config.server.workers) });
     await app.register(configReloadRoutes, { reloader });
     await app.register(modelListRoutes, { state, startedAt: Math.floor(Date.now() / 1000) });
     await app.register(pricingRoutes, { state });
@@ -234,7 +244,6 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     await app.register(imagesRoutes, { pipeline, config });
     await app.register(nativeRoutes, { pipeline, config });
     await app.register(embeddingsRoutes, { pipeline, config });
-    const clock = container.resolve(InjectionTokens.clock);
     const callChannel = channelCaller(channels);
     const tasks = new TaskService(pipeline, callChannel, new TaskRepository(backend), backend, container.resolve(QuotaLedger), config, () => clock.now(), logger, () => state.current.usage);
     const assetOwnership = new AssetOwnershipRepository(backend);

@@ -351,32 +351,41 @@ const rateLimitsSchema = z.strictObject({
   groups: z.record(name, rateLimitSchema, { error: 'expected a mapping of group name to limits' }).default({}),
 });
 
-const providerSchema = z
-  .strictObject({
-    name,
-    plugin: z.string({ error: 'expected a plugin name, path or package' }).min(1, { error: 'must not be empty' }),
-    base_url: httpUrl,
-    api_key: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }).optional(),
-    api_keys: z
-      .array(z.string({ error: 'expected a key' }).min(1, { error: 'must not be empty' }), { error: 'expected a list of keys' })
-      .min(1, { error: 'expected at least one key' })
-      .optional(),
-    models: z.array(z.string().min(1), { error: 'expected a list of model names or patterns' }).min(1, {
-      error: 'expected at least one model',
-    }),
-    model_map: z.record(z.string(), z.string({ error: 'expected a model name' }), { error: 'expected a mapping of client model to upstream model' }).default({}),
-    groups: z.array(name).min(1).default(['default']),
-    priority: integer(-1_000_000, 1_000_000).default(0),
-    weight: integer(0, 1_000_000).default(1),
-    timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
-    // The most a non-stream answer may hold, in MiB; without it the plugin's default, else 64.
-    max_response_mb: integer(1, 4096).optional(),
-    options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
-  })
-  .refine((provider) => !(provider.api_key !== undefined && provider.api_keys !== undefined), {
-    error: 'set api_key or api_keys, not both',
-    path: ['api_keys'],
-  });
+/**
+ * The fields of one `providers` entry, a channel, before the rule between them
+ * ({@link providerEntrySchema} adds it): the channel API's updates name these keys.
+ */
+export const providerFields = z.strictObject({
+  name,
+  plugin: z.string({ error: 'expected a plugin name, path or package' }).min(1, { error: 'must not be empty' }),
+  base_url: httpUrl,
+  api_key: z.string({ error: 'expected a string' }).min(1, { error: 'must not be empty' }).optional(),
+  api_keys: z
+    .array(z.string({ error: 'expected a key' }).min(1, { error: 'must not be empty' }), { error: 'expected a list of keys' })
+    .min(1, { error: 'expected at least one key' })
+    .optional(),
+  models: z.array(z.string().min(1), { error: 'expected a list of model names or patterns' }).min(1, {
+    error: 'expected at least one model',
+  }),
+  model_map: z.record(z.string(), z.string({ error: 'expected a model name' }), { error: 'expected a mapping of client model to upstream model' }).default({}),
+  groups: z.array(name).min(1).default(['default']),
+  priority: integer(-1_000_000, 1_000_000).default(0),
+  weight: integer(0, 1_000_000).default(1),
+  timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+  // The most a non-stream answer may hold, in MiB; without it the plugin's default, else 64.
+  max_response_mb: integer(1, 4096).optional(),
+  options: z.record(z.string(), z.unknown(), { error: 'expected a mapping of plugin options' }).default({}),
+});
+
+const oneKeyField = (provider: { api_key?: unknown; api_keys?: unknown }) => !(provider.api_key !== undefined && provider.api_keys !== undefined);
+const oneKeyFieldIssue = { error: 'set api_key or api_keys, not both', path: ['api_keys'] };
+
+/** One `providers` entry, a channel: what the config file and the channel API (`POST /api/channel/`) both take. */
+export const providerEntrySchema = providerFields.refine(oneKeyField, oneKeyFieldIssue);
+
+/** {@link providerEntrySchema} with more fields beside the entry's (the channel API's `enabled`). */
+export const providerEntryWith = <Extra extends z.ZodRawShape>(extra: Extra, params?: Parameters<typeof z.strictObject>[1]) =>
+  z.strictObject({ ...providerFields.shape, ...extra }, params).refine(oneKeyField, oneKeyFieldIssue);
 
 /** The operator's config file, as DESIGN.md §5 lays it out. Unknown keys are errors. */
 export const gatewayConfigSchema = z
@@ -400,7 +409,7 @@ export const gatewayConfigSchema = z
     audit: auditSchema.default(auditSchema.parse({})),
     assets: assetsSchema.default(assetsSchema.parse({})),
     rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-    providers: emptyAs([], z.array(providerSchema)).default([]),
+    providers: emptyAs([], z.array(providerEntrySchema)).default([]),
     // Other names clients may call a model by: alias → model (or another alias), resolved at start.
     aliases: emptyAs({}, z.record(z.string().min(1), z.string({ error: 'expected the model this alias stands for' }).min(1, { error: 'must not be empty' }), { error: 'expected a mapping of alias to model' })).default({}),
     // The models to try, in order, when a model's channels all fail with a retryable error.

@@ -52,6 +52,7 @@ export const errorCodeRegistry = {
   token_not_found: '404: no such API key',
   session_not_found: '404: no such login session',
   user_not_found: '404: no such user',
+  channel_not_found: '404: no such channel, in the config file or the store',
   task_not_found: '404: no such task for this key',
   task_vanished: '404: the upstream no longer knows the task',
   video_not_found: '404: the upstream no longer has the video',
@@ -60,6 +61,8 @@ export const errorCodeRegistry = {
   previous_response_not_found: "404: previous_response_id names no response the gateway keeps for the key's user",
   stored_item_not_found: "404: an item_reference names no output item the gateway keeps for the key's user",
   video_not_ready: '409: the task has no video to download',
+  channel_exists: '409: a channel of that name exists already, in the config file or the store',
+  channel_read_only: '409: the channel comes from the config file, its source of truth: only enabling or disabling it is done through the API',
   channel_removed: '410: the channel that holds the task or session is no longer configured',
   client_closed_request: '499: the client went away (logged, never sent)',
   // The gateway and its channels.

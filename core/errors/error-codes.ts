@@ -42,6 +42,9 @@ export const forbidden = (message: string, code: GatewayErrorCode = 'access_deni
 export const userDisabled = (credential: 'login token' | 'API key') =>
   new GatewayError(403, 'user_disabled', `the user this ${credential} belongs to is disabled; an admin can enable them again (PUT /api/user/ with status 1)`);
 
+/** 409: the request clashes with what is there (a channel of that name, a channel the config file owns). */
+export const conflict = (message: string, code: GatewayErrorCode, param?: string) => new GatewayError(409, code, message, { param });
+
 /**
  * 400: the OpenID sign-in callback cannot be trusted (`why` says how: no code, no state, no
  * sign-in of this browser, another sign-in's state, a flow over 10 minutes old, a code the

@@ -5,7 +5,7 @@ import type { Provider } from '../contracts/provider/provider.js';
 import type { ProviderHost } from '../contracts/provider/provider-host.js';
 import type { ProviderPlugin } from '../contracts/provider/provider-plugin.js';
 import { pluginExportSchema } from './plugin-export-schema.js';
-import { loadBuiltInNames, resolvePluginSpecifier } from './resolve-plugin-specifier.js';
+import { loadBuiltInNames, resolvePluginSpecifier, type BuiltInNames } from './resolve-plugin-specifier.js';
 
 /** One `providers[]` entry with its plugin loaded, its options parsed and its provider created. */
 export interface LoadedChannel {
@@ -19,12 +19,56 @@ export interface LoadedChannel {
 /** One `providers[]` entry with its plugin loaded and its options parsed, before any provider is created. */
 export type CheckedChannel = Omit<LoadedChannel, 'provider'>;
 
+/** A problem of one channel entry, by its path inside the entry (`['options', 'region']`). */
+export interface ChannelEntryProblem {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
 /**
- * Resolves and imports every channel's plugin, checks its default export and parses the
- * channel's `options` with the plugin's own schema, creating nothing: what `config check`
- * runs, and the first half of {@link loadProviderPlugins}. Every problem is collected and
- * reported at once, by YAML path and line. A built-in plugin loaded by an old name loads, and
- * `warn` hears which name to write instead.
+ * Resolves and imports one channel's plugin, checks its default export and parses the
+ * channel's `options` with the plugin's own schema, creating nothing. `modules` shares the
+ * imports between calls. What {@link checkProviderPlugins} runs for each entry of the file, and
+ * the channel API for a channel it is given.
+ */
+export async function checkProviderPlugin(
+  config: ProviderConfig,
+  configFile: string,
+  names: BuiltInNames,
+  modules: Map<string, Promise<unknown>> = new Map(),
+  warn: (path: readonly PropertyKey[], message: string) => void = () => {},
+): Promise<{ plugin: ProviderPlugin; options: unknown } | { problems: ChannelEntryProblem[] }> {
+  let plugin: ProviderPlugin;
+  try {
+    const { url, warning } = resolvePluginSpecifier(config.plugin, configFile, names);
+    if (warning !== undefined) warn(['plugin'], warning);
+    if (!modules.has(url)) modules.set(url, import(url));
+    const module = (await modules.get(url)) as { default?: unknown };
+    const checked = pluginExportSchema.safeParse(module.default);
+    if (!checked.success) {
+      const detail = module.default === undefined ? 'the module has no default export' : checked.error.issues.map((issue) => issue.message).join('; ');
+      return { problems: [{ path: ['plugin'], message: `"${config.plugin}" is not a provider plugin: ${detail}` }] };
+    }
+    plugin = module.default as ProviderPlugin;
+  } catch (error) {
+    return { problems: [{ path: ['plugin'], message: `cannot load "${config.plugin}": ${(error as Error).message}` }] };
+  }
+  const parsed = plugin.options.safeParse(config.options);
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map((issue) =>
+        issue.code === 'unrecognized_keys' ? { path: ['options', ...issue.path, issue.keys[0] ?? ''], message: 'unknown key' } : { path: ['options', ...issue.path], message: issue.message },
+      ),
+    };
+  }
+  return { plugin, options: parsed.data };
+}
+
+/**
+ * Runs {@link checkProviderPlugin} on every channel of the file: what `config check` runs,
+ * and the first half of {@link loadProviderPlugins}. Every problem is collected and reported
+ * at once, by YAML path and line. A built-in plugin loaded by an old name loads, and `warn`
+ * hears which name to write instead.
  */
 export async function checkProviderPlugins(
   providers: readonly ProviderConfig[],
@@ -37,36 +81,15 @@ export async function checkProviderPlugins(
   const modules = new Map<string, Promise<unknown>>();
   const channels: CheckedChannel[] = [];
   for (const [index, config] of providers.entries()) {
-    const problem = (path: readonly PropertyKey[], message: string) => {
-      const full = ['providers', index, ...path];
-      problems.push({ path: formatYamlPath(full), message, line: lineOf(full) });
-    };
-    let plugin: ProviderPlugin;
-    try {
-      const { url, warning } = resolvePluginSpecifier(config.plugin, configFile, names);
-      if (warning !== undefined) warn(formatYamlPath(['providers', index, 'plugin']), warning);
-      if (!modules.has(url)) modules.set(url, import(url));
-      const module = (await modules.get(url)) as { default?: unknown };
-      const checked = pluginExportSchema.safeParse(module.default);
-      if (!checked.success) {
-        const detail = module.default === undefined ? 'the module has no default export' : checked.error.issues.map((issue) => issue.message).join('; ');
-        problem(['plugin'], `"${config.plugin}" is not a provider plugin: ${detail}`);
-        continue;
-      }
-      plugin = module.default as ProviderPlugin;
-    } catch (error) {
-      problem(['plugin'], `cannot load "${config.plugin}": ${(error as Error).message}`);
-      continue;
-    }
-    const parsed = plugin.options.safeParse(config.options);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-        problem(['options', ...path], issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message);
+    const checked = await checkProviderPlugin(config, configFile, names, modules, (path, message) => warn(formatYamlPath(['providers', index, ...path]), message));
+    if ('problems' in checked) {
+      for (const problem of checked.problems) {
+        const full = ['providers', index, ...problem.path];
+        problems.push({ path: formatYamlPath(full), message: problem.message, line: lineOf(full) });
       }
       continue;
     }
-    channels.push({ index, config, plugin, options: parsed.data });
+    channels.push({ index, config, ...checked });
   }
   if (problems.length > 0) throw new ConfigError(configFile, problems);
   return channels;

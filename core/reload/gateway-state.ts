@@ -70,6 +70,14 @@ export interface ReloadEvent {
  */
 export type ChannelSource = (fileConfig: GatewayConfig) => Promise<readonly ProviderConfig[]>;
 
+/**
+ * Where a problem of the channels a {@link ChannelSource} gave lies: its `providers[i]` paths
+ * count the source's list, which is the file's only when the source adds nothing and leaves
+ * nothing out. Given the problem, that list and the file's config, it answers the problem as
+ * the operator finds it: the file's own index and line, or the channel's other home.
+ */
+export type ChannelProblemLocator = (problem: ConfigProblem, providers: readonly ProviderConfig[], fileConfig: GatewayConfig) => ConfigProblem;
+
 /** What {@link GatewayState} builds with. */
 export interface GatewayStateParts {
   /** The config file: plugin and translator paths resolve against it, problems name its lines. */
@@ -116,6 +124,7 @@ export class GatewayState {
   #fileConfig: GatewayConfig;
   #translators: readonly Translator[];
   #source: ChannelSource = async (fileConfig) => fileConfig.providers;
+  #locate: ChannelProblemLocator | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #listeners: ((event: ReloadEvent) => void | Promise<void>)[] = [];
 
@@ -154,8 +163,9 @@ export class GatewayState {
    * Where the channels come from from now on (see {@link ChannelSource}); takes effect with the
    * next {@link apply} or {@link reapply}.
    */
-  setChannelSource(source: ChannelSource): void {
+  setChannelSource(source: ChannelSource, locate?: ChannelProblemLocator): void {
     this.#source = source;
+    this.#locate = locate;
   }
 
   /** Calls `listener` after every reload, in the order registered, and waits for it before the reload resolves; returns how to stop. */
@@ -195,8 +205,9 @@ export class GatewayState {
     let built: BuiltChannels | undefined;
     let report: ReloadReport;
     let after = before;
+    let providers: readonly ProviderConfig[] = fileConfig.providers;
     try {
-      const providers = await this.#source(fileConfig);
+      providers = await this.#source(fileConfig);
       // Before anything can log: no new channel key may leave for a client or a log.
       operatorSecrets.add(secretValuesOf({ ...fileConfig, providers: [...providers] }));
       const next = withRunningRestartOnlyKeys(before, providers === fileConfig.providers ? fileConfig : this.#checked({ ...fileConfig, providers: [...providers] }));
@@ -221,7 +232,9 @@ export class GatewayState {
         await this.#discard(built);
         throw error;
       }
-      report = { status: 'refused', changed: [], channels: noChanges(), needs_restart: [], problems: [...error.problems] };
+      const locate = providers === fileConfig.providers ? undefined : this.#locate;
+      const problems = locate === undefined ? [...error.problems] : error.problems.map((problem) => locate(problem, providers, fileConfig));
+      report = { status: 'refused', changed: [], channels: noChanges(), needs_restart: [], problems };
     }
     await this.#discard(built);
     const event: ReloadEvent = { report, cause, before, after };

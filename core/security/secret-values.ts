@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config/config-schema.js';
+import type { GatewayConfig, ProviderConfig } from '../config/config-schema.js';
 import { redactSecrets } from './key-shapes.js';
 
 /**
@@ -79,12 +79,7 @@ export const operatorSecrets = new SecretValues();
  * the storage URL (redis or postgres).
  */
 export function secretValuesOf(config: GatewayConfig): string[] {
-  const values: string[] = [];
-  for (const provider of config.providers) {
-    if (provider.api_key !== undefined) values.push(provider.api_key);
-    values.push(...(provider.api_keys ?? []));
-    collectSecretOptions(provider.options, values, false);
-  }
+  const values = config.providers.flatMap(secretValuesOfChannel);
   values.push(config.security.encryption_key);
   for (const user of config.users) values.push(user.login_token);
   if (config.auth.oidc !== undefined) values.push(config.auth.oidc.client_secret);
@@ -93,6 +88,19 @@ export function secretValuesOf(config: GatewayConfig): string[] {
     const password = new URL(storageUrl).password;
     if (password !== '') values.push(password, decodeURIComponent(password));
   }
+  return values.filter((value) => value !== '');
+}
+
+/**
+ * The secret values of one channel: its `api_key`, its `api_keys` and the string values of
+ * its credential-named `options`. A channel added at runtime (the channel API) adds these to
+ * {@link operatorSecrets} before it serves.
+ */
+export function secretValuesOfChannel(provider: Pick<ProviderConfig, 'api_key' | 'api_keys' | 'options'>): string[] {
+  const values: string[] = [];
+  if (provider.api_key !== undefined) values.push(provider.api_key);
+  values.push(...(provider.api_keys ?? []));
+  collectSecretOptions(provider.options, values, false);
   return values.filter((value) => value !== '');
 }
 

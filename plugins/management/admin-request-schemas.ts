@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerEntryWith, providerFields } from '../../core/config/config-schema.js';
 import type { OperationName } from '../../core/contracts/provider/operation-call.js';
 import { testableOperations } from '../../core/pipeline/channel-test.js';
 import { UserStatus, userRoles } from '../../core/users/user-repository.js';
@@ -33,3 +34,27 @@ export const testChannelBody = z.strictObject(
   },
   jsonObject,
 );
+
+const enabledField = z.boolean({ error: 'expected true (serving) or false (disabled: drained, new requests go to other channels)' }).optional();
+
+/** POST /api/channel/: a `providers` entry of the config file, as JSON, and whether it serves at once (by default it does). */
+export const createChannelBody = providerEntryWith({ enabled: enabledField }, jsonObject);
+
+const channelName = z.string({ error: 'expected the name of a channel' }).min(1, { error: 'must not be empty' }).max(200, { error: 'at most 200 characters' });
+
+/**
+ * PUT /api/channel/: the channel's name, `enabled`, and any other field of its entry to
+ * change (what is left out stays, `null` removes an optional field). The changed entry is
+ * checked whole, as a new one is, so the fields here only have to be fields.
+ */
+export const updateChannelBody = z.strictObject(
+  {
+    ...Object.fromEntries(Object.keys(providerFields.shape).map((field) => [field, z.unknown().optional()])),
+    name: channelName,
+    enabled: enabledField,
+  },
+  jsonObject,
+);
+
+/** DELETE /api/channel/:name */
+export const channelNameParams = z.strictObject({ name: channelName });

@@ -1,19 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { maskedChannelEntry, type ChannelService, type ListedChannel } from '../../core/channels/channel-service.js';
 import type { GatewayConfig } from '../../core/config/config-schema.js';
 import type { ChannelActivity } from '../../core/observability/channel-activity.js';
 import type { ChannelTester } from '../../core/pipeline/channel-test.js';
-import type { Channel } from '../../core/routing/channel.js';
 import type { CircuitBreaker } from '../../core/routing/circuit-breaker.js';
 import { parseClientInput } from '../../core/validation/parse-client-input.js';
 import { requireAdmin } from '../auth/route-auth.js';
 import { clientAbortSignal } from '../http/client-abort-signal.js';
-import { testChannelBody } from './admin-request-schemas.js';
+import { channelNameParams, createChannelBody, testChannelBody, updateChannelBody } from './admin-request-schemas.js';
+import { auditActorOf } from './audit-actor.js';
 import { envelope, loginRoute as login } from './management-route.js';
 
 /** What the channel routes read. */
 export interface ChannelRoutesOptions {
-  /** The channels in force (a reload swaps them). */
-  channels: () => readonly Channel[];
+  service: ChannelService;
   breaker: CircuitBreaker;
   activity: ChannelActivity;
   tester: ChannelTester;
@@ -36,24 +36,60 @@ function scopeNote(config: GatewayConfig, workers: number): string {
   return others.length === 0 ? `${own}, the only one serving this gateway` : `${own}; ${others.join(', and ')}: ask each, or read /metrics, for the whole`;
 }
 
-/** `GET /api/channel/` and `POST /api/channel/test`, for admins. */
+/** The admin who asked, for the change listeners (the audit trail). */
+const authorOf = (request: FastifyRequest) => {
+  requireAdmin(request);
+  return auditActorOf(request);
+};
+
+/**
+ * The channel API, for admins: the list of every channel (the config file's and the store's),
+ * creating, changing and deleting stored channels, enabling and disabling any, and a test
+ * request through one.
+ */
 export async function channelRoutes(app: FastifyInstance, options: ChannelRoutesOptions): Promise<void> {
-  const { channels, breaker, activity, tester, config, workers } = options;
+  const { service, breaker, activity, tester, config, workers } = options;
   const note = scopeNote(config, workers);
+  /** A channel as the API shows it: its entry with every credential masked, where it comes from, and how it fares in this process. */
+  const present = ({ entry, source, enabled, created_time, updated_time }: ListedChannel) => ({
+    name: entry.name,
+    source,
+    enabled,
+    plugin: entry.plugin,
+    models: [...new Set([...entry.models, ...Object.keys(entry.model_map)])],
+    groups: [...entry.groups],
+    priority: entry.priority,
+    weight: entry.weight,
+    circuit: breaker.stateOf(entry.name),
+    recent: activity.summaryOf(entry.name),
+    config: maskedChannelEntry(entry),
+    ...(created_time === undefined ? {} : { created_time, updated_time }),
+  });
 
   app.get('/api/channel/', login, async (request) => {
     requireAdmin(request);
-    const items = channels().map((channel) => ({
-      name: channel.name,
-      plugin: channel.config.plugin,
-      models: [...new Set([...channel.config.models, ...Object.keys(channel.config.model_map)])],
-      groups: [...channel.groups],
-      priority: channel.priority,
-      weight: channel.weight,
-      circuit: breaker.stateOf(channel.name),
-      recent: activity.summaryOf(channel.name),
-    }));
+    const items = (await service.list()).map(present);
     return envelope({ items, total: items.length, recent_window_seconds: activity.windowSeconds, scope: { kind: 'process', process_id: process.pid, note } });
+  });
+
+  app.post('/api/channel/', login, async (request) => {
+    const by = authorOf(request);
+    const { enabled, ...entry } = parseClientInput(createChannelBody, request.body);
+    return envelope(present(await service.create(entry, enabled ?? true, by)));
+  });
+
+  app.put('/api/channel/', login, async (request) => {
+    const by = authorOf(request);
+    const { name, enabled, ...fields } = parseClientInput(updateChannelBody, request.body);
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    return envelope(present(await service.update(name, changes, enabled, by)));
+  });
+
+  app.delete('/api/channel/:name', login, async (request) => {
+    const by = authorOf(request);
+    const { name } = parseClientInput(channelNameParams, request.params, 'path');
+    await service.delete(name, by);
+    return envelope();
   });
 
   app.post('/api/channel/test', login, async (request, reply) => {

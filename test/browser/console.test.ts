@@ -11,6 +11,7 @@ import {
   unlabelledControls,
   type WatchedContext,
 } from './console-scene.js';
+import { gxUpstreamKey } from '../helpers/gateway-scenario.js';
 
 // The console in Debian's headless Chromium, as a person uses it: one browser, one gateway,
 // the steps in order (each builds on the one before). The user `uma` runs the token, model,
@@ -48,6 +49,23 @@ const chat = (key: string, text: string) =>
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'gx-2.5-pro', messages: [{ role: 'user', content: text }] }),
   });
+
+const chatWith = (key: string, model: string, text: string) =>
+  fetch(`${scene.origin}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: text }] }),
+  });
+
+/** A fresh API key of the admin's, made through the token API (`sk-…`). */
+async function adminKey(name: string): Promise<string> {
+  const headers = { authorization: `Bearer ${scene.admin.loginToken}`, 'content-type': 'application/json' };
+  await fetch(`${scene.origin}/api/token/`, { method: 'POST', headers, body: JSON.stringify({ name, remain_quota: 5_000_000 }) });
+  const listed = (await (await fetch(`${scene.origin}/api/token/search?keyword=${name}`, { headers })).json()) as { data: { items: Array<{ id: number }> } };
+  const id = listed.data.items[0]?.id;
+  const revealed = (await (await fetch(`${scene.origin}/api/token/${id}/key`, { method: 'POST', headers })).json()) as { data: { key: string } };
+  return `sk-${revealed.data.key}`;
+}
 
 const asUser = (loginToken: string, path: string) => fetch(`${scene.origin}${path}`, { headers: { authorization: `Bearer ${loginToken}` } });
 
@@ -403,6 +421,70 @@ t.test("the Audit page shows the admin's changes with who made them, filters the
   await page.waitForLoadState('networkidle');
   t.equal(await sidewaysOverflow(page), 0, 'Audit at 360 px');
   await page.setViewportSize({ width: 1280, height: 860 });
+});
+
+t.test('an admin creates a channel in the console, its model is called at once, and she edits, disables, enables and deletes it', async (t) => {
+  const { page } = await watched();
+  await signIn(page, scene.admin.loginToken);
+  await open(page, 'Channels');
+  await page.getByRole('button', { name: 'New channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByLabel('Name').fill('gx-console');
+  await dialog.getByLabel('Plugin', { exact: true }).fill('gx');
+  await dialog.getByLabel('Base URL').fill('not a url');
+  await dialog.getByLabel('API keys').fill(gxUpstreamKey);
+  await dialog.getByLabel('Models').fill('gx-3-console');
+  await checkLabels(t, page, 'the channel form');
+  await dialog.getByRole('button', { name: 'Create channel' }).click();
+  const invalid = dialog.locator('.field.invalid');
+  await invalid.waitFor();
+  t.equal(await invalid.locator('label').textContent(), 'Base URL', "the API's refusal is shown beside the field it names");
+  t.match(await invalid.locator('.field-error').textContent(), /base_url: expected a URL/);
+  await dialog.getByLabel('Base URL').fill(scene.gx.url);
+  await keepScreenshot(page, 'channel-form');
+  await dialog.getByRole('button', { name: 'Create channel' }).click();
+  await page.getByText('gx-console is created and serving.').waitFor();
+  const row = page.locator('tr[data-channel="gx-console"]');
+  t.match(await row.textContent(), /console\s*enabled/, 'listed as created here and enabled');
+  t.notMatch(await page.locator('table.channels').textContent(), new RegExp(gxUpstreamKey), 'the key is not shown');
+
+  await row.getByRole('button', { name: 'Test' }).click();
+  await row.locator('.test-result').getByText(/answered 200/).waitFor();
+  const key = await adminKey('channel-client');
+  const called = await chatWith(key, 'gx-3-console', 'through the new channel');
+  t.equal(called.status, 200, "a client calls the new channel's model");
+  t.equal(scene.gx.requests.at(-1)?.path, '/v1beta/models/gx-3-console:generateContent', 'and it reached the upstream through it');
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const editing = page.getByRole('dialog', { name: 'Channel gx-console' });
+  t.equal(await editing.getByLabel('API keys').inputValue(), '', 'the key field starts empty: keys are write-only');
+  await editing.getByLabel('Priority').fill('5');
+  await editing.getByRole('button', { name: 'Save channel' }).click();
+  await page.getByText('gx-console is saved.').waitFor();
+  t.match(await row.locator('td[data-label="Priority, weight"]').textContent(), /5, 1/, 'the new priority is listed');
+  t.equal((await chatWith(key, 'gx-3-console', 'still served with its kept key')).status, 200, 'the kept key still works');
+
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('gx-console is disabled').waitFor();
+  await row.getByText('disabled', { exact: true }).waitFor();
+  t.ok(await row.getByRole('button', { name: 'Test' }).isDisabled(), 'a disabled channel is not tested');
+  const whileDisabled = await chatWith(key, 'gx-3-console', 'disabled');
+  t.equal(whileDisabled.status, 404, 'a disabled channel serves nothing (no other channel has the model)');
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await page.getByText('gx-console is enabled').waitFor();
+  t.equal((await chatWith(key, 'gx-3-console', 'enabled again')).status, 200, 'enabled again, it serves');
+
+  const file = page.locator('tr[data-channel="gx-main"]');
+  t.equal(await file.getByRole('button', { name: 'Edit' }).count(), 0, 'a config file channel has no Edit button');
+  t.match(await file.textContent(), /edited in the config file/);
+  await checkLabels(t, page, 'channels with a runtime channel');
+  await keepScreenshot(page, 'channels-runtime');
+
+  page.once('dialog', (question) => void question.accept());
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('gx-console is deleted.').waitFor();
+  await row.waitFor({ state: 'detached' });
+  t.equal((await chatWith(key, 'gx-3-console', 'deleted')).status, 404, 'a deleted channel serves nothing');
 });
 
 t.test('a user sees no admin page, and the admin APIs refuse that user', async (t) => {

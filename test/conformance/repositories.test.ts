@@ -4,10 +4,21 @@ import { createStoreBackend } from '../../core/store/create-store-backend.js';
 import { TokenStatus } from '../../core/tokens/token-record.js';
 import { StoreTokenRepository } from '../../core/tokens/store-token-repository.js';
 import { StoreUserRepository } from '../../core/users/store-user-repository.js';
+import { StoreChannelRepository } from '../../core/channels/store-channel-repository.js';
+import type { StoredChannelRecord } from '../../core/channels/channel-repository.js';
 import { storageDrivers, storageFor } from '../helpers/test-config.js';
 import { testTokenRecord } from '../helpers/test-token-record.js';
 
 const record = (id: number, userId: number) => testTokenRecord(id, { user_id: userId });
+
+const channelRecord = (name: string, fields: Partial<StoredChannelRecord> = {}): StoredChannelRecord => ({
+  name,
+  plain: { name, plugin: 'gx', base_url: 'http://127.0.0.1:9/gx', models: ['gx-2.5-pro'], model_map: {}, groups: ['default'], priority: 0, weight: 1, timeouts: { connect_ms: 1, first_byte_ms: 1, idle_ms: 1, total_ms: 1 } },
+  sealed: `v1.sealed-${name}`,
+  created_time: 1_800_000_000,
+  updated_time: 1_800_000_000,
+  ...fields,
+});
 
 for (const driver of storageDrivers) {
   t.test(`repositories on the ${driver} driver`, async (t) => {
@@ -104,6 +115,33 @@ for (const driver of storageDrivers) {
       const next = await users.nextId();
       t.not(next, taken);
       t.equal(await users.get(next), undefined);
+    });
+
+    t.test('a stored channel is listed and read back by name, and a save replaces it', async (t) => {
+      const channels = new StoreChannelRepository(backend);
+      await channels.save(channelRecord('rt-one'));
+      await channels.save(channelRecord('rt-two'));
+      t.same((await channels.list()).map((channel) => channel.name).sort(), ['rt-one', 'rt-two']);
+      await channels.save(channelRecord('rt-one', { sealed: 'v1.replaced', updated_time: 1_800_000_100 }));
+      t.match(await channels.get('rt-one'), { sealed: 'v1.replaced', updated_time: 1_800_000_100, plain: { plugin: 'gx', models: ['gx-2.5-pro'] } });
+      t.equal((await channels.list()).length, 2, 'still two');
+      t.equal(await channels.get('rt-nowhere'), undefined);
+    });
+
+    t.test("a channel's disabled state is kept apart from its record, for file channels too, and goes with a deleted channel", async (t) => {
+      const channels = new StoreChannelRepository(backend);
+      await channels.save(channelRecord('rt-drained'), true);
+      await channels.setDisabled('file-channel', true);
+      t.same([...(await channels.disabledNames())].sort(), ['file-channel', 'rt-drained']);
+      await channels.save(channelRecord('rt-drained'), false);
+      t.same([...(await channels.disabledNames())], ['file-channel'], 'saved as enabled');
+      await channels.save(channelRecord('rt-gone'), true);
+      await channels.delete('rt-gone');
+      t.equal(await channels.get('rt-gone'), undefined);
+      t.notOk((await channels.list()).some((channel) => channel.name === 'rt-gone'), 'not listed');
+      t.notOk((await channels.disabledNames()).has('rt-gone'), 'nor marked disabled');
+      await channels.setDisabled('file-channel', false);
+      t.same([...(await channels.disabledNames())], []);
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { Test } from 'tap';
-import type { FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../fakes/openai/fake-openai-upstream.js';
+import type { LogEntry } from './cli-gateway-process.js';
 import { httpCall } from './http-call.js';
 import {
   balanceAt,
@@ -9,13 +10,16 @@ import {
   sleep,
   unitsPerCall,
   type Balance,
+  type GatewayInstance,
   type MultiInstanceScene,
+  type SceneToken,
 } from './multi-instance-scene.js';
 
 /**
  * The guarantees several gateway instances on one shared store must keep, whatever the store:
  * exact quota under a race, give-backs that survive another instance's exhaustion, token
- * invalidation and user disabling everywhere within 1 s, and task records and Responses affinity seen by all.
+ * invalidation and user disabling everywhere within 1 s, task records and Responses affinity
+ * seen by all, and a channel created or deleted through one served, or not, by all.
  * `scene` holds at least three instances.
  */
 export function multiInstanceCases(t: Test, scene: MultiInstanceScene): void {
@@ -148,4 +152,51 @@ export function multiInstanceCases(t: Test, scene: MultiInstanceScene): void {
     t.equal(responsesCalls(other).length - (before[1] as number), 0, 'none to the other');
     t.ok(reachedHolder.every((request) => (request.json as { previous_response_id?: string }).previous_response_id === id));
   });
+
+  t.test('a channel created through one of them is served by every process of every instance, and once deleted by none', async (t) => {
+    const runtimeKey = 'gp-runtime-upstream-key';
+    const runtimeUpstream = await startFakeOpenAiUpstream({ apiKey: runtimeKey });
+    t.teardown(() => runtimeUpstream.close());
+    const token = await issueSceneToken(scene, first, { unlimited_quota: true });
+    // gp-mini is served by gp-a already: the new channel is tried first by its priority, so each answer says which channel served it.
+    const channel = { name: 'gp-runtime', plugin: 'gp', base_url: runtimeUpstream.url, api_key: runtimeKey, models: ['gp-mini'], model_map: { 'gp-mini': 'gpt-5.4-mini' }, priority: 10 };
+    const created = await httpCall(`${second}/api/channel/`, { headers: scene.asOperator, body: channel });
+    t.equal(created.status, 200, 'created through the second instance');
+    for (const [index, instance] of scene.instances.entries()) {
+      t.ok(await everyProcessRoutes(instance, token, 'gp-runtime', true), `every one of the ${instance.servingPids.length} serving processes of instance ${index} answers through it`);
+    }
+    t.ok(runtimeUpstream.requests.length > 0, 'the new upstream was called');
+    t.notOk((await httpCall(`${third}/api/channel/`, { headers: scene.asOperator })).body.includes(runtimeKey), "another instance lists it without its key");
+
+    const deleted = await httpCall(`${third}/api/channel/gp-runtime`, { method: 'DELETE', headers: scene.asOperator });
+    t.equal(deleted.status, 200, 'deleted through the third');
+    for (const [index, instance] of scene.instances.entries()) {
+      t.ok(await everyProcessRoutes(instance, token, 'gp-runtime', false), `no serving process of instance ${index} answers through it any more`);
+    }
+  });
+}
+
+let routedCount = 0;
+
+/**
+ * Sends gp-mini chats as the token to `instance` until each of its serving processes has
+ * answered one through `channel` (or, with `through` false, through another one), polling for
+ * at most 10 s; false when some process never did. Which process answered, and through which
+ * channel, is read from its log line.
+ */
+async function everyProcessRoutes(instance: GatewayInstance, token: SceneToken, channel: string, through: boolean): Promise<boolean> {
+  const done = new Set<number>();
+  for (const until = Date.now() + 10_000; Date.now() < until; ) {
+    routedCount += 1;
+    const requestId = `runtime-channel-${process.pid}-${routedCount}`;
+    const answer = await httpCall(`${instance.base}/v1/chat/completions`, { headers: { ...token.bearer, 'x-request-id': requestId }, body: { model: 'gp-mini', messages: [{ role: 'user', content: 'which channel?' }] } });
+    if (answer.status === 200) {
+      const [entry] = await instance.process.waitForLogs(/^model request answered$/, 1, { where: (logged) => logged.reqId === requestId });
+      const attempts = ((entry as LogEntry).attempts ?? []) as Array<{ channel: string }>;
+      if ((attempts.at(-1)?.channel === channel) === through) done.add((entry as LogEntry).pid);
+      if (instance.servingPids.every((pid) => done.has(pid))) return true;
+    }
+    await sleep(5);
+  }
+  return false;
 }

@@ -38,6 +38,21 @@ t.test("the channel list shows each channel's config, circuit state and recent r
     weight: 3,
     circuit: 'closed',
     recent: { requests: 0, errors: 0, refused: 0, p50_latency_ms: null, last_error: null },
+    source: 'file',
+    enabled: true,
+    config: {
+      name: 'gx-main',
+      plugin: 'gx',
+      base_url: upstream.url,
+      api_key: '**********',
+      models: ['gx-2.5-pro', 'gx-3*'],
+      model_map: { 'gx-latest': 'gx-2.5-pro' },
+      groups: ['default'],
+      priority: 2,
+      weight: 3,
+      timeouts: { connect_ms: 10_000, first_byte_ms: 120_000, idle_ms: 60_000, total_ms: 600_000 },
+      options: {},
+    },
   });
   t.match(listed.items[1], { name: 'gx-wrong-key', groups: ['vip'], priority: 0, weight: 1 });
   t.equal(listed.total, 2);

@@ -9,12 +9,17 @@ import { buildTestApp } from '../helpers/build-test-app.js';
 import { chatBody, gxChannel, issueToken, nativeBody, postChat, postNative, scenarioPricing } from '../helpers/gateway-scenario.js';
 import { withDefaultUser } from '../../core/store/postgres-store-backend.js';
 import { postgresUrl, redisUrl } from '../helpers/test-config.js';
+import { UserService } from '../../core/users/user-service.js';
 
 // What an attacker who copies the data directory or dumps Redis or the PostgreSQL schema finds: the token records
 // (a name we planted shows they were read), but no API key, no login token and no channel
-// key in plain text. Keys are sealed, login tokens hashed, channel keys live only in config.
+// key in plain text. Keys are sealed, login tokens hashed; the config's channel keys live only
+// in the config, and those of channels created through the channel API are sealed with the
+// store's encryption key.
 
 const channelKey = 'channel-key-at-rest-7c1e9a4f2b';
+const runtimeChannelKey = 'runtime-channel-key-at-rest-93d0a6e1';
+const runtimeChannelName = 'gx-runtime-at-rest';
 const tokenName = 'at-rest-probe';
 
 /** Every file under the SQLite data directory, byte for byte (database, WAL and shared-memory files). */
@@ -80,6 +85,9 @@ for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
     t.teardown(() => upstream.close());
     const gateway = await buildTestApp(t, driver, { pricing: scenarioPricing, providers: [gxChannel('gx-main', upstream.url, { api_key: channelKey })] });
     const token = await issueToken(t, gateway, { name: tokenName });
+    const admin = (await gateway.app.gateway.resolve(UserService).create('root', 'admin')).loginToken;
+    const runtimeChannel = { name: runtimeChannelName, plugin: 'gx', base_url: upstream.url, api_key: runtimeChannelKey, models: ['gx-3-at-rest'] };
+    t.equal((await gateway.asUser(admin, { method: 'POST', url: '/api/channel/', payload: runtimeChannel })).statusCode, 200, 'a channel is created through the API');
     t.equal((await postChat(gateway, token, chatBody('hello'))).statusCode, 200, 'a request is served');
     t.equal((await postChat(gateway, token, chatBody('hello', { stream: true }))).statusCode, 200, 'and a stream');
     t.equal((await postNative(gateway, undefined, `gx-2.5-pro:generateContent?key=sk-${token.key}`, nativeBody('key in the query'))).statusCode, 200);
@@ -93,6 +101,7 @@ for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
       ['the API key', token.key],
       ['the login token', token.loginToken],
       ["the channel's upstream key", channelKey],
+      ["the runtime channel's upstream key", runtimeChannelKey],
     ] as const;
     let stored: string | Buffer;
     if (driver === 'sqlite') {
@@ -110,6 +119,7 @@ for (const driver of ['sqlite', 'redis', 'postgres'] as const) {
       stored = dump.text;
     }
     t.ok(stored.includes(tokenName), "the token's record is among what was read");
+    t.ok(stored.includes(runtimeChannelName), "and the runtime channel's");
     for (const [name, secret] of secrets) t.notOk(stored.includes(secret), `${name} is not stored in plain text`);
   });
 }

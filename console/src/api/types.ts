@@ -188,16 +188,40 @@ export interface ChannelActivity {
   last_error: { code: string; at: number } | null;
 }
 
+/** A channel's entry, as a `providers` entry of the config file is written; the API answers its keys masked. */
+export interface ChannelEntry {
+  name: string;
+  plugin: string;
+  base_url: string;
+  api_key?: string;
+  api_keys?: string[];
+  models: string[];
+  model_map: Record<string, string>;
+  groups: string[];
+  priority: number;
+  weight: number;
+  timeouts?: Record<string, number>;
+  max_response_mb?: number;
+  options: Record<string, unknown>;
+}
+
 /** One channel of `GET /api/channel/` (admins only). */
 export interface ChannelView {
   name: string;
+  /** `file`: the config file is its source of truth (only enabling it is changed here); `store`: created through the channel API. */
+  source: 'file' | 'store';
+  enabled: boolean;
   plugin: string;
+  /** Its models and `model_map` keys, as a test can pick them. */
   models: string[];
   groups: string[];
   priority: number;
   weight: number;
   circuit: 'closed' | 'open' | 'half-open';
   recent: ChannelActivity;
+  config: ChannelEntry;
+  created_time?: number;
+  updated_time?: number;
 }
 
 /** `data` of `GET /api/channel/`. */
