@@ -119,8 +119,10 @@ t.test('the count of model requests in flight falls back to zero after streams t
   const base = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
   const inFlight = gateway.app.gateway.resolve(InFlightRequests);
   for (let index = 0; index < 10; index += 1) fake.next({ chunkDelayMs: 150 });
-  for (let index = 0; index < 10; index += 1) fake.next({ stallAfterChunks: 1 });
   const finished = Promise.all(Array.from({ length: 10 }, (_, index) => httpCall(`${base}/v1/chat/completions`, { headers: token.bearer, body: chatBody(`stream ${index} a b c`, { stream: true }) })));
+  // The fake hands out behaviours in the order requests reach it: the stalls go to the second ten.
+  await until(() => fake.requests.length === 10);
+  for (let index = 0; index < 10; index += 1) fake.next({ stallAfterChunks: 1 });
   const left = await Promise.all(Array.from({ length: 10 }, (_, index) => openStream(`${base}/v1/chat/completions`, token.bearer, chatBody(`left ${index}`, { stream: true }))));
   t.equal(inFlight.admitted, 20, 'twenty streams are in flight');
   for (const stream of left) stream.sent.destroy();
