@@ -1,4 +1,4 @@
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { InFlightRequests } from '../../core/pipeline/in-flight-requests.js';
@@ -25,8 +25,10 @@ function openStream(url: string, headers: Record<string, string>, body: unknown)
   });
 }
 
+/** Waits for `condition`, giving up after 5 s so that the assertion after it fails rather than the test hanging. */
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+  const giveUp = Date.now() + 5000;
+  while (!condition() && Date.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 t.test('with server.max_in_flight: 2, a third model request is refused with 503 and Retry-After in its dialect while two streams are open, and served once one ends', async (t) => {
@@ -134,4 +136,38 @@ t.test('the count of model requests in flight falls back to zero after streams t
   );
   await until(() => inFlight.admitted === 0);
   t.equal(inFlight.admitted, 0, 'none is counted once its response has closed');
+});
+
+t.test('requests one after another on a keep-alive connection are each counted until their own answer ends', async (t) => {
+  const fake = await startGx(t);
+  const gateway = await scenarioGateway(t, { providers: [gxChannel('gx-main', fake.url)], server: { max_in_flight: 1 } });
+  const token = await issueToken(t, gateway);
+  await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(gateway.app.server.address() as AddressInfo).port}`;
+  const inFlight = gateway.app.gateway.resolve(InFlightRequests);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const payload = JSON.stringify(chatBody('again and again', { stream: true }));
+  const post = () =>
+    new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+      const sent = request(`${base}/v1/chat/completions`, { method: 'POST', agent, headers: { ...token.bearer, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } });
+      sent.on('error', reject);
+      sent.on('response', (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: sent.reusedSocket }));
+      });
+      sent.end(payload);
+    });
+  const answers = [];
+  for (let index = 0; index < 5; index += 1) {
+    answers.push(await post());
+    await until(() => inFlight.admitted === 0);
+  }
+  t.equal(inFlight.admitted, 0, 'and none is left counted');
+  t.same(
+    answers.map((answer) => answer.status),
+    [200, 200, 200, 200, 200],
+    'with a limit of one, each of five streams in a row is served',
+  );
+  t.ok(answers.slice(1).every((answer) => answer.reused), 'all on the one connection');
 });
