@@ -12,8 +12,8 @@ import { chatBody, gxChannel, issueToken, scenarioGateway, sseData, startGx, str
 // stream monopolising the loop (a synchronous pass over a long upstream backlog, a read loop
 // that never yields) would break.
 
-const pacedStreams = 200;
-const pacedWords = 40;
+const pacedStreams = 160;
+const pacedWords = 30;
 const paceMilliseconds = 25;
 const firehoseStreams = 4;
 const firehoseWords = 4000;
