@@ -51,6 +51,7 @@ import { ResponsesConversationStore, type StoredConversation } from '../core/con
 import { CircuitBreaker } from '../core/routing/circuit-breaker.js';
 import { errorHandlerPlugin } from '../plugins/errors/error-handler.js';
 import { bodyLimitPlugin } from '../plugins/http/body-limit.js';
+import { inFlightLimitPlugin } from '../plugins/http/in-flight-limit.js';
 import { lingeringClosePlugin } from '../plugins/http/lingering-close.js';
 import { clientTimeoutOptions } from './client-timeouts.js';
 import { ClusterWorkerMessageBus } from './cluster-store-messages.js';
@@ -187,6 +188,12 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
       users: container.resolve(UserService),
       failures: new AuthFailureLimiter(config.security.auth_failures, backend, container.resolve(InjectionTokens.clock)),
     });
+    // The breaker is built with the channels below; until then no circuit has a state.
+    let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];
+    const inFlight = container.resolve(InFlightRequests);
+    const metrics = new GatewayMetrics(() => circuitStates(), () => inFlight.admitted);
+    // After the auth plugin, before every route: the check goes in front of the API key guard.
+    await app.register(inFlightLimitPlugin, { inFlight, maxInFlight: config.server.max_in_flight, refused: () => metrics.refusedOverload() });
     await app.register(bodyLimitPlugin);
     await app.register(lingeringClosePlugin, {
       lingerMilliseconds: config.server.lingering_close_ms,
@@ -194,9 +201,6 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     });
         await app.register(jsonBodyParserPlugin, { maxDepth: config.server.max_json_depth });
     await app.register(healthPlugin, { backend });
-    // The breaker is built with the channels below; until then no circuit has a state.
-    let circuitStates: () => Iterable<[string, 'closed' | 'open' | 'half-open']> = () => [];
-    const metrics = new GatewayMetrics(() => circuitStates());
     await app.register(metricsPlugin, { metrics, groupWorker: isGatewayWorker() });
     const observer = await observerFor(app, config, metrics);
     await app.register(managementPlugin, { tokens: container.resolve(TokenService), users: container.resolve(UserService), usageLog: container.resolve(UsageLog), auditTrail: container.resolve(AuditTrail) });

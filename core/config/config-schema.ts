@@ -61,6 +61,9 @@ const serverSchema = z.strictObject({
     .default([]),
   max_json_depth: integer(1, maxJsonDepthCeiling).default(defaultMaxJsonDepth),
   shutdown_grace_ms: integer(0, 600_000).default(10_000),
+  // Model requests one process (each worker) carries at once; past it a new one is refused
+  // at arrival with 503 server_overloaded (plugins/http/in-flight-limit.ts). 0 turns it off.
+  max_in_flight: integer(0, 1_000_000).default(512),
   // `auto`: one worker per CPU the process may use. More than one needs a driver other than memory
   // (server/worker-storage-check.ts says why), checked at config check and start.
   workers: z

@@ -71,6 +71,7 @@ export const errorCodeRegistry = {
   operation_not_configured: "501: the channel's config leaves the operation out",
   service_unavailable: '503: the store is not answering',
   server_shutting_down: '503: the gateway is stopping',
+  server_overloaded: '503: the process has its most model requests in flight (server.max_in_flight); Retry-After says when to try again',
   affinity_channel_unavailable: '503: the channel holding the conversation is cooling down',
   no_available_channel: "503: every channel for the model is cooling down",
   // What an upstream did.

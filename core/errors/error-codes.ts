@@ -129,6 +129,19 @@ export const unavailable = (message: string, cause?: unknown) =>
 export const shuttingDown = () =>
   new GatewayError(503, 'server_shutting_down', 'the gateway is shutting down and ended this stream; retry the request', { retryable: true });
 
+/**
+ * 503: the process already carries `limit` model requests (`server.max_in_flight`). Refused
+ * at arrival, so the streams it is sending keep their pace; the client retries after
+ * `Retry-After` seconds, here or on another instance.
+ */
+export const serverOverloaded = (limit: number, retryAfterSeconds: number) =>
+  new GatewayError(
+    503,
+    'server_overloaded',
+    `the gateway is serving its limit of ${limit} model requests at once (server.max_in_flight); retry in ${retryAfterSeconds} s, or send the request to another instance`,
+    { headers: { 'retry-after': String(retryAfterSeconds) }, retryable: true },
+  );
+
 /** 400: JSON nested deeper than the gateway accepts (`server.max_json_depth` for a body); `param` names the field when it is JSON inside a string. */
 export const jsonTooDeep = (limit: number, param?: string) =>
   new GatewayError(

@@ -28,10 +28,14 @@ export class GatewayMetrics implements RunObserver {
   readonly #openStreams = new Gauge({ name: 'gateway_open_streams', help: 'Streams being sent to clients', registers: [this.registry] });
   readonly #tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens billed, by model and direction', labelNames: ['model', 'direction'], registers: [this.registry] });
   readonly #budgetOverruns = new Counter({ name: 'gateway_budget_overruns_total', help: 'Model requests served past a soft budget, by whose budget (token or user) and period', labelNames: ['scope', 'period'], registers: [this.registry] });
+  readonly #refusedOverload = new Counter({ name: 'gateway_refused_overload_total', help: 'Model requests refused at arrival with 503 server_overloaded: the process had server.max_in_flight in flight', registers: [this.registry] });
   readonly #quota = new Counter({ name: 'gateway_quota_units_total', help: 'Quota units charged, by model (500000 = 1 USD)', labelNames: ['model'], registers: [this.registry] });
 
-  /** `circuitStates` is read at each scrape: each channel's state. */
-  constructor(circuitStates: () => Iterable<[channel: string, state: 'closed' | 'open' | 'half-open']>) {
+  /**
+   * `circuitStates` is read at each scrape: each channel's state; so is `modelRequestsInFlight`,
+   * the model requests the process carries (what `server.max_in_flight` limits).
+   */
+  constructor(circuitStates: () => Iterable<[channel: string, state: 'closed' | 'open' | 'half-open']>, modelRequestsInFlight: () => number = () => 0) {
     const stateValues = { closed: 0, 'half-open': 1, open: 2 } as const;
     new Gauge({
       name: 'gateway_circuit_state',
@@ -43,6 +47,14 @@ export class GatewayMetrics implements RunObserver {
       collect() {
         this.reset();
         for (const [channel, state] of circuitStates()) this.set({ channel }, stateValues[state]);
+      },
+    });
+    new Gauge({
+      name: 'gateway_model_requests_in_flight',
+      help: 'Model requests taken and not answered to their end (streams until their last event), per process; server.max_in_flight caps it',
+      registers: [this.registry],
+      collect() {
+        this.set(modelRequestsInFlight());
       },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
@@ -74,6 +86,11 @@ export class GatewayMetrics implements RunObserver {
     if (summary.inputTokens > 0) this.#tokens.inc({ model: summary.model, direction: 'input' }, summary.inputTokens);
     if (summary.outputTokens > 0) this.#tokens.inc({ model: summary.model, direction: 'output' }, summary.outputTokens);
     if (summary.units > 0) this.#quota.inc({ model: summary.model }, summary.units);
+  }
+
+  /** A model request refused at arrival because the process was full (`server.max_in_flight`). */
+  refusedOverload(): void {
+    this.#refusedOverload.inc();
   }
 
   streamOpened(): void {

@@ -7,6 +7,12 @@ import type { InterruptibleStream } from '../streaming/stream-pump.js';
  * client gets a 503 `server_shutting_down` in its dialect while headers can still be sent.
  * Streams already answered are ended with an error event in their own wire format and billed
  * for what they sent. Either way a client reads why, instead of a cut connection.
+ *
+ * It also counts the model requests the process has taken ({@link admit}), from their
+ * arrival to the close of their response (a stream's end included), for `server.max_in_flight`.
+ * That span is wider than the drain's: it includes the body still arriving and the answer
+ * still being written, which is what a process is carrying; the drain needs only what it
+ * can abort or interrupt.
  */
 export class InFlightRequests {
   readonly #streams = new Set<InterruptibleStream>();
@@ -15,6 +21,11 @@ export class InFlightRequests {
   readonly #onDeadline = new Set<() => void>();
   #deadlinePassed = false;
   #requests = 0;
+  #admitted = 0;
+  // One release for every admitted request: no closure per request on the hot path.
+  readonly #release = (): void => {
+    this.#admitted -= 1;
+  };
   #drained: (() => void) | undefined;
 
   /** True once the shutdown deadline has passed. */
@@ -38,6 +49,23 @@ export class InFlightRequests {
       this.#requests -= 1;
       this.#checkDrained();
     };
+  }
+
+  /**
+   * Model requests taken and not answered to their end yet: from {@link admit} to the call of
+   * the function it returned.
+   */
+  get admitted(): number {
+    return this.#admitted;
+  }
+
+  /**
+   * Counts a model request from its arrival until the returned function is called, once and
+   * only once (when its response has closed, whether it finished or the client left).
+   */
+  admit(): () => void {
+    this.#admitted += 1;
+    return this.#release;
   }
 
   /** Tracks an answered stream until the returned function is called. */
