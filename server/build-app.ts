@@ -232,7 +232,7 @@ export async function buildApp(config: GatewayConfig, options: BuildAppOptions =
     channelService.onChange(async ({ action, name, before, after, by }) => {
       await auditTrail.record({ action: `channel.${action}`, target: { id: name, name }, before: before ?? null, after: after ?? null }, by ?? gatewayActor('api'));
     });
-    const reloader = new ConfigReloader({ configFile, state, backend, logger });
+    const reloader = new ConfigReloader({ configFile, fromFile: options.configFile !== undefined, state, backend, logger });
     await reloader.listen();
     app.addHook('onClose', async () => reloader.close());
     app.decorate('reloader', reloader);

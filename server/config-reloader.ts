@@ -15,6 +15,8 @@ export const configReloadChannel = 'config-reload';
 /** What a {@link ConfigReloader} works with. */
 export interface ConfigReloaderParts {
   configFile: string;
+  /** False for an app built from a config object with no file of its own (an embedding, a test): it has nothing to re-read, so it refuses a reload and hears none. */
+  fromFile: boolean;
   state: GatewayState;
   backend: StoreBackend;
   logger: FastifyBaseLogger;
@@ -55,6 +57,7 @@ export class ConfigReloader {
 
   /** Starts hearing the other processes' reloads (the store's announcements, the cluster primary's messages). */
   async listen(): Promise<void> {
+    if (!this.#parts.fromFile) return;
     await this.#parts.backend.subscribe(configReloadChannel, (message) => {
       // A link that came back may have missed an announcement: reloading an unchanged file changes nothing.
       if (message !== missedMessages && message === this.#origin) return;
@@ -73,6 +76,7 @@ export class ConfigReloader {
     const { configFile, state, logger } = this.#parts;
     let report: ReloadReport;
     try {
+      if (!this.#parts.fromFile) throw new ConfigError(configFile, [{ path: '', message: 'this gateway was built from a config object, not a file: there is no file to reload' }]);
       const { config } = loadConfigFile(configFile);
       assertWorkersFitStorage(config, configFile);
       report = await state.apply(config, cause);

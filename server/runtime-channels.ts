@@ -47,6 +47,9 @@ export async function startRuntimeChannels(parts: RuntimeChannelParts): Promise<
     return report.status === 'refused' ? report.problems : [];
   });
   await service.start();
+  // Nothing stored and nothing disabled: the file's channels, already in force, are all there is.
+  const listed = await service.list();
+  if (!listed.some((channel) => channel.source === 'store' || !channel.enabled)) return service;
   const report = await state.reapply({ via: 'channels' });
   if (report.status === 'refused') {
     logger.error(

@@ -35,13 +35,13 @@ t.test('the first start creates the schema and its tables; later starts find the
   const tables = await query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
   t.same(
     tables.map((row) => row.table_name),
-    ['balances', 'budget_windows', 'counters', 'hold_budgets', 'holds', 'rate_buckets', 'records', 'schema_migrations', 'set_members', 'slots', 'usage_logs', 'windows'],
+    ['audit_logs', 'balances', 'budget_windows', 'counters', 'hold_budgets', 'holds', 'rate_buckets', 'records', 'schema_migrations', 'set_members', 'slots', 'usage_logs', 'windows'],
   );
   const second = await PostgresStoreBackend.open(postgresUrl, schema);
   t.teardown(() => second.close());
   t.same((await second.readBalances(['token:1'])).get('token:1'), { remain: 40, used: 0 }, 'the data of the first start is there');
   const versions = await query<{ version: number }>(`SELECT version FROM ${pg.escapeIdentifier(schema as string)}.schema_migrations`);
-  t.same(versions, [{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }], 'each migration is applied once');
+  t.same(versions, [{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }], 'each migration is applied once');
 });
 
 t.test('instances starting together on a new schema migrate it once between them', async (t) => {
