@@ -42,7 +42,8 @@ const httpUrl = z
 
 const name = z
   .string({ error: 'expected a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'expected letters, digits, ".", "_" or "-"' });
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'expected letters, digits, ".", "_" or "-"' })
+  .max(64, { error: 'at most 64 characters' });
 
 const ipOrCidr = z.string({ error: 'expected an IP address or CIDR range' }).min(1);
 

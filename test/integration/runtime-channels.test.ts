@@ -102,6 +102,7 @@ t.test('bad input to the channel API is a 400 naming the field and what to chang
     ['no body fields', 'POST', {}, /^name: required/],
     ['not an object', 'POST', [1], /expected a JSON object/],
     ['a name with a space', 'POST', runtimeChannel(scene, { name: 'gx runtime' }), /^name: expected letters, digits/],
+    ['a name of 65 characters', 'POST', runtimeChannel(scene, { name: 'g'.repeat(65) }), /^name: at most 64 characters/],
     ['no models', 'POST', runtimeChannel(scene, { models: undefined }), /^models: required/],
     ['an empty model list', 'POST', runtimeChannel(scene, { models: [] }), /^models: expected at least one model/],
     ['a base_url that is no URL', 'POST', runtimeChannel(scene, { base_url: 'gx.example' }), /^base_url: expected a URL/],
