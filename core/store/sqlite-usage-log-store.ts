@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { usageScanPageSize, type UsageDay, type UsageFilter, type UsageLogStore, type UsagePage, type UsageStat } from '../usage/usage-log-store.js';
 import type { NewUsageRecord, UsageRecord } from '../usage/usage-record.js';
 import type { SqliteGroupCommit } from './sqlite-group-commit.js';
+import { SqliteLogTable } from './sqlite-log-table.js';
 import { sqlColumn, usageColumns, usageConditions, usageDayOfRow, usageRecordOfRow, whereClause } from './usage-log-sql.js';
 
 const selectedColumns = ['id', ...usageColumns].map(sqlColumn).join(', ');
@@ -15,29 +16,17 @@ const selectedColumns = ['id', ...usageColumns].map(sqlColumn).join(', ');
  * also after the oldest records are removed).
  */
 export class SqliteUsageLogStore implements UsageLogStore {
-  readonly #database: Database.Database;
   readonly #groupCommit: SqliteGroupCommit;
-  readonly #insert: Database.Statement;
-  readonly #removeBefore: Database.Statement<[number, number]>;
-  readonly #exportPage: Database.Statement<[number, number]>;
-  readonly #importRecord: Database.Statement;
-  /** Queries by their text: a filter's fields decide the text, so there are few. */
-  readonly #queries = new Map<string, Database.Statement>();
+  readonly #table: SqliteLogTable<UsageRecord>;
 
   constructor(database: Database.Database, groupCommit: SqliteGroupCommit) {
-    this.#database = database;
     this.#groupCommit = groupCommit;
-    this.#insert = database.prepare(`INSERT INTO usage_logs (${usageColumns.map(sqlColumn).join(', ')}) VALUES (${usageColumns.map(() => '?').join(', ')})`);
-    // Oldest first, through the index on created_at: a small batch never waits on a long scan.
-    this.#removeBefore = database.prepare('DELETE FROM usage_logs WHERE id IN (SELECT id FROM usage_logs WHERE created_at < ? ORDER BY created_at LIMIT ?)');
-    this.#exportPage = database.prepare(`SELECT ${selectedColumns} FROM usage_logs WHERE id > ? ORDER BY id LIMIT ?`);
-    // An imported id past the table's sequence moves the sequence on (AUTOINCREMENT), so new ids follow it.
-    this.#importRecord = database.prepare(`INSERT OR REPLACE INTO usage_logs (${selectedColumns}) VALUES (${['id', ...usageColumns].map(() => '?').join(', ')})`);
+    this.#table = new SqliteLogTable(database, { table: 'usage_logs', columns: usageColumns.map(sqlColumn), selected: selectedColumns, recordOfRow: usageRecordOfRow });
   }
 
   async append(records: readonly NewUsageRecord[]): Promise<void> {
     await this.#groupCommit.run(() => {
-      for (const record of records) this.#insert.run(...rowOf(record));
+      for (const record of records) this.#table.insert.run(...rowOf(record));
     });
   }
 
@@ -83,28 +72,21 @@ export class SqliteUsageLogStore implements UsageLogStore {
 
   async removeBefore(createdBefore: number, limit: number): Promise<number> {
     // In the group commit's IMMEDIATE transaction: one worker's removal at a time.
-    return this.#groupCommit.run(() => this.#removeBefore.run(createdBefore, limit).changes);
+    return this.#groupCommit.run(() => this.#table.removeBefore.run(createdBefore, limit).changes);
   }
 
   /** Every record, oldest first, a page at a time; run inside the export's read transaction, it reads that one snapshot. */
-  *exportRecords(pageSize: number): Generator<UsageRecord> {
-    for (let after = 0; ; ) {
-      const rows = this.#exportPage.all(after, pageSize) as Array<Record<string, unknown>>;
-      for (const row of rows) yield usageRecordOfRow(row);
-      if (rows.length < pageSize) return;
-      after = Number((rows.at(-1) as Record<string, unknown>).id);
-    }
+  exportRecords(pageSize: number): Generator<UsageRecord> {
+    return this.#table.exportRecords(pageSize);
   }
 
   /** Writes a record with its own id (an import, inside its transaction). */
   importRecord(record: UsageRecord): void {
-    this.#importRecord.run(record.id, ...rowOf(record));
+    this.#table.importRecord.run(record.id, ...rowOf(record));
   }
 
   #query(text: string): Database.Statement {
-    let statement = this.#queries.get(text);
-    if (statement === undefined) this.#queries.set(text, (statement = this.#database.prepare(text)));
-    return statement;
+    return this.#table.query(text);
   }
 }
 
