@@ -1,13 +1,14 @@
-import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api/client';
+import { api } from '../api/client';
 import type { Page } from '../api/types';
 // The gateway's own list and record shape (a module without imports, bundled as it is).
 import { auditActions, type AuditRecord } from '../../../core/audit/audit-record';
 import type { PageProps } from '../app';
 import { DataTable } from '../components/data-table';
-import { Field, Notice, messageOf } from '../components/field';
+import { Notice, messageOf } from '../components/field';
+import { FilterForm, failedFilterOf } from '../components/filter-form';
 import { Pager } from '../components/pager';
+import { RowWithDetail } from '../components/row-with-detail';
+import { useFilteredList } from '../components/use-filtered-list';
 import { useLoad } from '../components/use-load';
 import { dateTime, fromDateTimeInput } from '../format';
 
@@ -79,10 +80,8 @@ function AuditDetail(props: { record: AuditRecord }) {
 
 /** Audit (admins): the trail of token, user, channel and config changes, with filters and a row's before and after. */
 export function Audit(_props: PageProps) {
-  const [draft, setDraft] = useState<Filters>(noFilters);
-  const [filters, setFilters] = useState<Filters>(noFilters);
-  const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<number | undefined>();
+  const list = useFilteredList(noFilters);
+  const { filters, page } = list;
   const query = {
     start_timestamp: fromDateTimeInput(filters.from),
     end_timestamp: fromDateTimeInput(filters.to),
@@ -92,60 +91,20 @@ export function Audit(_props: PageProps) {
   };
   const records = useLoad(() => api<Page<AuditRecord>>('GET', '/api/audit', { query: { ...query, p: page, size: pageSize } }), [JSON.stringify([query, page])]);
   // A bad filter is refused with a message naming its parameter: shown beside that filter.
-  const failedFilter = records.error instanceof ApiError && records.error.field !== undefined ? filterOfParameter[records.error.field] : undefined;
-  const errorOf = (name: keyof Filters) => (failedFilter === name ? messageOf(records.error) : undefined);
-  const edit = (changes: Partial<Filters>) => setDraft((previous) => ({ ...previous, ...changes }));
-  const text = (name: keyof Filters, label: string, hint?: string) => (
-    <Field label={label} hint={hint} error={errorOf(name)}>
-      {(control) => <input {...control} value={draft[name]} onInput={(event) => edit({ [name]: event.currentTarget.value })} />}
-    </Field>
-  );
+  const failedFilter = failedFilterOf(records.error, filterOfParameter);
 
   return (
     <>
       <h1>Audit</h1>
-      <form
-        class="filters"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setPage(1);
-          setOpen(undefined);
-          setFilters(draft);
-        }}
-      >
-        <Field label="From" error={errorOf('from')}>{(control) => <input {...control} type="datetime-local" value={draft.from} onInput={(event) => edit({ from: event.currentTarget.value })} />}</Field>
-        <Field label="To" error={errorOf('to')}>{(control) => <input {...control} type="datetime-local" value={draft.to} onInput={(event) => edit({ to: event.currentTarget.value })} />}</Field>
-        <Field label="Action" error={errorOf('action')}>
-          {(control) => (
-            <select {...control} value={draft.action} onChange={(event) => edit({ action: event.currentTarget.value })}>
-              <option value="">any</option>
-              {auditActions.map((action) => (
-                <option key={action} value={action}>
-                  {action}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        {text('user_id', 'By user id', 'The admin or user who made the change; 0 for the gateway itself.')}
-        {text('target', 'Target', 'A token or user id, a username, a token or channel name.')}
-        <div class="actions">
-          <button type="submit" class="primary">
-            Apply filters
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setDraft(noFilters);
-              setFilters(noFilters);
-              setPage(1);
-            }}
-          >
-            Clear
-          </button>
-        </div>
-      </form>
+      <FilterForm list={list} failed={failedFilter} error={records.error}>
+        {(input) => (
+          <>
+            {input.choice('action', 'Action', auditActions.map((action) => [action, action]))}
+            {input.text('user_id', 'By user id', 'The admin or user who made the change; 0 for the gateway itself.')}
+            {input.text('target', 'Target', 'A token or user id, a username, a token or channel name.')}
+          </>
+        )}
+      </FilterForm>
       {records.error !== undefined && failedFilter === undefined && <Notice kind="error">{messageOf(records.error)}</Notice>}
       <DataTable caption="Changes on the audit trail, newest first" class="audit" columns={['Time', 'By', 'Address', 'Action', 'Target', 'Detail']}>
         {records.data?.items.length === 0 && (
@@ -154,32 +113,18 @@ export function Audit(_props: PageProps) {
           </tr>
         )}
         {records.data?.items.map((record) => (
-          <Fragment key={record.id}>
-            <tr data-audit-id={record.id}>
-              <td data-label="Time">{dateTime(record.created_at)}</td>
-              <td data-label="By">{record.user_id === 0 ? `the gateway (${record.source})` : `${record.username} (${record.user_id})`}</td>
-              <td data-label="Address">{record.ip || '—'}</td>
-              <td data-label="Action">
-                <code>{record.action}</code>
-              </td>
-              <td data-label="Target">{record.target_name === '' || record.target_name === record.target_id ? record.target_id : `${record.target_name} (${record.target_id})`}</td>
-              <td data-label="Detail">
-                <button type="button" class="small" aria-expanded={open === record.id} onClick={() => setOpen(open === record.id ? undefined : record.id)}>
-                  {open === record.id ? 'Hide' : 'Details'}
-                </button>
-              </td>
-            </tr>
-            {open === record.id && (
-              <tr class="detail-row">
-                <td colSpan={6}>
-                  <AuditDetail record={record} />
-                </td>
-              </tr>
-            )}
-          </Fragment>
+          <RowWithDetail key={record.id} row={{ 'data-audit-id': record.id }} columns={6} open={list.open === record.id} onToggle={() => list.toggle(record.id)} detail={<AuditDetail record={record} />}>
+            <td data-label="Time">{dateTime(record.created_at)}</td>
+            <td data-label="By">{record.user_id === 0 ? `the gateway (${record.source})` : `${record.username} (${record.user_id})`}</td>
+            <td data-label="Address">{record.ip || '—'}</td>
+            <td data-label="Action">
+              <code>{record.action}</code>
+            </td>
+            <td data-label="Target">{record.target_name === '' || record.target_name === record.target_id ? record.target_id : `${record.target_name} (${record.target_id})`}</td>
+          </RowWithDetail>
         ))}
       </DataTable>
-      {records.data !== undefined && <Pager label="Audit pages" page={page} pageSize={pageSize} total={records.data.total} onPage={setPage} />}
+      {records.data !== undefined && <Pager label="Audit pages" page={page} pageSize={pageSize} total={records.data.total} onPage={list.setPage} />}
     </>
   );
 }

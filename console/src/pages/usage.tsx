@@ -1,11 +1,14 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ApiError, loginHeaders, withQuery } from '../api/client';
+import { api, loginHeaders, withQuery } from '../api/client';
 import type { LogRecord, LogStat, Page, Pricing } from '../api/types';
 import type { PageProps } from '../app';
 import { DataTable } from '../components/data-table';
-import { Checkbox, Field, Notice, messageOf } from '../components/field';
+import { Checkbox, Notice, messageOf } from '../components/field';
+import { FilterForm, failedFilterOf } from '../components/filter-form';
 import { Pager } from '../components/pager';
+import { RowWithDetail } from '../components/row-with-detail';
+import { useFilteredList } from '../components/use-filtered-list';
 import { useLoad } from '../components/use-load';
 import { dateTime, duration, fromDateTimeInput, units, unitsAsUsd } from '../format';
 import { loadPricing, ratioOf } from '../pricing';
@@ -127,31 +130,21 @@ function RecordDetail(props: { record: LogRecord; pricing: Pricing | undefined }
 /** Usage: the log table with filters, totals, a row's detail, and export. */
 export function Usage(props: PageProps) {
   const isAdmin = props.user.role === 'admin';
-  const fromLink = { ...noFilters, request_id: props.query.get('request_id') ?? '' };
-  const [draft, setDraft] = useState<Filters>(fromLink);
-  const [filters, setFilters] = useState<Filters>(fromLink);
+  const list = useFilteredList(noFilters, { ...noFilters, request_id: props.query.get('request_id') ?? '' });
+  const { page, setPage } = list;
   const [everyone, setEveryone] = useState(false);
-  const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<number | undefined>();
   const [exportError, setExportError] = useState<string | undefined>();
   const pricing = useLoad(loadPricing, []);
   // The caller's own records, or (admins) everyone's: `/api/log/self…` or `/api/log/…`.
   const base = everyone ? '/api/log' : '/api/log/self';
   const listPath = everyone ? '/api/log/' : '/api/log/self';
-  const query = queryOf(filters, everyone);
+  const query = queryOf(list.filters, everyone);
   const key = JSON.stringify([base, query, page]);
   const records = useLoad(() => api<Page<LogRecord>>('GET', listPath, { query: { ...query, p: page, size: pageSize } }), [key]);
   const totals = useLoad(() => api<LogStat>('GET', `${base}/stat`, { query }), [key]);
   const quotaPerUsd = pricing.data?.quota_per_usd;
   // A bad filter is refused with a message naming its parameter: shown beside that filter.
-  const failedFilter = records.error instanceof ApiError && records.error.field !== undefined ? filterOfParameter[records.error.field] : undefined;
-  const errorOf = (name: keyof Filters) => (failedFilter === name ? messageOf(records.error) : undefined);
-  const edit = (changes: Partial<Filters>) => setDraft((previous) => ({ ...previous, ...changes }));
-  const text = (name: keyof Filters, label: string, hint?: string) => (
-    <Field label={label} hint={hint} error={errorOf(name)}>
-      {(control) => <input {...control} value={draft[name]} onInput={(event) => edit({ [name]: event.currentTarget.value })} />}
-    </Field>
-  );
+  const failedFilter = failedFilterOf(records.error, filterOfParameter);
   const exportAs = (format: 'csv' | 'jsonl') => {
     setExportError(undefined);
     download(withQuery(`${base}/export`, { ...query, format }), format).catch((error: unknown) => setExportError(messageOf(error)));
@@ -160,61 +153,42 @@ export function Usage(props: PageProps) {
   return (
     <>
       <h1>Usage</h1>
-      <form
-        class="filters"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setPage(1);
-          setOpen(undefined);
-          setFilters(draft);
-        }}
+      <FilterForm
+        list={list}
+        failed={failedFilter}
+        error={records.error}
+        actions={
+          <>
+            <button type="button" onClick={() => exportAs('csv')}>
+              Export CSV
+            </button>
+            <button type="button" onClick={() => exportAs('jsonl')}>
+              Export JSONL
+            </button>
+          </>
+        }
       >
-        <Field label="From" error={errorOf('from')}>{(control) => <input {...control} type="datetime-local" value={draft.from} onInput={(event) => edit({ from: event.currentTarget.value })} />}</Field>
-        <Field label="To" error={errorOf('to')}>{(control) => <input {...control} type="datetime-local" value={draft.to} onInput={(event) => edit({ to: event.currentTarget.value })} />}</Field>
-        <Field label="Type" error={errorOf('type')}>
-          {(control) => (
-            <select {...control} value={draft.type} onChange={(event) => edit({ type: event.currentTarget.value })}>
-              <option value="">any</option>
-              {Object.entries(recordTypes).map(([value, name]) => (
-                <option key={value} value={value}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        {text('model_name', 'Model')}
-        {text('token_name', 'Token name')}
-        {text('request_id', 'Request id')}
-        {text('status', 'HTTP status', 'Such as 200 or 429.')}
-        {isAdmin && <Checkbox label="Everyone's requests (admin)" checked={everyone} onChange={(value) => {
-              setEveryone(value);
-              setPage(1);
-            }} />}
-        {isAdmin && everyone && text('user_id', 'User id')}
-        <div class="actions">
-          <button type="submit" class="primary">
-            Apply filters
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setDraft(noFilters);
-              setFilters(noFilters);
-              setPage(1);
-            }}
-          >
-            Clear
-          </button>
-          <button type="button" onClick={() => exportAs('csv')}>
-            Export CSV
-          </button>
-          <button type="button" onClick={() => exportAs('jsonl')}>
-            Export JSONL
-          </button>
-        </div>
-      </form>
+        {(input) => (
+          <>
+            {input.choice('type', 'Type', Object.entries(recordTypes))}
+            {input.text('model_name', 'Model')}
+            {input.text('token_name', 'Token name')}
+            {input.text('request_id', 'Request id')}
+            {input.text('status', 'HTTP status', 'Such as 200 or 429.')}
+            {isAdmin && (
+              <Checkbox
+                label="Everyone's requests (admin)"
+                checked={everyone}
+                onChange={(value) => {
+                  setEveryone(value);
+                  setPage(1);
+                }}
+              />
+            )}
+            {isAdmin && everyone && input.text('user_id', 'User id')}
+          </>
+        )}
+      </FilterForm>
       {exportError !== undefined && <Notice kind="error">{exportError}</Notice>}
       {records.error !== undefined && failedFilter === undefined && <Notice kind="error">{messageOf(records.error)}</Notice>}
       {totals.data !== undefined && (
@@ -234,36 +208,29 @@ export function Usage(props: PageProps) {
           </tr>
         )}
         {records.data?.items.map((record) => (
-          <Fragment key={record.id}>
-            <tr data-request-id={record.request_id}>
-              <td data-label="Time">{dateTime(record.created_at)}</td>
-              {everyone && <td data-label="User">{record.user_id}</td>}
-              <td data-label="Token">{record.token_name}</td>
-              <td data-label="Model">{record.model_name}</td>
-              <td data-label="Type">{recordTypes[record.type] ?? record.type}</td>
-              <td data-label="Status">{record.status}</td>
-              <td data-label="Tokens" class="tokens">
-                {record.prompt_tokens} + {record.completion_tokens}
-              </td>
-              <td data-label="Quota" class="quota">
-                {units(record.quota)}
-                {quotaPerUsd === undefined ? '' : ` (${unitsAsUsd(record.quota, quotaPerUsd)})`}
-              </td>
-              <td data-label="Time taken">{duration(record.use_time_ms)}</td>
-              <td data-label="Detail">
-                <button type="button" class="small" aria-expanded={open === record.id} onClick={() => setOpen(open === record.id ? undefined : record.id)}>
-                  {open === record.id ? 'Hide' : 'Details'}
-                </button>
-              </td>
-            </tr>
-            {open === record.id && (
-              <tr class="detail-row">
-                <td colSpan={everyone ? 10 : 9}>
-                  <RecordDetail record={record} pricing={pricing.data} />
-                </td>
-              </tr>
-            )}
-          </Fragment>
+          <RowWithDetail
+            key={record.id}
+            row={{ 'data-request-id': record.request_id }}
+            columns={everyone ? 10 : 9}
+            open={list.open === record.id}
+            onToggle={() => list.toggle(record.id)}
+            detail={<RecordDetail record={record} pricing={pricing.data} />}
+          >
+            <td data-label="Time">{dateTime(record.created_at)}</td>
+            {everyone && <td data-label="User">{record.user_id}</td>}
+            <td data-label="Token">{record.token_name}</td>
+            <td data-label="Model">{record.model_name}</td>
+            <td data-label="Type">{recordTypes[record.type] ?? record.type}</td>
+            <td data-label="Status">{record.status}</td>
+            <td data-label="Tokens" class="tokens">
+              {record.prompt_tokens} + {record.completion_tokens}
+            </td>
+            <td data-label="Quota" class="quota">
+              {units(record.quota)}
+              {quotaPerUsd === undefined ? '' : ` (${unitsAsUsd(record.quota, quotaPerUsd)})`}
+            </td>
+            <td data-label="Time taken">{duration(record.use_time_ms)}</td>
+          </RowWithDetail>
         ))}
       </DataTable>
       {records.data !== undefined && <Pager label="Usage pages" page={page} pageSize={pageSize} total={records.data.total} onPage={setPage} />}
