@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api/client';
+import { api } from '../api/client';
 import type { ChannelView } from '../api/types';
-import { Checkbox, Field, Notice, messageOf } from '../components/field';
+import { EditForm } from '../components/edit-form';
+import { Checkbox, Field } from '../components/field';
+import { useEditForm } from '../components/use-edit-form';
 
 interface FormState {
   name: string;
@@ -82,23 +83,19 @@ function modelMapOf(text: string): Record<string, string> {
  */
 export function ChannelForm(props: { channel?: ChannelView; onSaved: (channel: ChannelView) => void; onCancel: () => void }) {
   const editing = props.channel;
-  const [state, setState] = useState(() => initialState(editing));
-  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const set = (changes: Partial<FormState>) => setState((previous) => ({ ...previous, ...changes }));
+  const form = useEditForm(() => initialState(editing), inputOfField);
+  const { state, set, errors } = form;
   const masked = editing === undefined ? undefined : (editing.config.api_keys ?? (editing.config.api_key === undefined ? [] : [editing.config.api_key])).join(', ');
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setErrors({});
-    setFormError(undefined);
+    form.clearErrors();
     let options: unknown;
     if (state.options.trim() !== '' || editing !== undefined) {
       try {
         options = state.options.trim() === '' ? {} : JSON.parse(state.options);
       } catch {
-        setErrors({ options: 'expected the options as a JSON object, such as {"api_version": "v1beta"}' });
+        form.setErrors({ options: 'expected the options as a JSON object, such as {"api_version": "v1beta"}' });
         return;
       }
     }
@@ -117,21 +114,11 @@ export function ChannelForm(props: { channel?: ChannelView; onSaved: (channel: C
     // Masked option values are never sent back: the options go only when they were changed.
     if (options !== undefined && (editing === undefined || state.options !== optionsText(editing.config.options))) body.options = options;
     if (editing === undefined) body.enabled = state.enabled;
-    setBusy(true);
-    try {
-      props.onSaved(await api<ChannelView>(editing === undefined ? 'POST' : 'PUT', '/api/channel/', { body }));
-    } catch (error) {
-      const input = error instanceof ApiError && error.field !== undefined ? inputOfField[error.field] : undefined;
-      if (input !== undefined) setErrors({ [input]: messageOf(error) });
-      else setFormError(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
+    await form.save(async () => props.onSaved(await api<ChannelView>(editing === undefined ? 'POST' : 'PUT', '/api/channel/', { body })));
   };
 
   return (
-    <form class="token-form channel-form" onSubmit={submit} noValidate>
-      {formError !== undefined && <Notice kind="error">{formError}</Notice>}
+    <EditForm class="token-form channel-form" onSubmit={submit} error={form.formError} busy={form.busy} submitLabel={editing === undefined ? 'Create channel' : 'Save channel'} onCancel={props.onCancel}>
       <Field label="Name" hint="Letters, digits, dots, underscores or dashes; it cannot be changed later." error={errors.name}>
         {(control) => <input {...control} value={state.name} disabled={editing !== undefined} autocomplete="off" onInput={(event) => set({ name: event.currentTarget.value })} />}
       </Field>
@@ -167,14 +154,6 @@ export function ChannelForm(props: { channel?: ChannelView; onSaved: (channel: C
         {(control) => <textarea {...control} rows={3} value={state.options} onInput={(event) => set({ options: event.currentTarget.value })} />}
       </Field>
       {editing === undefined && <Checkbox label="Serving (enabled) once created" checked={state.enabled} onChange={(enabled) => set({ enabled })} error={errors.enabled} />}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {editing === undefined ? 'Create channel' : 'Save channel'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditForm>
   );
 }

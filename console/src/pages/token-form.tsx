@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api/client';
+import { api } from '../api/client';
 import type { Pricing, Token, TokenFields } from '../api/types';
 import { BudgetInputs, budgetDraftOf, budgetFieldsOf, budgetInputOfField, type BudgetDraft } from '../components/budget-inputs';
-import { Checkbox, Field, Notice, messageOf } from '../components/field';
+import { EditForm } from '../components/edit-form';
+import { Checkbox, Field } from '../components/field';
+import { useEditForm } from '../components/use-edit-form';
 import { fromDateTimeInput, toDateTimeInput } from '../format';
 import { modelsOfToken } from '../pricing';
 
@@ -77,11 +78,8 @@ function fieldsOf(state: FormState): TokenFields {
  */
 export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () => void; onCancel: () => void }) {
   const { pricing } = props;
-  const [state, setState] = useState(() => initialState(props.token, pricing.quota_per_usd));
-  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const set = (changes: Partial<FormState>) => setState((previous) => ({ ...previous, ...changes }));
+  const form = useEditForm(() => initialState(props.token, pricing.quota_per_usd), inputOfField);
+  const { state, set, errors } = form;
   // The models of the group picked (those of every group walked, for auto), and any picked before.
   const inGroup = modelsOfToken(pricing, { group: state.group, model_limits_enabled: false, model_limits: '' }).map((entry) => entry.model.model_name);
   const servedModels = [...new Set([...inGroup, ...state.models])];
@@ -90,26 +88,17 @@ export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () 
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setErrors({});
-    setFormError(undefined);
-    try {
+    form.clearErrors();
+    await form.save(async () => {
       const fields = fieldsOf(state);
       if (props.token === undefined) await api('POST', '/api/token/', { body: fields });
       else await api('PUT', '/api/token/', { body: { id: props.token.id, ...fields } });
       props.onSaved();
-    } catch (error) {
-      const input = error instanceof ApiError && error.field !== undefined ? inputOfField[error.field] : undefined;
-      if (input !== undefined) setErrors({ [input]: messageOf(error) });
-      else setFormError(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form class="token-form" onSubmit={submit} noValidate>
-      {formError !== undefined && <Notice kind="error">{formError}</Notice>}
+    <EditForm class="token-form" onSubmit={submit} error={form.formError} busy={form.busy} submitLabel={props.token === undefined ? 'Create token' : 'Save changes'} onCancel={props.onCancel}>
       <Field label="Name" hint="1 to 30 characters." error={errors.name}>
         {(control) => <input {...control} value={state.name} maxLength={30} required onInput={(event) => set({ name: event.currentTarget.value })} />}
       </Field>
@@ -195,14 +184,6 @@ export function TokenForm(props: { token?: Token; pricing: Pricing; onSaved: () 
       <Field label="IP allow-list" hint="Comma-separated addresses or CIDR ranges, such as 10.0.0.0/8, 2001:db8::1. Empty allows any address." error={errors.allowIps}>
         {(control) => <textarea {...control} rows={2} value={state.allowIps} onInput={(event) => set({ allowIps: event.currentTarget.value })} />}
       </Field>
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {props.token === undefined ? 'Create token' : 'Save changes'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditForm>
   );
 }

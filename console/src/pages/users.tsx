@@ -6,6 +6,7 @@ import { BudgetInputs, budgetDraftOf, budgetFieldsOf, budgetInputOfField, type B
 import { BudgetList } from '../components/budget-list';
 import { CopyButton } from '../components/copy-button';
 import { DataTable } from '../components/data-table';
+import { EditForm } from '../components/edit-form';
 import { Field, Notice, messageOf } from '../components/field';
 import { Modal } from '../components/modal';
 import { Pager } from '../components/pager';
@@ -34,18 +35,9 @@ function UserBudgetsForm(props: { user: UserView; quotaPerUsd: number; onSaved: 
     }
   };
   return (
-    <form class="token-form" onSubmit={submit} noValidate>
-      {formError !== undefined && <Notice kind="error">{formError}</Notice>}
+    <EditForm class="token-form" onSubmit={submit} error={formError} submitLabel="Save budgets" onCancel={props.onCancel}>
       <BudgetInputs draft={draft} quotaPerUsd={props.quotaPerUsd} errors={errors} onChange={(changes) => setDraft((previous) => ({ ...previous, ...changes }))} scope="all of the user's tokens together" />
-      <div class="actions">
-        <button type="submit" class="primary">
-          Save budgets
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </EditForm>
   );
 }
 
