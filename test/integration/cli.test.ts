@@ -76,10 +76,12 @@ t.test('config check', async (t) => {
     t.equal(result.error, 'warning: storage.path: ignored with driver memory: only sqlite uses it\n');
   });
 
-  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it with their lines', async (t) => {
+  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it, and start, with their lines', async (t) => {
     const { file } = writeConfig(
       t,
       (directory) =>
+        // A configured user: start then creates no first admin (and logs nothing) before it loads the plugins.
+        `users:\n  - { id: 1, username: admin, role: admin, login_token: mgu_cli_test_admin_login_token_000000000001 }\n` +
         validConfig(directory) +
         `  - name: typo
     plugin: gxx
@@ -106,6 +108,9 @@ t.test('config check', async (t) => {
       `providers[2].plugin: cannot load "./missing-plugin.js": no file at ${join(dirname(file), 'missing-plugin.js')} (line ${lineOf(text, 'plugin: ./missing-plugin.js')})`,
       `providers[3].options.no_such_option: unknown key (line ${lineOf(text, 'no_such_option')})`,
     ]);
+    const started = await cli(['start', '--config', file]);
+    t.equal(started.code, 1, 'start refuses the file');
+    t.equal(started.error, result.error, 'with the same problems and lines, and no stack trace');
   });
 
   t.test('a served model that nothing prices fails the check, naming the model, its channel and the fixes', async (t) => {
@@ -221,9 +226,11 @@ providers:
     t.notOk(result.error.includes('supersecretvalue123'), 'the secret is not shown');
   });
 
-  t.test('a missing file exits 1 with one line that says how to name the config', async (t) => {
-    const directory = t.testdir({});
+  t.test('a missing or unreadable file exits 1 with one line that says how to name the config', async (t) => {
+    const directory = t.testdir({ folder: {} });
     const file = join(directory, 'absent.yaml');
+    // A folder where the file should be: unreadable whoever runs the test (root reads a file of mode 000).
+    const folder = join(directory, 'folder');
     for (const command of [['config', 'check'], ['start']]) {
       const result = await cli([...command, '--config', file]);
       t.equal(result.code, 1);
@@ -231,6 +238,13 @@ providers:
         result.error,
         `${file}: cannot read the file (ENOENT: there is no such file); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
         command.join(' '),
+      );
+      const unreadable = await cli([...command, '--config', folder]);
+      t.equal(unreadable.code, 1);
+      t.equal(
+        unreadable.error,
+        `${folder}: cannot read the file (EISDIR: it is a folder); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
+        `${command.join(' ')} on a folder`,
       );
     }
   });
