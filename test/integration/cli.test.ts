@@ -351,6 +351,34 @@ t.test('start on a port another process holds exits 1 with one line naming serve
   t.equal(result.error, `127.0.0.1:${port} is already in use by another process: set server.port in ${file} (the shipped config reads GATEWAY_PORT) to a free port, or stop that process\n`);
 });
 
+t.test("a data_dir or SQLite path that cannot be written fails start and users list in one line naming the key, and leaves no admin without its login token", async (t) => {
+  const { directory, file } = writeConfig(t, (directory) => validConfig(directory).replace(`data_dir: ${directory}`, `data_dir: ${join(directory, 'in-the-way')}`));
+  // A file where the data directory must be: no user may write there, root included.
+  writeFileSync(join(directory, 'in-the-way'), 'not a folder\n');
+  const dataDirMessage = `cannot write to the data directory ${join(directory, 'in-the-way')}: ${join(directory, 'in-the-way')} (EEXIST: a file is where a folder must be); set storage.data_dir in ${file} to a folder this user may write (the generated encryption key, the first admin's login token and the pid file go there)\n`;
+  const started = await cli(['start', '--config', file]);
+  t.equal(started.code, 1);
+  t.equal(started.error, dataDirMessage, 'the first admin\'s login token cannot be written: one line, no stack trace');
+  const listed = await cli(['users', 'list', '--config', file]);
+  t.equal(listed.code, 0, 'the store itself opens');
+  t.match(listed.out, /^no users yet/, 'and holds no admin whose login token went nowhere');
+
+  const generatedKey = writeConfig(t, (directory) => validConfig(directory).replace(`data_dir: ${directory}`, `data_dir: ${join(directory, 'in-the-way')}`).replace(testEncryptionKey, '""'));
+  writeFileSync(join(generatedKey.directory, 'in-the-way'), 'not a folder\n');
+  const keyless = await cli(['start', '--config', generatedKey.file]);
+  t.equal(keyless.code, 1);
+  t.match(keyless.error, /^cannot write to the data directory .*; set storage\.data_dir in .* to a folder this user may write .*\n$/, 'the generated encryption key cannot be written either');
+
+  const database = writeConfig(t, (directory) => validConfig(directory).replace(`path: ${join(directory, 'gateway.sqlite')}`, `path: ${join(directory, 'in-the-way', 'gateway.sqlite')}`));
+  writeFileSync(join(database.directory, 'in-the-way'), 'not a folder\n');
+  const databaseMessage = `cannot create the SQLite database ${join(database.directory, 'in-the-way', 'gateway.sqlite')}: ${join(database.directory, 'in-the-way')} (EEXIST: a file is where a folder must be); set storage.path in ${database.file} to a file in a folder this user may write\n`;
+  for (const command of [['start'], ['users', 'list'], ['users', 'create', 'carol']]) {
+    const result = await cli([...command, '--config', database.file]);
+    t.equal(result.code, 1, command.join(' '));
+    t.equal(result.error, databaseMessage, `${command.join(' ')}: one line naming storage.path`);
+  }
+});
+
 /** The gateway as its own process, with its stdout lines. */
 interface Server {
   child: ChildProcess;
