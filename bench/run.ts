@@ -15,7 +15,7 @@
  * and its resident memory is read.
  *
  * A quick tool, not the figures the gateway is judged by: those come from
- * `../shared/bench/bench.sh` ({@link differenceFromBenchSh} says how they differ).
+ * `bench/side-by-side/bench.sh` ({@link differenceFromBenchSh} says how they differ).
  *
  * Options: --quick (a short run), --seconds N per run (8; quick 2), --rounds N (2; quick 1),
  * --connections N for the loaded runs (50), --soak-requests N (100000; quick 20000),
@@ -76,7 +76,7 @@ const modes: Mode[] = ['non-stream', 'stream'];
 
 /** Printed with the figures, so they are not read as bench.sh's. */
 const differenceFromBenchSh =
-  'These are not the judged figures of ../shared/bench/bench.sh. There each target runs alone on one core ' +
+  'These are not the judged figures of bench/side-by-side/bench.sh. There each target runs alone on one core ' +
   '(wrk and the upstream on the other) and the gateway is compared with a bare fastify proxy and Portkey, on the gx ' +
   'translation and the gp pass-through paths. Here autocannon runs in this process and every process shares every ' +
   'core, so absolute figures understate each target; only the gx translation path is measured, against a bare ' +

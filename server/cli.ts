@@ -17,6 +17,7 @@ import { assertWorkersFitStorage } from './worker-storage-check.js';
 import { copyStorage } from './storage-copy-command.js';
 import { assertServedModelsPriced, checkConfigFile } from './check-config-file.js';
 import { reloadCommand } from './reload-command.js';
+import { storageFileFailure } from './storage-file-failure.js';
 
 const usage = `Usage: model-gateway <command> [options]
 
@@ -100,7 +101,8 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
       output.out(await copyStorage(values.from, values.to));
       return 0;
     }
-  } catch (error) {
+  } catch (caught) {
+    const error = command === 'storage copy' ? caught : withStorageFileFailure(caught, configFile);
     if (error instanceof ConfigError) {
       output.error(`${error.message}\n`);
       return 1;
@@ -113,6 +115,17 @@ export async function runCli(argv: readonly string[], output: CliOutput = standa
   }
   output.error(`unknown command "${command}"\n\n${usage}`);
   return 2;
+}
+
+/** {@link storageFileFailure} with the storage of the config file: a file system error of the gateway's own files as one line. */
+function withStorageFileFailure(error: unknown, configFile: string): unknown {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || (syscall === undefined && !code.startsWith('SQLITE_'))) return error;
+  try {
+    return storageFileFailure(error, loadConfigFile(configFile).config.storage, configFile);
+  } catch {
+    return error;
+  }
 }
 
 async function start(configFile: string): Promise<number> {

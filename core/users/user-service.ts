@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inject } from '../di/dependency-injection.js';
 import { InjectionTokens, type Clock } from '../di/injection-tokens.js';
@@ -228,11 +228,22 @@ export class UserService {
       configured += 1;
     }
     if (configured > 0 || (await this.#users.count()) > 0) return { configured };
-    const { loginToken } = await this.create('admin', 'admin');
     const directory = resolve(dataDirectory);
-    mkdirSync(directory, { recursive: true });
     const file = join(directory, 'admin-login-token');
-    writeFileSync(file, `${loginToken}\n`, { mode: 0o600 });
+    // The file is opened before the admin exists: a data directory that cannot be written must
+    // fail the start, not leave an admin whose login token nobody can read (the next start
+    // would find a user and create none).
+    mkdirSync(directory, { recursive: true });
+    const descriptor = openSync(file, 'w', 0o600);
+    try {
+      const { loginToken } = await this.create('admin', 'admin');
+      writeSync(descriptor, `${loginToken}\n`);
+    } catch (error) {
+      closeSync(descriptor);
+      rmSync(file, { force: true });
+      throw error;
+    }
+    closeSync(descriptor);
     chmodSync(file, 0o600);
     return { configured, generatedTokenFile: file };
   }

@@ -76,10 +76,12 @@ t.test('config check', async (t) => {
     t.equal(result.error, 'warning: storage.path: ignored with driver memory: only sqlite uses it\n');
   });
 
-  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it with their lines', async (t) => {
+  t.test('the check loads every plugin as start does: an unknown family, a missing file and an unknown option fail it, and start, with their lines', async (t) => {
     const { file } = writeConfig(
       t,
       (directory) =>
+        // A configured user: start then creates no first admin (and logs nothing) before it loads the plugins.
+        `users:\n  - { id: 1, username: admin, role: admin, login_token: mgu_cli_test_admin_login_token_000000000001 }\n` +
         validConfig(directory) +
         `  - name: typo
     plugin: gxx
@@ -106,6 +108,9 @@ t.test('config check', async (t) => {
       `providers[2].plugin: cannot load "./missing-plugin.js": no file at ${join(dirname(file), 'missing-plugin.js')} (line ${lineOf(text, 'plugin: ./missing-plugin.js')})`,
       `providers[3].options.no_such_option: unknown key (line ${lineOf(text, 'no_such_option')})`,
     ]);
+    const started = await cli(['start', '--config', file]);
+    t.equal(started.code, 1, 'start refuses the file');
+    t.equal(started.error, result.error, 'with the same problems and lines, and no stack trace');
   });
 
   t.test('a served model that nothing prices fails the check, naming the model, its channel and the fixes', async (t) => {
@@ -221,9 +226,11 @@ providers:
     t.notOk(result.error.includes('supersecretvalue123'), 'the secret is not shown');
   });
 
-  t.test('a missing file exits 1 with one line that says how to name the config', async (t) => {
-    const directory = t.testdir({});
+  t.test('a missing or unreadable file exits 1 with one line that says how to name the config', async (t) => {
+    const directory = t.testdir({ folder: {} });
     const file = join(directory, 'absent.yaml');
+    // A folder where the file should be: unreadable whoever runs the test (root reads a file of mode 000).
+    const folder = join(directory, 'folder');
     for (const command of [['config', 'check'], ['start']]) {
       const result = await cli([...command, '--config', file]);
       t.equal(result.code, 1);
@@ -231,6 +238,13 @@ providers:
         result.error,
         `${file}: cannot read the file (ENOENT: there is no such file); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
         command.join(' '),
+      );
+      const unreadable = await cli([...command, '--config', folder]);
+      t.equal(unreadable.code, 1);
+      t.equal(
+        unreadable.error,
+        `${folder}: cannot read the file (EISDIR: it is a folder); pass the config's path with --config FILE or GATEWAY_CONFIG (the default is config/gateway.yaml)\n`,
+        `${command.join(' ')} on a folder`,
       );
     }
   });
@@ -335,6 +349,34 @@ t.test('start on a port another process holds exits 1 with one line naming serve
   const result = await cli(['start', '--config', file]);
   t.equal(result.code, 1);
   t.equal(result.error, `127.0.0.1:${port} is already in use by another process: set server.port in ${file} (the shipped config reads GATEWAY_PORT) to a free port, or stop that process\n`);
+});
+
+t.test("a data_dir or SQLite path that cannot be written fails start and users list in one line naming the key, and leaves no admin without its login token", async (t) => {
+  const { directory, file } = writeConfig(t, (directory) => validConfig(directory).replace(`data_dir: ${directory}`, `data_dir: ${join(directory, 'in-the-way')}`));
+  // A file where the data directory must be: no user may write there, root included.
+  writeFileSync(join(directory, 'in-the-way'), 'not a folder\n');
+  const dataDirMessage = `cannot write to the data directory ${join(directory, 'in-the-way')}: ${join(directory, 'in-the-way')} (EEXIST: a file is where a folder must be); set storage.data_dir in ${file} to a folder this user may write (the generated encryption key, the first admin's login token and the pid file go there)\n`;
+  const started = await cli(['start', '--config', file]);
+  t.equal(started.code, 1);
+  t.equal(started.error, dataDirMessage, 'the first admin\'s login token cannot be written: one line, no stack trace');
+  const listed = await cli(['users', 'list', '--config', file]);
+  t.equal(listed.code, 0, 'the store itself opens');
+  t.match(listed.out, /^no users yet/, 'and holds no admin whose login token went nowhere');
+
+  const generatedKey = writeConfig(t, (directory) => validConfig(directory).replace(`data_dir: ${directory}`, `data_dir: ${join(directory, 'in-the-way')}`).replace(testEncryptionKey, '""'));
+  writeFileSync(join(generatedKey.directory, 'in-the-way'), 'not a folder\n');
+  const keyless = await cli(['start', '--config', generatedKey.file]);
+  t.equal(keyless.code, 1);
+  t.match(keyless.error, /^cannot write to the data directory .*; set storage\.data_dir in .* to a folder this user may write .*\n$/, 'the generated encryption key cannot be written either');
+
+  const database = writeConfig(t, (directory) => validConfig(directory).replace(`path: ${join(directory, 'gateway.sqlite')}`, `path: ${join(directory, 'in-the-way', 'gateway.sqlite')}`));
+  writeFileSync(join(database.directory, 'in-the-way'), 'not a folder\n');
+  const databaseMessage = `cannot create the SQLite database ${join(database.directory, 'in-the-way', 'gateway.sqlite')}: ${join(database.directory, 'in-the-way')} (EEXIST: a file is where a folder must be); set storage.path in ${database.file} to a file in a folder this user may write\n`;
+  for (const command of [['start'], ['users', 'list'], ['users', 'create', 'carol']]) {
+    const result = await cli([...command, '--config', database.file]);
+    t.equal(result.code, 1, command.join(' '));
+    t.equal(result.error, databaseMessage, `${command.join(' ')}: one line naming storage.path`);
+  }
 });
 
 /** The gateway as its own process, with its stdout lines. */

@@ -69,3 +69,22 @@ t.test("a token's model_limits may name the alias or the model it stands for", a
   const listed = (await gateway.app.inject({ method: 'GET', url: '/v1/models', headers: byModel.bearer })).json().data.map((model: { id: string }) => model.id);
   t.same(listed, ['gx-2.5-pro', 'team-default', 'team-pro'], 'the list shows what the token may call');
 });
+
+t.test("an alias of the vendor's own id serves a client that sends it: routed and billed as the neutral id, called upstream as the channel's model_map says", async (t) => {
+  const gx = await startGx(t);
+  const gateway = await scenarioGateway(t, {
+    providers: [gxChannel('gx-main', gx.url, { models: ['gx-2.5-pro'], model_map: { 'gx-2.5-pro': 'gemini-2.5-pro' } })],
+    aliases: { 'gemini-2.5-pro': 'gx-2.5-pro' },
+  });
+  const token = await issueToken(t, gateway);
+  const before = (await storedToken(gateway, token)).used_quota;
+  const answer = await postChat(gateway, token, chatBody('hello', { model: 'gemini-2.5-pro' }));
+  t.equal(answer.statusCode, 200, answer.body);
+  t.equal(gx.requests.at(-1)?.path, '/v1beta/models/gemini-2.5-pro:generateContent', "the upstream is asked for the vendor's id");
+  const usage = answer.json().usage as { prompt_tokens: number; completion_tokens: number };
+  const units = Math.ceil(usage.prompt_tokens * 0.625 + usage.completion_tokens * 5);
+  t.equal((await storedToken(gateway, token)).used_quota - before, units, "billed at gx-2.5-pro's price");
+  await gateway.app.gateway.resolve(UsageLog).flush();
+  const records = (await gateway.asUser(token.loginToken, { method: 'GET', url: '/api/log/self' })).json().data.items;
+  t.match(records[0], { model_name: 'gemini-2.5-pro', upstream_model: 'gemini-2.5-pro', quota: units }, 'the record keeps the name the client sent');
+});

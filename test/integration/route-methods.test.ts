@@ -13,6 +13,25 @@ t.test('a management route answers with and without its trailing slash', async (
   t.equal(created.statusCode, 200, 'POST /api/token creates a token as POST /api/token/ does');
 });
 
+t.test("an admin's management routes answer with and without their trailing slash, and a wrong method names the methods they take", async (t) => {
+  const adminLogin = 'mgu_admin_login_token_for_the_route_methods_01';
+  const gateway = await buildTestApp(t, 'memory', { users: [{ id: 1, username: 'root', login_token: adminLogin, role: 'admin' }] });
+  for (const route of ['/api/user/', '/api/channel/', '/api/audit', '/api/log/', '/api/log/stat', '/api/pricing', '/api/log/self/stat', '/api/log/self/daily']) {
+    const other = route.endsWith('/') ? route.slice(0, -1) : `${route}/`;
+    for (const url of [route, other]) {
+      const response = await gateway.asUser(adminLogin, { method: 'GET', url });
+      t.equal(response.statusCode, 200, `GET ${url}`);
+    }
+  }
+  const channels = await gateway.asUser(adminLogin, { method: 'PATCH', url: '/api/channel' });
+  t.equal(channels.statusCode, 405, 'PATCH /api/channel');
+  t.equal(channels.headers.allow, 'GET, HEAD, POST, PUT');
+  t.match(channels.json(), { success: false, message: 'PATCH is not a method of /api/channel; it takes GET, HEAD, POST, PUT' });
+  const audit = await gateway.asUser(adminLogin, { method: 'POST', url: '/api/audit/' });
+  t.equal(audit.statusCode, 405, 'POST /api/audit/');
+  t.equal(audit.headers.allow, 'GET, HEAD');
+});
+
 t.test('a path that exists answers a wrong method with 405 and the methods it takes, in the route dialect', async (t) => {
   const gateway = await buildTestApp(t, 'memory');
   const loginToken = await gateway.createUser('erin');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { shippedPriceCatalog } from '../../../core/billing/price-catalog.js';
 import { unpricedModels } from '../../../core/billing/unpriced-models.js';
+import { unusedStorageKeys } from '../../../core/config/config-schema.js';
 import { loadConfigFile, parseConfigText } from '../../../core/config/load-config.js';
 import { buildTestApp } from '../../helpers/build-test-app.js';
 import { storageFor, testEncryptionKey } from '../../helpers/test-config.js';
@@ -76,4 +77,22 @@ t.test("the shipped config's commented auth.oidc block loads once uncommented", 
   const text = readFileSync(shippedFile, 'utf8').replace(/^# (auth:|  oidc:|    \w+: .*)$/gm, '$1');
   const config = parseConfigText(text, shippedFile, { GATEWAY_OIDC_CLIENT_SECRET: 'a-client-secret-for-test' });
   t.match(config.auth.oidc, { issuer: 'https://accounts.example.com', client_secret: 'a-client-secret-for-test', admin_claim: 'groups=gateway-admins', session_hours: 12 });
+});
+
+t.test("switching storage.driver in the shipped config is that one edit (and a url for redis or postgres): path stays, named as ignored", async (t) => {
+  const shipped = readFileSync(shippedFile, 'utf8');
+  const driverLine = /^ {2}driver: sqlite .*$/m;
+  t.match(shipped, driverLine, 'the shipped config names the driver on a line of its own');
+  // redis and postgres need a key every instance shares; the shipped config reads it from this variable.
+  const environment = { GATEWAY_ENCRYPTION_KEY: testEncryptionKey };
+  const switched = {
+    memory: '  driver: memory',
+    redis: '  driver: redis\n  url: redis://127.0.0.1:6379',
+    postgres: '  driver: postgres\n  url: postgres://127.0.0.1:5432/gateway',
+  };
+  for (const [driver, lines] of Object.entries(switched)) {
+    const config = parseConfigText(shipped.replace(driverLine, lines), shippedFile, environment);
+    t.equal(config.storage.driver, driver, `${driver}: the config loads`);
+    t.same(unusedStorageKeys(config.storage), [{ path: 'storage.path', message: `ignored with driver ${driver}: only sqlite uses it` }], `${driver}: storage.path is kept and named as ignored`);
+  }
 });
