@@ -7,8 +7,15 @@ import type { StoreBackend } from '../store/store-backend.js';
 import type { UsageLogStore } from './usage-log-store.js';
 import type { NewUsageRecord } from './usage-record.js';
 
-/** Records one store write takes at most. */
+/** Records one store write takes at most; this many pending are written at once. */
 const batchSize = 500;
+/**
+ * How long a record waits at most for others to share its write. A write costs about the same
+ * for one record as for a hundred (on SQLite each commit rewrites the last page of the table
+ * and of each index), so fewer, fuller writes are what keep the log within a few percent of a
+ * request's cost (docs/benchmark.md).
+ */
+const batchWindowMilliseconds = 100;
 /** Records kept in memory at most while the store refuses them; past it the oldest are dropped. */
 const maximumPendingRecords = 10_000;
 const firstRetryMilliseconds = 250;
@@ -16,12 +23,13 @@ const longestRetryMilliseconds = 30_000;
 
 /**
  * The usage log's writer and its retention. A request hands its record over with
- * {@link record} and goes on: nothing on the request path waits for the store. The records of
- * one event-loop turn are written together in the next one, as one batch (of at most 500);
- * those that arrive while a batch is written go in the batch after it (a group commit, as the
- * quota writes are). A batch the store refuses is kept and written again, after 250 ms
- * doubling to 30 s, in order; while the store is away at most 10,000 records wait, and the
- * oldest beyond that are dropped (and counted in a warning). Closing writes what is left.
+ * {@link record} and goes on: nothing on the request path waits for the store. A record waits
+ * at most 100 ms for others, and is written with them in one batch (of at most 500; 500
+ * pending are written at once); those that arrive while a batch is written wait for the next.
+ * {@link flush} writes what is pending now (the log API does, before it reads). A batch the
+ * store refuses is kept and written again, after 250 ms doubling to 30 s, in order; while the
+ * store is away at most 10,000 records wait, and the oldest beyond that are dropped (and
+ * counted in a warning). Closing writes what is left.
  *
  * Records older than `logs.retention_days` are removed in the background ({@link RetentionRounds}).
  */
@@ -33,6 +41,8 @@ export class UsageLog {
   readonly #retention: RetentionRounds;
   #pending: NewUsageRecord[] = [];
   #writing: Promise<void> | undefined;
+  /** Set while pending records wait for their batch window to end. */
+  #windowTimer: NodeJS.Timeout | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #failures = 0;
   #dropped = 0;
@@ -66,27 +76,41 @@ export class UsageLog {
     return Math.floor(this.#clock.now() / 1000);
   }
 
-  /** Takes a finished request's record; it is written in the next turn, with the others of this one. */
+  /** Takes a finished request's record; it is written within 100 ms, with the others that came meanwhile. */
   record(record: NewUsageRecord): void {
     if (this.#pending.length >= maximumPendingRecords) {
       this.#pending.shift();
       this.#dropped += 1;
     }
     this.#pending.push(record);
-    if (this.#writing === undefined && this.#retryTimer === undefined && !this.#closed) {
-      this.#writing = new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
-    }
+    if (this.#writing !== undefined || this.#retryTimer !== undefined || this.#closed) return;
+    if (this.#pending.length >= batchSize) this.#startWriting();
+    else this.#windowTimer ??= setTimeout(() => this.#startWriting(), batchWindowMilliseconds).unref();
   }
 
   /** Resolves once what was handed over so far is written, or could not be (then it waits for a retry). */
   async flush(): Promise<void> {
-    while (this.#writing !== undefined) await this.#writing;
+    for (;;) {
+      if (this.#writing !== undefined) await this.#writing;
+      else if (this.#pending.length > 0 && this.#retryTimer === undefined && !this.#closed) this.#startWriting();
+      else return;
+    }
   }
 
-  /** Writes batches until nothing is pending; a refused batch goes back to the front and waits for a retry. */
+  /** Ends the batch window: writes what is pending, in the next turn (with whatever else this turn hands over). */
+  #startWriting(): void {
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = undefined;
+    this.#writing ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
+  }
+
+  /**
+   * Writes what is pending, a batch at a time; a refused batch goes back to the front and waits
+   * for a retry. What arrives during the last write waits for its own window.
+   */
   async #drain(): Promise<void> {
     try {
-      while (this.#pending.length > 0) {
+      do {
         const batch = this.#pending.splice(0, batchSize);
         try {
           await this.store.append(batch);
@@ -97,9 +121,12 @@ export class UsageLog {
         if (this.#failures > 0 || this.#dropped > 0) this.#logger.info({ dropped: this.#dropped }, 'the usage log is written again');
         this.#failures = 0;
         this.#dropped = 0;
-      }
+      } while (this.#pending.length >= batchSize || (this.#closed && this.#pending.length > 0));
     } finally {
       this.#writing = undefined;
+    }
+    if (this.#pending.length > 0 && this.#retryTimer === undefined && !this.#closed) {
+      this.#windowTimer ??= setTimeout(() => this.#startWriting(), batchWindowMilliseconds).unref();
     }
   }
 
@@ -119,7 +146,7 @@ export class UsageLog {
     this.#failures += 1;
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
-      this.#writing ??= this.#drain();
+      this.#startWriting();
     }, wait);
     this.#retryTimer.unref();
   }
@@ -134,8 +161,11 @@ export class UsageLog {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    clearTimeout(this.#windowTimer);
+    this.#windowTimer = undefined;
     await this.#retention.close();
     await this.flush();
+    // Closed, a write takes every batch left in turn and stops at the first the store refuses.
     if (this.#pending.length > 0) this.#writing = this.#drain();
     await this.flush();
     if (this.#pending.length > 0 || this.#dropped > 0) this.#logger.error({ lost: this.#pending.length + this.#dropped }, 'usage records could not be written before the store closed');

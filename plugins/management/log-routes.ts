@@ -20,7 +20,11 @@ function filterOf(query: UsageFilter & { p?: number; size?: number; format?: str
  * `channel` and `attempts` are in the records only for admins. Exports stream as they are read.
  */
 export async function logRoutes(app: FastifyInstance, options: { usageLog: UsageLog }): Promise<void> {
-  const { store } = options.usageLog;
+  const { usageLog } = options;
+  const { store } = usageLog;
+  // Every read first writes this instance's pending records (they wait up to 100 ms for a
+  // batch): a client that reads the log right after its request finds the request on it.
+  app.addHook('preHandler', async () => usageLog.flush());
 
   const list = async (request: FastifyRequest, filter: UsageFilter, page: number, size: number) => {
     const admin = signedInUser(request).role === 'admin';
