@@ -1,12 +1,15 @@
 import { finished, type Readable } from 'node:stream';
 
 /**
- * How many bytes may wait for the reader before the body is paused: above a socket read's
- * worth, so a reader that keeps up never pauses it; below what a client-side buffer holds, so a
- * reader held up by its client (backpressure) makes the upstream wait instead of the gateway
- * buffering without bound.
+ * How many bytes may wait for the reader before the body is paused: a few small reads (paced
+ * events arriving while the reader is busy) pass without a pause, but a large one pauses the
+ * body at once, so the body's own buffer (64 KiB) holds the rest and a reader held up by its
+ * client (backpressure) makes the upstream wait instead of the gateway buffering without bound.
+ * Kept small for fairness too: what waits is translated in one synchronous pass, so a stream
+ * whose upstream is far ahead takes a socket read's worth per turn, as it did through Node's
+ * own iterator, not a longer pass that holds up every other stream.
  */
-const pauseAboveBytes = 128 * 1024;
+const pauseAboveBytes = 16 * 1024;
 
 /**
  * The chunks of `body` as an iterator, taken by `data` events: each `next()` resolves with all
