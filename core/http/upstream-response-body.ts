@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamBody } from '../contracts/provider/upstream-http.js';
 import { upstreamResponseTooLarge } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { readableChunks } from './readable-chunks.js';
 import { readWholeBody } from './read-whole-body.js';
 import { parseUpstreamJson } from './upstream-json.js';
 
@@ -44,14 +45,8 @@ export class UpstreamResponseBody implements UpstreamBody {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    const iterator: AsyncIterator<Uint8Array> = this.#body[Symbol.asyncIterator]();
-    const rethrow = (error: unknown): never => {
-      throw this.#mapError(error);
-    };
-    return {
-      next: () => iterator.next().then(undefined, rethrow),
-      return: async (value?: unknown) => (iterator.return === undefined ? { done: true, value: undefined } : iterator.return(value)),
-    };
+    // Taken by `data` events rather than through Node's async iterator: see readableChunks.
+    return readableChunks(this.#body, this.#mapError);
   }
 
   async text(): Promise<string> {

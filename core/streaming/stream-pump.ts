@@ -6,7 +6,7 @@ import { internalError } from '../errors/error-codes.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AbortWatch } from '../http/abort-flag.js';
 import type { StreamEncoder } from './stream-encoder.js';
-import { TurnCorkedReadable } from './turn-corked-readable.js';
+import { WriteThroughReadable } from './write-through-readable.js';
 
 /** Splits upstream bytes into frames; {@link SseSplitter} is the one implementation. */
 export interface FrameSplitter {
@@ -155,30 +155,39 @@ export class StreamPump implements InterruptibleStream {
     void this.#iterator.return?.().catch(() => {});
   }
 
-  /** The client-facing stream: the held-back start, then the rest as it arrives. */
+  /**
+   * The client-facing stream: the held-back start, then the rest as it arrives, one write per
+   * upstream read and the last one with the end (see {@link WriteThroughReadable}).
+   */
   readable(): Readable {
     let lastWrite = Date.now();
     const parts = this.#parts;
-    const readable = new TurnCorkedReadable({
-      read: () => this.#resume(),
-      destroy: (error, callback) => {
+    const readable = new WriteThroughReadable(
+      () => this.#resume(),
+      (error, callback) => {
         if (!this.#finished) parts.upstreamAbort.abort();
         // A write waiting for a client that stopped reading would otherwise wait forever.
         this.#resume();
         callback(error);
       },
-    });
+    );
     this.#closed = new Promise((resolve) => readable.once('close', resolve));
-    const writeText = async (text: string) => {
-      if (text === '') return;
+    // Undefined when the client took the text: the read loop goes on without an await.
+    const writeText = (text: string): Promise<void> | undefined => {
+      if (text === '') return undefined;
       lastWrite = Date.now();
-      if (!readable.push(text) && this.#interruption === undefined && !readable.destroyed) {
-        await new Promise<void>((resolve) => (this.#resumeReading = resolve));
-      }
+      if (readable.send(text) || this.#interruption !== undefined || readable.destroyed) return undefined;
+      return new Promise<void>((resolve) => (this.#resumeReading = resolve));
     };
-    // The text of a run of pieces goes out in one push, as it did before any was held; a
-    // wait sends what came before it first, so only what follows it is held back.
-    const write = async (pieces: readonly Piece[]) => {
+    // The text of a run of pieces goes out in one write, as it did before any was held; a
+    // wait sends what came before it first, so only what follows it is held back. Nearly
+    // every run is one string (an upstream read's events, held by nothing).
+    const write = (pieces: readonly Piece[]): Promise<void> | undefined => {
+      if (pieces.length === 0) return undefined;
+      if (pieces.length === 1 && typeof pieces[0] === 'string') return writeText(pieces[0]);
+      return writeRun(pieces);
+    };
+    const writeRun = async (pieces: readonly Piece[]) => {
       let text = '';
       for (const piece of pieces) {
         if (typeof piece === 'string') {
@@ -193,21 +202,25 @@ export class StreamPump implements InterruptibleStream {
       await writeText(text);
     };
     const keepalive = parts.encoder.keepalive;
+    // One timer per stream, not per event: it checks the time of the last write.
     const timer =
       keepalive === undefined
         ? undefined
         : setInterval(() => {
             if (Date.now() - lastWrite >= parts.keepaliveMilliseconds && !readable.destroyed) {
               lastWrite = Date.now();
-              readable.push(keepalive);
+              readable.send(keepalive);
             }
           }, Math.max(50, Math.floor(parts.keepaliveMilliseconds / 2)));
     timer?.unref();
 
     const run = async () => {
       let failure: GatewayError | undefined;
+      // The text that ends the stream, written with the end itself.
+      let last = '';
       try {
-        await write([parts.encoder.start(), ...this.#held]);
+        this.#held.unshift(parts.encoder.start());
+        await writeRun(this.#held);
         this.#held.length = 0;
         if (this.#errorAfterHeld !== undefined) throw this.#errorAfterHeld;
         // A stream that ended while priming has been flushed into what was held already.
@@ -217,7 +230,8 @@ export class StreamPump implements InterruptibleStream {
             if (next.done === true) break;
             const outputs: Piece[] = [];
             const error = this.#translateChunk(next.value, outputs);
-            await write(outputs);
+            const written = write(outputs);
+            if (written !== undefined) await written;
             if (error !== undefined) throw error;
             if (this.#interruption !== undefined) throw this.#interruption;
           }
@@ -225,16 +239,20 @@ export class StreamPump implements InterruptibleStream {
           if (this.#interruption !== undefined) throw this.#interruption;
           const ending: Piece[] = [];
           const error = this.#flushEnd(ending);
-          await write(ending);
-          if (error !== undefined) throw error;
+          if (error !== undefined) {
+            await write(ending);
+            throw error;
+          }
+          if (ending.every((piece) => typeof piece === 'string')) last = ending.join('');
+          else await write(ending);
         }
       } catch (error) {
         failure = this.#interruption ?? asGatewayError(error);
-        // Buffered without waiting for the client: the stream ends right after it either way.
-        if (!parts.clientSignal.aborted && !readable.destroyed) readable.push(parts.encoder.error(failure));
+        // Sent without waiting for the client: the stream ends right after it either way.
+        if (!parts.clientSignal.aborted && !readable.destroyed) last = parts.encoder.error(failure);
       } finally {
         if (timer !== undefined) clearInterval(timer);
-        if (!readable.destroyed) readable.push(null);
+        readable.finish(last);
         this.#finish(failure, parts.clientSignal.aborted);
       }
     };

@@ -71,22 +71,25 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
   const choiceTail = options.includeUsage ? '],"usage":null}' : ']}';
   // The chunk goes out as its object too (`value`), for a translation stacked on this decoder
   // to read without parsing it back.
-  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0): StreamOutput => {
+  const chunkEvent = (choice: ChatCompletionChunkChoice, content: boolean, outputCharacters = 0, serialized = JSON.stringify(choice)): StreamOutput => {
     const value: ChatCompletionChunk = { id: id ?? fallbackId, object: 'chat.completion.chunk', created: options.created, model: options.model, choices: [choice] };
     if (options.includeUsage) value.usage = null;
-    return { type: 'event', data: chunkText(JSON.stringify(choice), choiceTail), value, content, outputCharacters };
+    return { type: 'event', data: chunkText(serialized, choiceTail), value, content, outputCharacters };
   };
 
-  const candidateOutputs = (candidate: GxCandidate, position: number): StreamOutput[] => {
+  // Appends the candidate's chunks to `outputs` (one array per frame, not one per candidate).
+  const candidateOutputs = (candidate: GxCandidate, position: number, outputs: StreamOutput[]): void => {
     const index = candidate.index ?? position;
-    const state = choices.get(index) ?? { started: false, finished: false, toolCalls: 0, tail: '' };
-    choices.set(index, state);
-    if (state.finished) return [];
+    let state = choices.get(index);
+    if (state === undefined) {
+      state = { started: false, finished: false, toolCalls: 0, tail: '' };
+      choices.set(index, state);
+    }
+    if (state.finished) return;
 
     const { content, reasoning = '', toolCalls: calls, signatures } = readGxCandidateParts(candidate, state.tail);
-    const toolCalls: ChatCompletionToolCallDelta[] = calls.map((call) => ({ index: state.toolCalls++, ...call }));
+    const toolCalls: ChatCompletionToolCallDelta[] = calls.length === 0 ? [] : calls.map((call) => ({ index: state.toolCalls++, ...call }));
 
-    const outputs: StreamOutput[] = [];
     if (content !== '' || reasoning !== '' || toolCalls.length > 0 || signatures.length > 0) {
       const delta: ChatCompletionDelta = state.started ? {} : { role: 'assistant' };
       state.started = true;
@@ -98,7 +101,15 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       const callCharacters = toolCalls.reduce((sum, call) => sum + call.function.name.length + call.function.arguments.length, 0);
       // A chunk with only a signature (the empty text part 3-generation models end with) carries no model output.
       const output = content.length + reasoning.length + callCharacters;
-      outputs.push(chunkEvent({ index, delta, logprobs: convertGxLogprobs(candidate.logprobsResult), finish_reason: null }, output > 0 || toolCalls.length > 0, output));
+      const logprobs = convertGxLogprobs(candidate.logprobsResult);
+      const choice: ChatCompletionChunkChoice = { index, delta, logprobs, finish_reason: null };
+      // Nearly every chunk is a piece of text: its JSON is written here, key for key what
+      // JSON.stringify(choice) gives, without walking the object.
+      const serialized =
+        logprobs === null && reasoning === '' && toolCalls.length === 0 && signatures.length === 0 && content !== ''
+          ? `{"index":${index},"delta":{${delta.role === undefined ? '' : '"role":"assistant",'}"content":${JSON.stringify(content)}},"logprobs":null,"finish_reason":null}`
+          : undefined;
+      outputs.push(chunkEvent(choice, output > 0 || toolCalls.length > 0, output, serialized ?? JSON.stringify(choice)));
     }
     const finishReason = mapGxFinishReason(candidate.finishReason, false);
     if (finishReason !== undefined) {
@@ -111,7 +122,6 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       // The core judges whether it came before any content (a refusal, `fallbacks_on`).
       if (reason === 'content_filter') outputs.push({ type: 'content_filter' });
     }
-    return outputs;
   };
 
   return stopAfterFirstError({
@@ -127,7 +137,8 @@ export function createGxChatStreamDecoder(options: GxChatStreamOptions): StreamD
       id ??= response.responseId || fallbackId;
 
       const candidates = response.candidates ?? [];
-      const outputs = candidates.flatMap(candidateOutputs);
+      const outputs: StreamOutput[] = [];
+      for (let position = 0; position < candidates.length; position++) candidateOutputs(candidates[position] as GxCandidate, position, outputs);
       tallyGxProducedOutput(candidates, produced);
       if (response.usageMetadata !== undefined && response.usageMetadata !== null) {
         usage = convertGxUsage(response.usageMetadata, produced);

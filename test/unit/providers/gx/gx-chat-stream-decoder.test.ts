@@ -234,6 +234,22 @@ t.test('each chunk is written as the whole chunk object would be, key for key, w
   }
 });
 
+t.test('the text of every chunk is the JSON of its object, the common text chunk included, whatever its text holds', async (t) => {
+  const text = (value: string, index: number) => ({ data: JSON.stringify({ candidates: [{ content: { parts: [{ text: value }], role: 'model' }, index }], responseId: 'r-1' }) });
+  const frames = [
+    ...sseFixtureFrames('gemini-stream-multi-chunk.sse'),
+    text('quotes " and \\ backslashes, a\nnew line, \u2028, emoji 😀 and \u0000', 0),
+    text('a second choice starts with its role', 1),
+    text('and goes on without it', 1),
+  ];
+  for (const includeUsage of [false, true]) {
+    const outputs = decodeAll(decoder({ includeUsage }), frames);
+    const events = outputs.filter((output) => output.type === 'event' && output.data !== '[DONE]');
+    t.ok(events.length >= 7);
+    for (const output of events) if (output.type === 'event') t.equal(output.data, JSON.stringify(output.value));
+  }
+});
+
 t.test('several candidates stream as separate choices, each finishing on its own', async (t) => {
   const [chunk] = sseFixtureChunks('gemini-stream-single-chunk.raw.sse');
   const candidate = (chunk!.candidates as JsonObject[])[0]!;
