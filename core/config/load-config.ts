@@ -56,14 +56,27 @@ export function parseConfigText(text: string, file: string, environment: NodeJS.
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(file, [{ path: '', message: 'expected a mapping of settings at the top level' }]);
   }
-  const interpolated = interpolateEnvironment(raw, environment, (path, message) =>
-    problems.push({ path: formatYamlPath(path), message, line: lineOf(document, lineCounter, path) }),
+  /** The variables whose values went into each path's string, by formatted path. */
+  const variables = new Map<string, string[]>();
+  const interpolated = interpolateEnvironment(
+    raw,
+    environment,
+    (path, message) => problems.push({ path: formatYamlPath(path), message, line: lineOf(document, lineCounter, path) }),
+    (path, variable) => {
+      const key = formatYamlPath(path);
+      variables.set(key, [...(variables.get(key) ?? []), variable]);
+    },
   );
   const result = gatewayConfigSchema.safeParse(interpolated);
   if (!result.success) {
     // A variable that was unset already explains what is wrong with its value.
     const reported = new Set(problems.map((problem) => problem.path));
-    problems.push(...toProblems(result.error, interpolated, document, lineCounter).filter((problem) => !reported.has(problem.path)));
+    for (const problem of toProblems(result.error, interpolated, document, lineCounter)) {
+      if (reported.has(problem.path)) continue;
+      // The value came from the environment: name the variable (never its value, which may be a secret).
+      const from = variables.get(problem.path);
+      problems.push(from === undefined ? problem : { ...problem, message: `${problem.message} (from the environment: ${from.join(', ')})` });
+    }
   }
   if (problems.length > 0) throw new ConfigError(file, problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return result.data as GatewayConfig;

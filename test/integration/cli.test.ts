@@ -193,7 +193,7 @@ providers:
     const lines = result.error.trimEnd().split('\n');
     t.equal(lines[0], `${file}: 6 problems`);
     t.same(lines.slice(1), [
-      `server.port: expected an integer (line ${lineOf(text, 'port:')})`,
+      `server.port: expected an integer (from the environment: MG_CLI_TEST_PORT) (line ${lineOf(text, 'port:')})`,
       `server.bogus: unknown key (line ${lineOf(text, 'bogus:')})`,
       `security.encryption_key: expected at least 32 characters (or empty to generate one) (line ${lineOf(text, 'encryption_key:')})`,
       `users[0].login_token: environment variable MG_CLI_TEST_UNSET_VARIABLE is not set (line ${lineOf(text, 'login_token')})`,

@@ -82,6 +82,16 @@ t.test('an unset variable without a default is an error naming its path and vari
   t.match(error.message, /providers\[0\]\.api_key: environment variable GX_API_KEY is not set \(line 6\)/);
 });
 
+t.test('a value from the environment that the schema refuses names the variable to change, never its value', async (t) => {
+  const error = problemsOf('server:\n  port: ${GATEWAY_PORT:-3000}\n' + provider().replace('upstream-key', '${GX_API_KEY}'), {
+    GATEWAY_PORT: 'abc',
+    GX_API_KEY: 'sk-secret-value',
+  });
+  t.match(error.message, /server\.port: expected an integer \(from the environment: GATEWAY_PORT\) \(line 2\)/);
+  t.notMatch(error.message, /abc|sk-secret-value/, 'no value in the message');
+  t.equal(error.problems.length, 1, 'a value the schema takes names nothing');
+});
+
 t.test('unknown keys are errors at their YAML path', async (t) => {
   const error = problemsOf('server:\n  port: 3000\n  colour: blue\n');
   t.same(error.problems, [{ path: 'server.colour', message: 'unknown key', line: 3 }]);
