@@ -85,7 +85,12 @@ export class UsageLog {
     this.#pending.push(record);
     if (this.#writing !== undefined || this.#retryTimer !== undefined || this.#closed) return;
     if (this.#pending.length >= batchSize) this.#startWriting();
-    else this.#windowTimer ??= setTimeout(() => this.#startWriting(), batchWindowMilliseconds).unref();
+    else this.#openWindow();
+  }
+
+  /** Starts the batch window, unless one is open: what is pending is written when it ends. */
+  #openWindow(): void {
+    this.#windowTimer ??= setTimeout(() => this.#startWriting(), batchWindowMilliseconds).unref();
   }
 
   /** Resolves once what was handed over so far is written, or could not be (then it waits for a retry). */
@@ -125,9 +130,7 @@ export class UsageLog {
     } finally {
       this.#writing = undefined;
     }
-    if (this.#pending.length > 0 && this.#retryTimer === undefined && !this.#closed) {
-      this.#windowTimer ??= setTimeout(() => this.#startWriting(), batchWindowMilliseconds).unref();
-    }
+    if (this.#pending.length > 0 && this.#retryTimer === undefined && !this.#closed) this.#openWindow();
   }
 
   #refused(batch: NewUsageRecord[], error: unknown): void {
