@@ -11,6 +11,7 @@ import { IdleHeapRelease } from './idle-heap-release.js';
 import { startBanner } from './start-banner.js';
 import { StopRequests } from './stop-requests.js';
 import { isGatewayWorker } from './gateway-worker.js';
+import { listenThroughCopies, type ListeningCopies } from './listening-copies.js';
 import { removePidFile, writePidFile, writeReloadResult } from './reload-files.js';
 import { ReloadSignals } from './reload-signals.js';
 import { gatewayActor } from '../core/audit/audit-trail.js';
@@ -42,11 +43,12 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
     const starting = startApp(config, configFile, logger);
     // Once the stop has won, a late failure of the start has nobody to tell.
     starting.catch(() => {});
-    const app = await Promise.race([starting, requests.graceful.then(() => undefined)]);
-    if (app === undefined) {
+    const started = await Promise.race([starting, requests.graceful.then(() => undefined)]);
+    if (started === undefined) {
       logger.warn({ signal: await requests.graceful }, 'asked to stop while starting: exiting');
       return 0;
     }
+    const { app, copies } = started;
     if (takesSignals) writePidFile(config.storage);
     reloads.serve(async () => {
       const report = await app.reloader.reload({ via: 'signal', actor: gatewayActor('signal') });
@@ -60,6 +62,8 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
       logger.warn({ signal }, 'second signal: exiting now');
       return 1;
     });
+    // No new connection through a copy either, from the moment the server stops listening.
+    copies.close();
     return await Promise.race([exitNow, stopGracefully(app, reason, config.server.shutdown_grace_ms, logger)]);
   } finally {
     requests.dispose();
@@ -68,17 +72,20 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
   }
 }
 
-async function startApp(config: GatewayConfig, configFile: string, logger: Logger): Promise<FastifyInstance> {
+async function startApp(config: GatewayConfig, configFile: string, logger: Logger): Promise<{ app: FastifyInstance; copies: ListeningCopies }> {
   const app = await buildApp(config, { configFile, logger: logger as unknown as FastifyBaseLogger });
+  let copies: ListeningCopies;
   try {
     const address = await app.listen({ host: config.server.host, port: config.server.port });
+    copies = await listenThroughCopies(app.server, config.server.accepts_per_turn - 1);
+    if (copies.count > 0) logger.info({ acceptsPerTurn: copies.count + 1 }, 'new connections: taken in through more descriptors of the listening socket (server.accepts_per_turn)');
     // A person at a terminal gets the essentials at a glance; a service manager only the log.
     if (process.stdout.isTTY === true && (cluster.worker === undefined || cluster.worker.id === 1)) process.stdout.write(startBanner(config, { address, generatedTokenFile: app.firstAdminTokenFile }));
   } catch (error) {
     await app.close().catch(() => {});
     throw listenFailure(error, config, configFile);
   }
-  return app;
+  return { app, copies };
 }
 
 /** A listen error the operator fixes in the config, as one line naming the key; anything else unchanged. */

@@ -65,6 +65,9 @@ const serverSchema = z.strictObject({
   // Model requests one process (each worker) carries at once; past it a new one is refused
   // at arrival with 503 server_overloaded (plugins/http/in-flight-limit.ts). 0 turns it off.
   max_in_flight: integer(0, 1_000_000).default(512),
+  // New connections one turn of the event loop takes in at most (server/listening-copies.ts):
+  // libuv accepts one per turn and descriptor, and a full core turns every 50-200 ms. 1: libuv's own.
+  accepts_per_turn: integer(1, 256).default(64),
   // `auto`: one worker per CPU the process may use. More than one needs a driver other than memory
   // (server/worker-storage-check.ts says why), checked at config check and start.
   workers: z

@@ -494,6 +494,10 @@ t.test('start serves until SIGTERM, finishes the request in flight, refuses new 
   t.ok(address, `listens on a free port: ${listening.msg}`);
   const base = (address as RegExpExecArray)[1] as string;
   const port = Number((address as RegExpExecArray)[2]);
+  // server.accepts_per_turn's default: the listening socket read through 64 descriptors, all of
+  // which the stop below closes (or new connections would still be taken in).
+  const accepting = await server.waitForLog(/^new connections: /);
+  t.equal(accepting.acceptsPerTurn, 64, 'up to 64 new connections are taken in per turn of the loop');
 
   const health = await get(`${base}/healthz`);
   t.equal(health.status, 200, '/healthz answers 200');

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A CPU profile of the gateway under the harness's load: the bench config (gateway-setup.sh), the
+# fake upstream and wrk on the harness core, the gateway alone on the target core under
+# `node --cpu-prof`, then lib/profile-summary.mjs prints where the samples went (self time by
+# function and by file, and inclusive time of the functions that hold the most).
+# Usage:
+#   bench/side-by-side/profile.sh                                   # gemini-stream, 50 connections, 10 s
+#   MODE=gemini bench/side-by-side/profile.sh
+#   MODE=messages-stream PACED=1 bench/side-by-side/profile.sh      # 500 connections, 20 events 25 ms apart
+# Knobs: MODE (gemini | gemini-stream | chat | chat-stream | responses[-stream] | messages[-stream]),
+#   SECONDS_RUN (10), CONNS (50, or 500 paced), PACED (0), CHUNKS (20), CHUNK_DELAY_MS (0, or 25 paced),
+#   GATEWAY_DIR (this checkout, built), GATEWAY_CONFIG_EXTRA, TOP (25), TARGET_CPUS (1), HARNESS_CPUS (0).
+# The profile stays in the printed directory (gateway/*.cpuprofile) for a viewer.
+set -euo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd -P)
+ROOT=$(cd "$BENCH/../.." && pwd -P)
+DIR=${GATEWAY_DIR:-$ROOT}
+MODE=${MODE:-gemini-stream}; PACED=${PACED:-0}; SECONDS_RUN=${SECONDS_RUN:-10}
+if [[ $PACED == 1 ]]; then CONNS=${CONNS:-500}; CHUNK_DELAY_MS=${CHUNK_DELAY_MS:-25}; TIMEOUT=10
+else CONNS=${CONNS:-50}; CHUNK_DELAY_MS=${CHUNK_DELAY_MS:-0}; TIMEOUT=4; fi
+CHUNKS=${CHUNKS:-20}
+TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${UPSTREAM_PORT:-18080}; PORT=${GATEWAY_PORT:-18100}
+case $MODE in
+  chat|chat-stream) BODY=$BENCH/bodies/$MODE.json; PATH_=/v1/chat/completions ;;
+  gemini) BODY=$BENCH/bodies/gemini-via-chat.json; PATH_=/v1/chat/completions ;;
+  gemini-stream) BODY=$BENCH/bodies/gemini-via-chat-stream.json; PATH_=/v1/chat/completions ;;
+  responses|responses-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; PATH_=/v1/responses ;;
+  messages|messages-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; PATH_=/v1/messages ;;
+  *) echo "profile.sh: unknown MODE '$MODE'" >&2; exit 2 ;;
+esac
+command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
+OUT=$(mktemp -d /tmp/profile.XXXXXX)
+PIDS=()
+stop() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap stop EXIT
+(PORT=$UPSTREAM_PORT exec taskset -c "$HARNESS_CPUS" node "$BENCH/fake-upstream.mjs" >"$OUT/upstream.log" 2>&1) &
+PIDS+=($!)
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$UPSTREAM_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fsS -X POST "http://127.0.0.1:$UPSTREAM_PORT/__config?chunks=$CHUNKS&chunk_delay_ms=$CHUNK_DELAY_MS" >/dev/null
+setup=$(cd "$BENCH" && GATEWAY_DIR=$DIR GATEWAY_WORK="$OUT/gateway" GATEWAY_PORT=$PORT UPSTREAM_PORT=$UPSTREAM_PORT \
+  BENCH_NO_BUILD=${BENCH_NO_BUILD:-1} ./gateway-setup.sh 2>"$OUT/setup.log")
+eval "$setup"
+bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
+# exec: the pid is node's, so SIGTERM reaches the process that writes the profile as it exits.
+(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node --cpu-prof --cpu-prof-dir="$OUT/gateway" "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
+GW=$!; PIDS+=("$GW")
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" --latency -d"${SECONDS_RUN}s" --timeout "${TIMEOUT}s" \
+  -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$PATH_" >"$OUT/wrk.txt"
+grep -E 'requests in|Non-2xx|Socket errors|Latency  | 50%| 99%' "$OUT/wrk.txt" || true
+kill -TERM "$GW"; for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
+echo "profile: $(ls "$OUT"/gateway/*.cpuprofile)"
+node "$BENCH/lib/profile-summary.mjs" "$OUT"/gateway/*.cpuprofile "${TOP:-25}"

@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as NetServer, Socket } from 'node:net';
+
+/** What a server listening through copies of its socket closes when it stops taking connections. */
+export interface ListeningCopies {
+  /** How many copies listen (0 when none could be made, or none was asked for). */
+  readonly count: number;
+  /** How many connections came in through the copies (and the child) rather than the socket's own descriptor. */
+  readonly accepted: number;
+  /** Stops the copies listening; connections they took stay the server's, open until they end. */
+  close(): void;
+}
+
+const none: ListeningCopies = { count: 0, accepted: 0, close() {} };
+
+/**
+ * The child's whole program: handed a listening socket, it sends it back as many times as asked
+ * (each arrives as a new descriptor of the same socket), then exits, which closes its own. Node
+ * listens on a handle it receives, so a connection may reach the child meanwhile: it is sent on,
+ * unread, to the parent, which serves it like any other. A child whose parent has gone, or that
+ * is still there after 10 s, exits too: it must never keep the port listening on its own.
+ * Inline (`node --eval`), so it runs the same from the build and from the sources, with none of
+ * the server's flags or loaders.
+ */
+const childProgram = `process.on('disconnect', () => process.exit(0));
+setTimeout(() => process.exit(0), 10000);
+process.once('message', (message, server) => {
+  // Unread, so the request's bytes stay in the socket for the parent to read.
+  server.pauseOnConnect = true;
+  let pending = message.copies;
+  const settle = () => { if (--pending === 0) process.exit(0); };
+  server.on('connection', (socket) => { pending += 1; process.send({ connection: true }, socket, settle); });
+  for (let index = 0; index < message.copies; index++) process.send({ copy: index }, server, settle);
+});`;
+
+/** The parts of a `net.Server` and `net.Socket` that count a server's connections (Node's own bookkeeping, unchanged since Node 0.x). */
+type Counted = NetServer & { _connections: number };
+type CountedSocket = Socket & { server: NetServer; _server: NetServer };
+
+/**
+ * `server.accepts_per_turn`: a listening socket read through `count` more descriptors, so the
+ * process takes in up to `count + 1` new connections each turn of its event loop instead of one.
+ *
+ * Since libuv 1.45 (Node 20's is 1.46) a readable listening descriptor yields one `accept()` per
+ * turn: the loop relies on the descriptor being readable again next turn for the rest. An idle
+ * process turns thousands of times a second, but one whose core is full of streams turns every
+ * 50–200 ms, each turn a pass over every socket with data. A burst of new connections (500
+ * clients reconnecting at once) then waits in the kernel's accept queue, one let in per turn:
+ * the bench saw the last of 500 accepted five seconds after the first, long past what the
+ * streams already served waited, and neither served nor refused by `server.max_in_flight`
+ * meanwhile (docs/benchmark.md, "New connections under a full core"). Every descriptor of the
+ * socket is polled on its own, so each copy is one more accept per turn; a copy of an empty
+ * queue is not readable, so steady traffic pays nothing for them.
+ *
+ * Node has no `dup()`, but a handle sent over an IPC channel arrives as a new descriptor of the
+ * same socket: a short-lived child ({@link childProgram}) is handed the listening socket and
+ * sends it back `count` times, then closes its own and exits. Connections a copy accepts
+ * are handed to `server` as Node's own accept would (`connection`, counted as the server's, so
+ * `server.close()` waits for them too). Only a process that owns its listening socket makes
+ * copies: a cluster worker's is held by its primary.
+ */
+export async function listenThroughCopies(server: HttpServer, count: number): Promise<ListeningCopies> {
+  if (count < 1 || !cluster.isPrimary || !server.listening) return none;
+  let accepted = 0;
+  const take = (socket: Socket, from: NetServer | undefined) => {
+    accepted += 1;
+    // What net.Server's onconnection did for the copy, moved to `server`: Node's socket
+    // decrements its `_server`'s count when it closes, and `close()` waits on that count.
+    if (from !== undefined) (from as Counted)._connections -= 1;
+    (server as unknown as Counted)._connections += 1;
+    (socket as CountedSocket).server = server;
+    (socket as CountedSocket)._server = server;
+    server.emit('connection', socket);
+  };
+  const copies = await receiveCopies(server, count, (socket) => take(socket, undefined));
+  for (const copy of copies) {
+    copy.on('connection', (socket: Socket) => take(socket, copy));
+    // Accept errors come back on every descriptor of the socket alike; the server's own reports them.
+    copy.on('error', () => {});
+  }
+  return {
+    count: copies.length,
+    get accepted() {
+      return accepted;
+    },
+    close() {
+      for (const copy of copies) copy.close();
+    },
+  };
+}
+
+/**
+ * The copies the child sends back, and any connection it accepted meanwhile (to `connection`);
+ * fewer or none if it could not start or send them: the server then accepts as before.
+ */
+function receiveCopies(server: HttpServer, count: number, connection: (socket: Socket) => void): Promise<NetServer[]> {
+  return new Promise((resolve) => {
+    const copies: NetServer[] = [];
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(process.execPath, ['--eval', childProgram], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    } catch {
+      resolve(copies);
+      return;
+    }
+    child.on('message', (message: { copy?: number; connection?: boolean }, handle: unknown) => {
+      if (handle === undefined) return;
+      if (message.connection === true) connection(handle as Socket);
+      else copies.push(handle as NetServer);
+    });
+    // The channel closes after the last message it carried: every copy sent has arrived.
+    const done = () => {
+      clearTimeout(deadline);
+      resolve(copies);
+    };
+    // A child that does not answer within it is not worth a slower start: the server accepts as before.
+    const deadline = setTimeout(() => child.kill(), 5000);
+    child.on('disconnect', done);
+    child.on('error', done);
+    child.send({ copies: count }, server);
+  });
+}
