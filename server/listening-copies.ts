@@ -74,12 +74,7 @@ export async function listenThroughCopies(server: HttpServer, count: number): Pr
     (socket as CountedSocket)._server = server;
     server.emit('connection', socket);
   };
-  const copies = await receiveCopies(server, count, (socket) => take(socket, undefined));
-  for (const copy of copies) {
-    copy.on('connection', (socket: Socket) => take(socket, copy));
-    // Accept errors come back on every descriptor of the socket alike; the server's own reports them.
-    copy.on('error', () => {});
-  }
+  const copies = await receiveCopies(server, count, take);
   return {
     count: copies.length,
     get accepted() {
@@ -92,10 +87,11 @@ export async function listenThroughCopies(server: HttpServer, count: number): Pr
 }
 
 /**
- * The copies the child sends back, and any connection it accepted meanwhile (to `connection`);
- * fewer or none if it could not start or send them: the server then accepts as before.
+ * The copies the child sends back, each handing its connections to `take` from the moment it
+ * arrives (it listens already), and any connection the child accepted meanwhile; fewer or none
+ * if it could not start or send them: the server then accepts as before.
  */
-function receiveCopies(server: HttpServer, count: number, connection: (socket: Socket) => void): Promise<NetServer[]> {
+function receiveCopies(server: HttpServer, count: number, take: (socket: Socket, from: NetServer | undefined) => void): Promise<NetServer[]> {
   return new Promise((resolve) => {
     const copies: NetServer[] = [];
     let child: ReturnType<typeof spawn>;
@@ -107,8 +103,15 @@ function receiveCopies(server: HttpServer, count: number, connection: (socket: S
     }
     child.on('message', (message: { copy?: number; connection?: boolean }, handle: unknown) => {
       if (handle === undefined) return;
-      if (message.connection === true) connection(handle as Socket);
-      else copies.push(handle as NetServer);
+      if (message.connection === true) {
+        take(handle as Socket, undefined);
+        return;
+      }
+      const copy = handle as NetServer;
+      copy.on('connection', (socket: Socket) => take(socket, copy));
+      // Accept errors come back on every descriptor of the socket alike; the server's own reports them.
+      copy.on('error', () => {});
+      copies.push(copy);
     });
     // The channel closes after the last message it carried: every copy sent has arrived.
     const done = () => {

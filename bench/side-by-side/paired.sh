@@ -10,7 +10,8 @@
 #   PAIRED_B_CONFIG_EXTRA='logs: { enabled: false }' bench/side-by-side/paired.sh
 #   PAIRED_B_DIR=/path/to/a/worktree MODE=gemini-stream bench/side-by-side/paired.sh
 # Knobs: PAIRED_A_DIR (this checkout), PAIRED_A_CONFIG_EXTRA, PAIRED_B_DIR (= A), PAIRED_B_CONFIG_EXTRA,
-#   MODE (gemini | gemini-stream: the chat-completions request on the gx channel), PAIRS (24),
+#   MODE (gemini | gemini-stream: the chat-completions request on the gx channel; chat | chat-stream:
+#   on the gp channel; responses[-stream] | messages[-stream]: those formats on the gx channel), PAIRS (24),
 #   SECONDS_EACH (2), CONNS (50), TARGET_CPUS (1), HARNESS_CPUS (0), UPSTREAM_PORT (18080),
 #   PAIRED_A_PORT (18100), PAIRED_B_PORT (18101). Both checkouts must be built (BENCH_NO_BUILD=0 builds).
 set -euo pipefail
@@ -21,10 +22,14 @@ A_EXTRA=${PAIRED_A_CONFIG_EXTRA:-}; B_EXTRA=${PAIRED_B_CONFIG_EXTRA:-}
 MODE=${MODE:-gemini}; PAIRS=${PAIRS:-24}; SECONDS_EACH=${SECONDS_EACH:-2}; CONNS=${CONNS:-50}
 TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${UPSTREAM_PORT:-18080}
 A_PORT=${PAIRED_A_PORT:-18100}; B_PORT=${PAIRED_B_PORT:-18101}
+REQUEST_PATH=/v1/chat/completions
 case $MODE in
   gemini) BODY=$BENCH/bodies/gemini-via-chat.json ;;
   gemini-stream) BODY=$BENCH/bodies/gemini-via-chat-stream.json ;;
-  *) echo "paired.sh: MODE is gemini or gemini-stream, not '$MODE'" >&2; exit 2 ;;
+  chat|chat-stream) BODY=$BENCH/bodies/$MODE.json ;;
+  responses|responses-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; REQUEST_PATH=/v1/responses ;;
+  messages|messages-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; REQUEST_PATH=/v1/messages ;;
+  *) echo "paired.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2 ;;
 esac
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/paired.XXXXXX)
@@ -54,7 +59,7 @@ run() { # port pid headers -> microseconds of CPU per request
   local before after requests
   before=$(ticks "$2")
   BODY_FILE=$BODY EXTRA_HEADERS="$3" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" -d"${SECONDS_EACH}s" \
-    -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$1/v1/chat/completions" >"$OUT/wrk.txt"
+    -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$1$REQUEST_PATH" >"$OUT/wrk.txt"
   after=$(ticks "$2")
   requests=$(grep -oP '^\s*\K\d+(?= requests in)' "$OUT/wrk.txt")
   grep -q 'Non-2xx' "$OUT/wrk.txt" && { echo "paired.sh: non-2xx answers from port $1 ($OUT/wrk.txt)" >&2; exit 1; }

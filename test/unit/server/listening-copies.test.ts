@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
@@ -116,6 +116,40 @@ t.test('connections taken in through the copies are served and counted as the se
     late.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
   });
   t.equal(refused, 'ECONNREFUSED', 'a connection after the close is refused');
+});
+
+t.test('connections arriving while the copies are made are served, whichever descriptor or process took them in', async (t) => {
+  const { server, port } = await listening(t);
+  const answer = () =>
+    new Promise<number | string>((resolve) => {
+      const request = get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 5000 }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('timeout', () => {
+        request.destroy();
+        resolve('no answer');
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+  const answers: Array<Promise<number | string>> = [];
+  let making = true;
+  const copying = listenThroughCopies(server, 63).finally(() => (making = false));
+  // New connections all the while the child starts, sends the copies back and exits.
+  while (making) {
+    answers.push(answer());
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const copies = await copying;
+  t.teardown(() => copies.close());
+  for (let index = 0; index < 20; index++) answers.push(answer());
+  const statuses = await Promise.all(answers);
+  t.ok(statuses.length > 20, `${statuses.length} requests`);
+  t.same(
+    statuses.filter((status) => status !== 200),
+    [],
+    'every request was answered',
+  );
 });
 
 t.test('no copies are made when none are asked for', async (t) => {
