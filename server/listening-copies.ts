@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
+import { spawn, type SendHandle } from 'node:child_process';
 import cluster from 'node:cluster';
 import type { Server as HttpServer } from 'node:http';
-import type { Server as NetServer, Socket } from 'node:net';
+import { createServer, type ListenOptions, type Server as NetServer, type Socket } from 'node:net';
 
 /** What a server listening through copies of its socket closes when it stops taking connections. */
 export interface ListeningCopies {
   /** How many copies listen (0 when none could be made, or none was asked for). */
   readonly count: number;
-  /** How many connections came in through the copies (and the child) rather than the socket's own descriptor. */
+  /** How many connections came in through the copies rather than the socket's own descriptor. */
   readonly accepted: number;
   /** Stops the copies listening; connections they took stay the server's, open until they end. */
   close(): void;
@@ -16,23 +16,19 @@ export interface ListeningCopies {
 const none: ListeningCopies = { count: 0, accepted: 0, close() {} };
 
 /**
- * The child's whole program: handed a listening socket, it sends it back as many times as asked
- * (each arrives as a new descriptor of the same socket), then exits, which closes its own. Node
- * listens on a handle it receives, so a connection may reach the child meanwhile: it is sent on,
- * unread, to the parent, which serves it like any other. A child whose parent has gone, or that
- * is still there after 10 s, exits too: it must never keep the port listening on its own.
- * Inline (`node --eval`), so it runs the same from the build and from the sources, with none of
- * the server's flags or loaders.
+ * The child's whole program: handed the listening socket's native handle (never listened on,
+ * so the child takes no connection in), it sends it back as many times as asked, each arriving
+ * as a new descriptor of the same socket, then says `last`: Node sends handles one at a time,
+ * each once the last was acknowledged, and queues plain messages behind them, so `last`
+ * arrives after every copy. The parent then disconnects and the child exits; one whose parent
+ * has gone, or that is still there after 10 s, exits too. Inline (`node --eval`), so it runs
+ * the same from the build and from the sources, with none of the server's flags or loaders.
  */
 const childProgram = `process.on('disconnect', () => process.exit(0));
 setTimeout(() => process.exit(0), 10000);
-process.once('message', (message, server) => {
-  // Unread, so the request's bytes stay in the socket for the parent to read.
-  server.pauseOnConnect = true;
-  let pending = message.copies;
-  const settle = () => { if (--pending === 0) process.exit(0); };
-  server.on('connection', (socket) => { pending += 1; process.send({ connection: true }, socket, settle); });
-  for (let index = 0; index < message.copies; index++) process.send({ copy: index }, server, settle);
+process.once('message', (message, handle) => {
+  for (let index = 0; index < message.copies; index++) process.send({ copy: index }, handle);
+  process.send({ last: true });
 });`;
 
 /** The parts of a `net.Server` and `net.Socket` that count a server's connections (Node's own bookkeeping, unchanged since Node 0.x). */
@@ -55,8 +51,8 @@ type CountedSocket = Socket & { server: NetServer; _server: NetServer };
  * queue is not readable, so steady traffic pays nothing for them.
  *
  * Node has no `dup()`, but a handle sent over an IPC channel arrives as a new descriptor of the
- * same socket: a short-lived child ({@link childProgram}) is handed the listening socket and
- * sends it back `count` times, then closes its own and exits. Connections a copy accepts
+ * same socket: a short-lived child ({@link childProgram}) is handed the listening socket's
+ * native handle and sends it back `count` times, then exits. Connections a copy accepts
  * are handed to `server` as Node's own accept would (`connection`, counted as the server's, so
  * `server.close()` waits for them too). Only a process that owns its listening socket makes
  * copies: a cluster worker's is held by its primary.
@@ -64,11 +60,11 @@ type CountedSocket = Socket & { server: NetServer; _server: NetServer };
 export async function listenThroughCopies(server: HttpServer, count: number): Promise<ListeningCopies> {
   if (count < 1 || !cluster.isPrimary || !server.listening) return none;
   let accepted = 0;
-  const take = (socket: Socket, from: NetServer | undefined) => {
+  const take = (socket: Socket, from: NetServer) => {
     accepted += 1;
     // What net.Server's onconnection did for the copy, moved to `server`: Node's socket
     // decrements its `_server`'s count when it closes, and `close()` waits on that count.
-    if (from !== undefined) (from as Counted)._connections -= 1;
+    (from as Counted)._connections -= 1;
     (server as unknown as Counted)._connections += 1;
     (socket as CountedSocket).server = server;
     (socket as CountedSocket)._server = server;
@@ -87,11 +83,10 @@ export async function listenThroughCopies(server: HttpServer, count: number): Pr
 }
 
 /**
- * The copies the child sends back, each handing its connections to `take` from the moment it
- * arrives (it listens already), and any connection the child accepted meanwhile; fewer or none
- * if it could not start or send them: the server then accepts as before.
+ * Servers listening on the copies the child sends back, each handing its connections to
+ * `take`; fewer or none if the child could not start or send them: the server then accepts as before.
  */
-function receiveCopies(server: HttpServer, count: number, take: (socket: Socket, from: NetServer | undefined) => void): Promise<NetServer[]> {
+function receiveCopies(server: HttpServer, count: number, take: (socket: Socket, from: NetServer) => void): Promise<NetServer[]> {
   return new Promise((resolve) => {
     const copies: NetServer[] = [];
     let child: ReturnType<typeof spawn>;
@@ -101,19 +96,22 @@ function receiveCopies(server: HttpServer, count: number, take: (socket: Socket,
       resolve(copies);
       return;
     }
-    child.on('message', (message: { copy?: number; connection?: boolean }, handle: unknown) => {
-      if (handle === undefined) return;
-      if (message.connection === true) {
-        take(handle as Socket, undefined);
+    child.on('message', (message: { copy?: number; last?: boolean }, handle: unknown) => {
+      if (message.last === true) {
+        child.disconnect();
         return;
       }
-      const copy = handle as NetServer;
+      if (handle === undefined) return;
+      // A native handle of the listening socket: a server listening on it takes connections
+      // in on its own descriptor, handing each to `take` from the first.
+      const copy = createServer();
       copy.on('connection', (socket: Socket) => take(socket, copy));
       // Accept errors come back on every descriptor of the socket alike; the server's own reports them.
       copy.on('error', () => {});
+      copy.listen({ _handle: handle } as unknown as ListenOptions);
       copies.push(copy);
     });
-    // The channel closes after the last message it carried: every copy sent has arrived.
+    // The channel closes once the child said `last`, or went away: every copy it sent has arrived.
     const done = () => {
       clearTimeout(deadline);
       resolve(copies);
@@ -122,6 +120,7 @@ function receiveCopies(server: HttpServer, count: number, take: (socket: Socket,
     const deadline = setTimeout(() => child.kill(), 5000);
     child.on('disconnect', done);
     child.on('error', done);
-    child.send({ copies: count }, server);
+    // The native handle, not the server: Node would listen on a server it receives, in the child.
+    child.send({ copies: count }, (server as unknown as { _handle: SendHandle })._handle);
   });
 }
