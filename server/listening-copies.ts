@@ -3,17 +3,19 @@ import cluster from 'node:cluster';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type ListenOptions, type Server as NetServer, type Socket } from 'node:net';
 
-/** What a server listening through copies of its socket closes when it stops taking connections. */
+/** The copies of a server's listening socket, made in the background: what it closes when it stops taking connections. */
 export interface ListeningCopies {
-  /** How many copies listen (0 when none could be made, or none was asked for). */
+  /** How many copies listen now (0 when none could be made, or none was asked for). */
   readonly count: number;
   /** How many connections came in through the copies rather than the socket's own descriptor. */
   readonly accepted: number;
-  /** Stops the copies listening; connections they took stay the server's, open until they end. */
+  /** Settles once every copy asked for listens, or no more will come (the child failed, or `close` came first). */
+  readonly ready: Promise<void>;
+  /** Stops the copies listening, and any still to come; connections they took stay the server's, open until they end. */
   close(): void;
 }
 
-const none: ListeningCopies = { count: 0, accepted: 0, close() {} };
+const none: ListeningCopies = { count: 0, accepted: 0, ready: Promise.resolve(), close() {} };
 
 /**
  * The child's whole program: handed the listening socket's native handle (never listened on,
@@ -57,9 +59,11 @@ type CountedSocket = Socket & { server: NetServer; _server: NetServer };
  * `server.close()` waits for them too). Only a process that owns its listening socket makes
  * copies: a cluster worker's is held by its primary.
  */
-export async function listenThroughCopies(server: HttpServer, count: number): Promise<ListeningCopies> {
+export function listenThroughCopies(server: HttpServer, count: number): ListeningCopies {
   if (count < 1 || !cluster.isPrimary || !server.listening) return none;
   let accepted = 0;
+  let closed = false;
+  const copies: NetServer[] = [];
   const take = (socket: Socket, from: NetServer) => {
     accepted += 1;
     // What net.Server's onconnection did for the copy, moved to `server`: Node's socket
@@ -70,32 +74,45 @@ export async function listenThroughCopies(server: HttpServer, count: number): Pr
     (socket as CountedSocket)._server = server;
     server.emit('connection', socket);
   };
-  const copies = await receiveCopies(server, count, take);
+  const making = receiveCopies(server, count, take, (copy) => {
+    // A copy that arrives once the server stopped listening never takes a connection in.
+    if (closed) copy.close();
+    else copies.push(copy);
+  });
   return {
-    count: copies.length,
+    get count() {
+      return copies.length;
+    },
     get accepted() {
       return accepted;
     },
+    ready: making.done,
     close() {
-      for (const copy of copies) copy.close();
+      closed = true;
+      making.stop();
+      for (const copy of copies.splice(0)) copy.close();
     },
   };
 }
 
 /**
- * Servers listening on the copies the child sends back, each handing its connections to
- * `take`; fewer or none if the child could not start or send them: the server then accepts as before.
+ * Servers listening on the copies the child sends back, each handed to `listening` as it
+ * arrives and its connections to `take`; fewer or none if the child could not start or send
+ * them (the server then accepts as before). `stop` ends the child early.
  */
-function receiveCopies(server: HttpServer, count: number, take: (socket: Socket, from: NetServer) => void): Promise<NetServer[]> {
-  return new Promise((resolve) => {
-    const copies: NetServer[] = [];
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(process.execPath, ['--eval', childProgram], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
-    } catch {
-      resolve(copies);
-      return;
-    }
+function receiveCopies(
+  server: HttpServer,
+  count: number,
+  take: (socket: Socket, from: NetServer) => void,
+  listening: (copy: NetServer) => void,
+): { done: Promise<void>; stop: () => void } {
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(process.execPath, ['--eval', childProgram], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+  } catch {
+    return { done: Promise.resolve(), stop() {} };
+  }
+  const done = new Promise<void>((resolve) => {
     child.on('message', (message: { copy?: number; last?: boolean }, handle: unknown) => {
       if (message.last === true) {
         child.disconnect();
@@ -109,18 +126,26 @@ function receiveCopies(server: HttpServer, count: number, take: (socket: Socket,
       // Accept errors come back on every descriptor of the socket alike; the server's own reports them.
       copy.on('error', () => {});
       copy.listen({ _handle: handle } as unknown as ListenOptions);
-      copies.push(copy);
+      listening(copy);
     });
     // The channel closes once the child said `last`, or went away: every copy it sent has arrived.
-    const done = () => {
+    const finish = () => {
       clearTimeout(deadline);
-      resolve(copies);
+      resolve();
     };
-    // A child that does not answer within it is not worth a slower start: the server accepts as before.
+    // A child that does not answer within it is not worth waiting for: the server accepts as before.
     const deadline = setTimeout(() => child.kill(), 5000);
-    child.on('disconnect', done);
-    child.on('error', done);
-    // The native handle, not the server: Node would listen on a server it receives, in the child.
-    child.send({ copies: count }, (server as unknown as { _handle: SendHandle })._handle);
+    child.on('disconnect', finish);
+    // A child killed before its channel opened never disconnects.
+    child.on('exit', finish);
+    child.on('error', finish);
   });
+  // The native handle, not the server: Node would listen on a server it receives, in the child.
+  child.send({ copies: count }, (server as unknown as { _handle: SendHandle })._handle);
+  return {
+    done,
+    stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
 }

@@ -52,7 +52,8 @@ async function turnsToAccept(t: Test, server: Server, port: number, count: numbe
 
 t.test('a burst of connections is taken in a few turns of the loop, not one turn each', async (t) => {
   const { server, port } = await listening(t);
-  const copies = await listenThroughCopies(server, 63);
+  const copies = listenThroughCopies(server, 63);
+  await copies.ready;
   t.teardown(() => copies.close());
   t.equal(copies.count, 63);
   const { turns, sockets } = await turnsToAccept(t, server, port, burst);
@@ -65,7 +66,8 @@ t.test('a burst of connections is taken in a few turns of the loop, not one turn
 
 t.test('connections taken in through the copies are served and counted as the server’s', async (t) => {
   const { server, port, release } = await listening(t);
-  const copies = await listenThroughCopies(server, 15);
+  const copies = listenThroughCopies(server, 15);
+  await copies.ready;
   const { sockets } = await turnsToAccept(t, server, port, 50);
   t.ok(copies.accepted > 0, 'some came in through a copy');
   const ask = (path: string) =>
@@ -134,24 +136,44 @@ t.test('connections arriving while the copies are made are served, whichever des
     });
   const answers: Array<Promise<number | string>> = [];
   let making = true;
-  const copying = listenThroughCopies(server, Number(process.env.COPIES ?? 63)).finally(() => (making = false));
+  const copies = listenThroughCopies(server, 63);
+  t.teardown(() => copies.close());
+  void copies.ready.finally(() => (making = false));
   // New connections all the while the child starts, sends the copies back and exits, and after.
   while (making || answers.length < 150) {
     const phase = making ? 'during' : 'after';
     answers.push(answer().then((status) => (status === 200 ? status : `${status} ${phase}`)));
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  const copies = await copying;
-  t.teardown(() => copies.close());
+  t.equal(copies.count, 63, 'every copy listens');
   const statuses = await Promise.all(answers);
   t.ok(statuses.length > 20, `${statuses.length} requests`);
   const failed = statuses.filter((status) => status !== 200);
   t.same(failed, [], `every request was answered (${failed.join(', ')})`);
 });
 
+t.test('a close before the copies have come stops them: none listens, and the port refuses once the server closes', async (t) => {
+  const { server, port } = await listening(t);
+  const copies = listenThroughCopies(server, 63);
+  copies.close();
+  await copies.ready;
+  t.equal(copies.count, 0, 'no copy listens');
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const refused = await new Promise<string | undefined>((resolve) => {
+    const late = connect(port, '127.0.0.1');
+    late.on('connect', () => {
+      late.destroy();
+      resolve(undefined);
+    });
+    late.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+  });
+  t.equal(refused, 'ECONNREFUSED');
+});
+
 t.test('no copies are made when none are asked for', async (t) => {
   const { server } = await listening(t);
-  const copies = await listenThroughCopies(server, 0);
+  const copies = listenThroughCopies(server, 0);
+  await copies.ready;
   t.equal(copies.count, 0);
   t.equal(copies.accepted, 0);
 });
