@@ -22,15 +22,8 @@ A_EXTRA=${PAIRED_A_CONFIG_EXTRA:-}; B_EXTRA=${PAIRED_B_CONFIG_EXTRA:-}
 MODE=${MODE:-gemini}; PAIRS=${PAIRS:-24}; SECONDS_EACH=${SECONDS_EACH:-2}; CONNS=${CONNS:-50}
 TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${UPSTREAM_PORT:-18080}
 A_PORT=${PAIRED_A_PORT:-18100}; B_PORT=${PAIRED_B_PORT:-18101}
-REQUEST_PATH=/v1/chat/completions
-case $MODE in
-  gemini) BODY=$BENCH/bodies/gemini-via-chat.json ;;
-  gemini-stream) BODY=$BENCH/bodies/gemini-via-chat-stream.json ;;
-  chat|chat-stream) BODY=$BENCH/bodies/$MODE.json ;;
-  responses|responses-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; REQUEST_PATH=/v1/responses ;;
-  messages|messages-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; REQUEST_PATH=/v1/messages ;;
-  *) echo "paired.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2 ;;
-esac
+. "$BENCH/lib/mode-request.sh"
+mode_request "$MODE" || { echo "paired.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/paired.XXXXXX)
 PIDS=()

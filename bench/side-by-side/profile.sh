@@ -20,14 +20,8 @@ if [[ $PACED == 1 ]]; then CONNS=${CONNS:-500}; CHUNK_DELAY_MS=${CHUNK_DELAY_MS:
 else CONNS=${CONNS:-50}; CHUNK_DELAY_MS=${CHUNK_DELAY_MS:-0}; TIMEOUT=4; fi
 CHUNKS=${CHUNKS:-20}
 TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${UPSTREAM_PORT:-18080}; PORT=${GATEWAY_PORT:-18100}
-case $MODE in
-  chat|chat-stream) BODY=$BENCH/bodies/$MODE.json; PATH_=/v1/chat/completions ;;
-  gemini) BODY=$BENCH/bodies/gemini-via-chat.json; PATH_=/v1/chat/completions ;;
-  gemini-stream) BODY=$BENCH/bodies/gemini-via-chat-stream.json; PATH_=/v1/chat/completions ;;
-  responses|responses-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; PATH_=/v1/responses ;;
-  messages|messages-stream) BODY=$BENCH/bodies/gemini-via-$MODE.json; PATH_=/v1/messages ;;
-  *) echo "profile.sh: unknown MODE '$MODE'" >&2; exit 2 ;;
-esac
+. "$BENCH/lib/mode-request.sh"
+mode_request "$MODE" || { echo "profile.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/profile.XXXXXX)
 PIDS=()
@@ -46,7 +40,7 @@ bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
 GW=$!; PIDS+=("$GW")
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" --latency -d"${SECONDS_RUN}s" --timeout "${TIMEOUT}s" \
-  -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$PATH_" >"$OUT/wrk.txt"
+  -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$REQUEST_PATH" >"$OUT/wrk.txt"
 grep -E 'requests in|Non-2xx|Socket errors|Latency  | 50%| 99%' "$OUT/wrk.txt" || true
 kill -TERM "$GW"; for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
 echo "profile: $(ls "$OUT"/gateway/*.cpuprofile)"

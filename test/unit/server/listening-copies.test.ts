@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { listenThroughCopies } from '../../../server/listening-copies.js';
+import { tryConnect } from '../../helpers/try-connect.js';
 
 const burst = 200;
 
@@ -109,15 +110,7 @@ t.test('connections taken in through the copies are served and counted as the se
   sockets.forEach((socket) => socket.destroy());
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.ok(closed, 'the server is closed once the last connection ended');
-  const refused = await new Promise<string | undefined>((resolve) => {
-    const late = connect(port, '127.0.0.1');
-    late.on('connect', () => {
-      late.destroy();
-      resolve(undefined);
-    });
-    late.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
-  });
-  t.equal(refused, 'ECONNREFUSED', 'a connection after the close is refused');
+  t.equal(await tryConnect(port), 'ECONNREFUSED', 'a connection after the close is refused');
 });
 
 t.test('connections arriving while the copies are made are served, whichever descriptor or process took them in', async (t) => {
@@ -159,15 +152,7 @@ t.test('a close before the copies have come stops them: none listens, and the po
   await copies.ready;
   t.equal(copies.count, 0, 'no copy listens');
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  const refused = await new Promise<string | undefined>((resolve) => {
-    const late = connect(port, '127.0.0.1');
-    late.on('connect', () => {
-      late.destroy();
-      resolve(undefined);
-    });
-    late.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
-  });
-  t.equal(refused, 'ECONNREFUSED');
+  t.equal(await tryConnect(port), 'ECONNREFUSED');
 });
 
 t.test('no copies are made when none are asked for', async (t) => {
