@@ -108,7 +108,10 @@ function receiveCopies(
 ): { done: Promise<void>; stop: () => void } {
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(process.execPath, ['--eval', childProgram], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    // NODE_OPTIONS left out too: a preload (an agent) has nothing to do in the child.
+    const environment = { ...process.env };
+    delete environment.NODE_OPTIONS;
+    child = spawn(process.execPath, ['--eval', childProgram], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json', env: environment });
   } catch {
     return { done: Promise.resolve(), stop() {} };
   }
