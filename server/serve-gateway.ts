@@ -74,20 +74,19 @@ export async function serveGateway(config: GatewayConfig, configFile: string, lo
 
 async function startApp(config: GatewayConfig, configFile: string, logger: Logger): Promise<{ app: FastifyInstance; copies: ListeningCopies }> {
   const app = await buildApp(config, { configFile, logger: logger as unknown as FastifyBaseLogger });
-  let copies: ListeningCopies;
   try {
     const address = await app.listen({ host: config.server.host, port: config.server.port });
-    // Made in the background: the gateway serves (through its own descriptor) meanwhile.
-    copies = listenThroughCopies(app.server, config.server.accepts_per_turn - 1);
-    void copies.ready.then(() => {
-      if (copies.count > 0) logger.info({ acceptsPerTurn: copies.count + 1 }, 'new connections: taken in through more descriptors of the listening socket (server.accepts_per_turn)');
-    });
     // A person at a terminal gets the essentials at a glance; a service manager only the log.
     if (process.stdout.isTTY === true && (cluster.worker === undefined || cluster.worker.id === 1)) process.stdout.write(startBanner(config, { address, generatedTokenFile: app.firstAdminTokenFile }));
   } catch (error) {
     await app.close().catch(() => {});
     throw listenFailure(error, config, configFile);
   }
+  // Made in the background: the gateway serves (through its own descriptor) meanwhile.
+  const copies = listenThroughCopies(app.server, config.server.accepts_per_turn - 1);
+  void copies.ready.then(() => {
+    if (copies.count > 0) logger.info({ acceptsPerTurn: copies.count + 1 }, 'new connections: taken in through more descriptors of the listening socket (server.accepts_per_turn)');
+  });
   return { app, copies };
 }
 
