@@ -4,7 +4,9 @@
 # shared machine whose speed moves by a quarter within minutes, a 5% difference drowns in that.
 # Here both gateways stay up on the target core (the idle one waits), wrk alternates between
 # them in short runs (A B, then B A, ...), and each pair's ratio of CPU per request is taken
-# while the machine is in one state; the median of the pairs is the figure.
+# while the machine is in one state; the median of the pairs is the figure. On a noisy machine
+# 10-12 pairs still leave +-10-15% (null tests of one checkout against itself gave 0.99-1.18 in
+# one hour): run the null test beside a claim.
 # Usage:
 #   bench/side-by-side/paired.sh                          # this checkout against itself (a null test)
 #   PAIRED_B_CONFIG_EXTRA='logs: { enabled: false }' bench/side-by-side/paired.sh

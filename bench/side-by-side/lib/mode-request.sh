@@ -1,4 +1,4 @@
-# Sourced by paired.sh and profile.sh: the gateway request of a harness mode, as run.sh sends it.
+# Sourced by paired.sh, profile.sh and stream-cost.sh: the gateway request of a harness mode, as run.sh sends it.
 # mode_request MODE -> sets BODY (the request body file) and REQUEST_PATH; returns 1 for an unknown mode.
 mode_request() {
   REQUEST_PATH=/v1/chat/completions

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What a stream costs beside a plain answer, in one gateway process: CPU per request of several
+# cases (a harness mode and the number of events the fake upstream streams), measured in short
+# runs that take turns (case 1, case 2, ..., then again), so the machine's drift reaches every
+# case alike. Each figure is split between the main thread (what `node --cpu-prof` sees) and
+# the process's other threads (V8's helpers: parallel scavenges, concurrent marking, the
+# optimizing compiler), which a CPU profile of the main thread does not show.
+# Usage:
+#   bench/side-by-side/stream-cost.sh      # gemini, and gemini-stream with 1 and with 20 events
+#   CASES='chat:20 chat-stream:1 chat-stream:20' bench/side-by-side/stream-cost.sh
+# Knobs: CASES (MODE:EVENTS ..., modes as paired.sh takes them), REPS (4), SECONDS_EACH (3),
+#   CONNS (50), GATEWAY_DIR (this checkout, built), GATEWAY_CONFIG_EXTRA, TARGET_CPUS (1),
+#   HARNESS_CPUS (0), UPSTREAM_PORT (18080), GATEWAY_PORT (18100).
+set -euo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd -P)
+ROOT=$(cd "$BENCH/../.." && pwd -P)
+DIR=${GATEWAY_DIR:-$ROOT}
+CASES=${CASES:-"gemini:20 gemini-stream:1 gemini-stream:20"}; REPS=${REPS:-4}; SECONDS_EACH=${SECONDS_EACH:-3}; CONNS=${CONNS:-50}
+TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${UPSTREAM_PORT:-18080}; PORT=${GATEWAY_PORT:-18100}
+. "$BENCH/lib/mode-request.sh"
+for c in $CASES; do
+  mode_request "${c%%:*}" && [[ $c == *:* && ${c#*:} =~ ^[1-9][0-9]*$ ]] || { echo "stream-cost.sh: a case is MODE:EVENTS (gemini-stream:20), not '$c'" >&2; exit 2; }
+done
+command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
+OUT=$(mktemp -d /tmp/stream-cost.XXXXXX)
+PIDS=()
+stop() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap stop EXIT
+(PORT=$UPSTREAM_PORT exec taskset -c "$HARNESS_CPUS" node "$BENCH/fake-upstream.mjs" >"$OUT/upstream.log" 2>&1) &
+PIDS+=($!)
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$UPSTREAM_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
+setup=$(cd "$BENCH" && GATEWAY_DIR=$DIR GATEWAY_WORK="$OUT/gateway" GATEWAY_PORT=$PORT UPSTREAM_PORT=$UPSTREAM_PORT \
+  BENCH_NO_BUILD=${BENCH_NO_BUILD:-1} ./gateway-setup.sh 2>"$OUT/setup.log")
+eval "$setup"
+bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
+(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
+GW=$!; PIDS+=("$GW")
+for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+
+# One line per thread: its id and its user + system clock ticks.
+thread_ticks() { local t; for t in /proc/"$GW"/task/*; do awk -v id="${t##*/}" '{ print id, $14 + $15 }' "$t/stat" 2>/dev/null || true; done; }
+run() { # mode events -> "main other" microseconds of CPU per request
+  mode_request "$1"
+  curl -fsS -X POST "http://127.0.0.1:$UPSTREAM_PORT/__config?chunks=$2" >/dev/null
+  thread_ticks >"$OUT/before"
+  BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" -d"${SECONDS_EACH}s" \
+    -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$REQUEST_PATH" >"$OUT/wrk.txt"
+  thread_ticks >"$OUT/after"
+  grep -q 'Non-2xx' "$OUT/wrk.txt" && { echo "stream-cost.sh: non-2xx answers in $1:$2 ($OUT/wrk.txt)" >&2; exit 1; }
+  local requests; requests=$(grep -oP '^\s*\K\d+(?= requests in)' "$OUT/wrk.txt")
+  # Threads that ended between the readings count from 0 or to nothing: V8's helpers live as long as the process.
+  awk -v main="$GW" -v requests="$requests" -v hz="$(getconf CLK_TCK)" '
+    NR == FNR { before[$1] = $2; next }
+    { d = $2 - before[$1]; if ($1 == main) m += d; else o += d }
+    END { printf "%d %d\n", m * 1e6 / hz / requests, o * 1e6 / hz / requests }' "$OUT/before" "$OUT/after"
+}
+for c in $CASES; do run "${c%%:*}" "${c#*:}" >/dev/null; done # warm-up
+declare -A MAIN OTHER
+for _ in $(seq "$REPS"); do
+  for c in $CASES; do
+    read -r m o <<<"$(run "${c%%:*}" "${c#*:}")" || true
+    [[ -n ${o:-} ]] || exit 1 # run said why
+    MAIN[$c]+="$m "; OTHER[$c]+="$o "
+  done
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+echo "$REPS turns of ${SECONDS_EACH} s per case at $CONNS connections; us CPU/request, main thread + other threads"
+for c in $CASES; do
+  read -ra m <<<"${MAIN[$c]}"; read -ra o <<<"${OTHER[$c]}"
+  totals=(); for i in "${!m[@]}"; do totals+=($((m[i] + o[i]))); done
+  echo "$c: total ${totals[*]} (median $(median "${totals[@]}")); main median $(median "${m[@]}"), other threads median $(median "${o[@]}")"
+done
