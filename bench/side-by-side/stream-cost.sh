@@ -8,9 +8,12 @@
 # Usage:
 #   bench/side-by-side/stream-cost.sh      # gemini, and gemini-stream with 1 and with 20 events
 #   CASES='chat:20 chat-stream:1 chat-stream:20' bench/side-by-side/stream-cost.sh
+#   PROFILE=1 bench/side-by-side/stream-cost.sh   # also a CPU profile, split by case (lib/profile-windows.mjs)
 # Knobs: CASES (MODE:EVENTS ..., modes as paired.sh takes them), REPS (4), SECONDS_EACH (3),
 #   CONNS (50), GATEWAY_DIR (this checkout, built), GATEWAY_CONFIG_EXTRA, TARGET_CPUS (1),
-#   HARNESS_CPUS (0), UPSTREAM_PORT (18080), GATEWAY_PORT (18100).
+#   HARNESS_CPUS (0), UPSTREAM_PORT (18080), GATEWAY_PORT (18100), PROFILE (0; 1: the gateway runs
+#   under `node --cpu-prof`, which slows it, and the main thread's time per request of each case
+#   and the functions that differ most from the first case are printed; TOP (30) of them).
 set -euo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd -P)
 ROOT=$(cd "$BENCH/../.." && pwd -P)
@@ -33,21 +36,28 @@ setup=$(cd "$BENCH" && GATEWAY_DIR=$DIR GATEWAY_WORK="$OUT/gateway" GATEWAY_PORT
   BENCH_NO_BUILD=${BENCH_NO_BUILD:-1} ./gateway-setup.sh 2>"$OUT/setup.log")
 eval "$setup"
 bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
-(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
+PROFILE=${PROFILE:-0}; PROFILE_FLAGS=()
+[[ $PROFILE == 1 ]] && PROFILE_FLAGS=(--cpu-prof --cpu-prof-dir="$OUT/profile")
+# exec: the pid is node's, so the SIGTERM at the end reaches the process that writes the profile.
+(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node "${PROFILE_FLAGS[@]}" "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
 GW=$!; PIDS+=("$GW")
 for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
 # One line per thread: its id and its user + system clock ticks.
 thread_ticks() { local t; for t in /proc/"$GW"/task/*; do awk -v id="${t##*/}" '{ print id, $14 + $15 }' "$t/stat" 2>/dev/null || true; done; }
-run() { # mode events -> "main other" microseconds of CPU per request
+uptime_seconds() { awk '{ print $1 }' /proc/uptime; } # the clock of a CPU profile's timestamps
+run() { # mode events [turn] -> "main other" microseconds of CPU per request; a turn is written to $OUT/windows
   mode_request "$1"
   curl -fsS -X POST "http://127.0.0.1:$UPSTREAM_PORT/__config?chunks=$2" >/dev/null
+  local start; start=$(uptime_seconds)
   thread_ticks >"$OUT/before"
   BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" -d"${SECONDS_EACH}s" \
     -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$REQUEST_PATH" >"$OUT/wrk.txt"
   thread_ticks >"$OUT/after"
+  local end; end=$(uptime_seconds)
   grep -q 'Non-2xx' "$OUT/wrk.txt" && { echo "stream-cost.sh: non-2xx answers in $1:$2 ($OUT/wrk.txt)" >&2; exit 1; }
   local requests; requests=$(grep -oP '^\s*\K\d+(?= requests in)' "$OUT/wrk.txt")
+  [[ -n ${3:-} ]] && echo "$1:$2 $start $end $requests" >>"$OUT/windows"
   # Threads that ended between the readings count from 0 or to nothing: V8's helpers live as long as the process.
   awk -v main="$GW" -v requests="$requests" -v hz="$(getconf CLK_TCK)" '
     NR == FNR { before[$1] = $2; next }
@@ -58,7 +68,7 @@ for c in $CASES; do run "${c%%:*}" "${c#*:}" >/dev/null; done # warm-up
 declare -A MAIN OTHER
 for _ in $(seq "$REPS"); do
   for c in $CASES; do
-    read -r m o <<<"$(run "${c%%:*}" "${c#*:}")" || true
+    read -r m o <<<"$(run "${c%%:*}" "${c#*:}" turn)" || true
     [[ -n ${o:-} ]] || exit 1 # run said why
     MAIN[$c]+="$m "; OTHER[$c]+="$o "
   done
@@ -70,3 +80,8 @@ for c in $CASES; do
   totals=(); for i in "${!m[@]}"; do totals+=($((m[i] + o[i]))); done
   echo "$c: total ${totals[*]} (median $(median "${totals[@]}")); main median $(median "${m[@]}"), other threads median $(median "${o[@]}")"
 done
+if [[ $PROFILE == 1 ]]; then
+  kill -TERM "$GW"; for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
+  echo; echo "profile: $(ls "$OUT"/profile/*.cpuprofile)"
+  node "$BENCH/lib/profile-windows.mjs" "$OUT"/profile/*.cpuprofile "$OUT/windows" "${TOP:-30}"
+fi

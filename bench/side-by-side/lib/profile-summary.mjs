@@ -2,7 +2,7 @@
 // by path, a dependency by package, Node's internals as "node:"), and inclusive time (a sample
 // counts once for every distinct function on its stack) of the functions that hold the most.
 // Usage: node lib/profile-summary.mjs FILE.cpuprofile [TOP]
-import { readFileSync } from 'node:fs';
+import { label, place, readCpuProfile } from './cpu-profile.mjs';
 
 const [file, topArgument] = process.argv.slice(2);
 if (!file) {
@@ -10,23 +10,7 @@ if (!file) {
   process.exit(2);
 }
 const top = Number(topArgument ?? 25);
-const profile = JSON.parse(readFileSync(file, 'utf8'));
-const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-const parent = new Map();
-for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-
-function place(url) {
-  if (!url) return '(native)';
-  if (url.startsWith('node:')) return url;
-  const dependency = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (dependency) return dependency[1];
-  const own = url.match(/\/dist\/(.*)$/);
-  return own ? own[1] : url.replace(/^file:\/\//, '');
-}
-function label(node) {
-  const { functionName, url, lineNumber } = node.callFrame;
-  return `${functionName || '(anonymous)'} ${place(url)}${url ? `:${lineNumber + 1}` : ''}`;
-}
+const { nodes, parent, profile } = readCpuProfile(file);
 
 const self = new Map();
 const byFile = new Map();
