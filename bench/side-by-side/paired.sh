@@ -28,11 +28,8 @@ A_PORT=${PAIRED_A_PORT:-18100}; B_PORT=${PAIRED_B_PORT:-18101}
 mode_request "$MODE" || { echo "paired.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/paired.XXXXXX)
-PIDS=()
-stop() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap stop EXIT
-(PORT=$UPSTREAM_PORT exec taskset -c "$HARNESS_CPUS" node "$BENCH/fake-upstream.mjs" >"$OUT/upstream.log" 2>&1) &
-PIDS+=($!)
+. "$BENCH/lib/harness-processes.sh"
+start_upstream
 
 start() { # label dir extra port -> "pid headers"
   local setup bin

@@ -24,21 +24,10 @@ TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${
 mode_request "$MODE" || { echo "profile.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/profile.XXXXXX)
-PIDS=()
-stop() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap stop EXIT
-(PORT=$UPSTREAM_PORT exec taskset -c "$HARNESS_CPUS" node "$BENCH/fake-upstream.mjs" >"$OUT/upstream.log" 2>&1) &
-PIDS+=($!)
-for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$UPSTREAM_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
+. "$BENCH/lib/harness-processes.sh"
+start_upstream
 curl -fsS -X POST "http://127.0.0.1:$UPSTREAM_PORT/__config?chunks=$CHUNKS&chunk_delay_ms=$CHUNK_DELAY_MS" >/dev/null
-setup=$(cd "$BENCH" && GATEWAY_DIR=$DIR GATEWAY_WORK="$OUT/gateway" GATEWAY_PORT=$PORT UPSTREAM_PORT=$UPSTREAM_PORT \
-  BENCH_NO_BUILD=${BENCH_NO_BUILD:-1} ./gateway-setup.sh 2>"$OUT/setup.log")
-eval "$setup"
-bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
-# exec: the pid is node's, so SIGTERM reaches the process that writes the profile as it exits.
-(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node --cpu-prof --cpu-prof-dir="$OUT/gateway" "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
-GW=$!; PIDS+=("$GW")
-for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+start_gateway "$DIR" "$PORT" --cpu-prof --cpu-prof-dir="$OUT/gateway"
 BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" --latency -d"${SECONDS_RUN}s" --timeout "${TIMEOUT}s" \
   -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$REQUEST_PATH" >"$OUT/wrk.txt"
 grep -E 'requests in|Non-2xx|Socket errors|Latency  | 50%| 99%' "$OUT/wrk.txt" || true

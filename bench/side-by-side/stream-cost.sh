@@ -26,22 +26,11 @@ for c in $CASES; do
 done
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/stream-cost.XXXXXX)
-PIDS=()
-stop() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap stop EXIT
-(PORT=$UPSTREAM_PORT exec taskset -c "$HARNESS_CPUS" node "$BENCH/fake-upstream.mjs" >"$OUT/upstream.log" 2>&1) &
-PIDS+=($!)
-for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$UPSTREAM_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
-setup=$(cd "$BENCH" && GATEWAY_DIR=$DIR GATEWAY_WORK="$OUT/gateway" GATEWAY_PORT=$PORT UPSTREAM_PORT=$UPSTREAM_PORT \
-  BENCH_NO_BUILD=${BENCH_NO_BUILD:-1} ./gateway-setup.sh 2>"$OUT/setup.log")
-eval "$setup"
-bin=$(cd "$DIR" && node -p "require('./package.json').bin['model-gateway']")
+. "$BENCH/lib/harness-processes.sh"
+start_upstream
 PROFILE=${PROFILE:-0}; PROFILE_FLAGS=()
 [[ $PROFILE == 1 ]] && PROFILE_FLAGS=(--cpu-prof --cpu-prof-dir="$OUT/profile")
-# exec: the pid is node's, so the SIGTERM at the end reaches the process that writes the profile.
-(cd "$DIR" && exec taskset -c "$TARGET_CPUS" node "${PROFILE_FLAGS[@]}" "$bin" start --config "$OUT/gateway/gateway.yaml" >"$OUT/gateway.log" 2>&1) &
-GW=$!; PIDS+=("$GW")
-for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+start_gateway "$DIR" "$PORT" "${PROFILE_FLAGS[@]}"
 
 # One line per thread: its id and its user + system clock ticks.
 thread_ticks() { local t; for t in /proc/"$GW"/task/*; do awk -v id="${t##*/}" '{ print id, $14 + $15 }' "$t/stat" 2>/dev/null || true; done; }
