@@ -28,7 +28,7 @@ A_PORT=${PAIRED_A_PORT:-18100}; B_PORT=${PAIRED_B_PORT:-18101}
 mode_request "$MODE" || { echo "paired.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/paired.XXXXXX)
-. "$BENCH/lib/harness-processes.sh"
+. "$BENCH/lib/measurement.sh"
 start_upstream
 
 start() { # label dir extra port -> "pid headers"
@@ -64,7 +64,6 @@ for i in $(seq "$PAIRS"); do
   else b=$(run "$B_PORT" "$B_PID" "$B_HEADERS"); a=$(run "$A_PORT" "$A_PID" "$A_HEADERS"); fi
   A+=("$a"); B+=("$b"); RATIOS+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "$MODE, $PAIRS pairs of ${SECONDS_EACH} s at $CONNS connections"
 echo "A us CPU/request: ${A[*]} (median $(median "${A[@]}"))"
 echo "B us CPU/request: ${B[*]} (median $(median "${B[@]}"))"

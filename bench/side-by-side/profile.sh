@@ -24,13 +24,13 @@ TARGET_CPUS=${TARGET_CPUS:-1}; HARNESS_CPUS=${HARNESS_CPUS:-0}; UPSTREAM_PORT=${
 mode_request "$MODE" || { echo "profile.sh: MODE is gemini, chat, responses or messages, each with or without -stream, not '$MODE'" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/profile.XXXXXX)
-. "$BENCH/lib/harness-processes.sh"
+. "$BENCH/lib/measurement.sh"
 start_upstream
 curl -fsS -X POST "http://127.0.0.1:$UPSTREAM_PORT/__config?chunks=$CHUNKS&chunk_delay_ms=$CHUNK_DELAY_MS" >/dev/null
 start_gateway "$DIR" "$PORT" --cpu-prof --cpu-prof-dir="$OUT/gateway"
 BODY_FILE=$BODY EXTRA_HEADERS="$GATEWAY_HEADERS" taskset -c "$HARNESS_CPUS" wrk -t1 -c"$CONNS" --latency -d"${SECONDS_RUN}s" --timeout "${TIMEOUT}s" \
   -s "$BENCH/lib/wrk-post.lua" "http://127.0.0.1:$PORT$REQUEST_PATH" >"$OUT/wrk.txt"
 grep -E 'requests in|Non-2xx|Socket errors|Latency  | 50%| 99%' "$OUT/wrk.txt" || true
-kill -TERM "$GW"; for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
+stop_gateway
 echo "profile: $(ls "$OUT"/gateway/*.cpuprofile)"
 node "$BENCH/lib/profile-summary.mjs" "$OUT"/gateway/*.cpuprofile "${TOP:-25}"

@@ -26,7 +26,7 @@ for c in $CASES; do
 done
 command -v wrk >/dev/null || { echo "wrk not found (run ./setup.sh)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/stream-cost.XXXXXX)
-. "$BENCH/lib/harness-processes.sh"
+. "$BENCH/lib/measurement.sh"
 start_upstream
 PROFILE=${PROFILE:-0}; PROFILE_FLAGS=()
 [[ $PROFILE == 1 ]] && PROFILE_FLAGS=(--cpu-prof --cpu-prof-dir="$OUT/profile")
@@ -62,7 +62,6 @@ for _ in $(seq "$REPS"); do
     MAIN[$c]+="$m "; OTHER[$c]+="$o "
   done
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "$REPS turns of ${SECONDS_EACH} s per case at $CONNS connections; us CPU/request, main thread + other threads"
 for c in $CASES; do
   read -ra m <<<"${MAIN[$c]}"; read -ra o <<<"${OTHER[$c]}"
@@ -70,7 +69,7 @@ for c in $CASES; do
   echo "$c: total ${totals[*]} (median $(median "${totals[@]}")); main median $(median "${m[@]}"), other threads median $(median "${o[@]}")"
 done
 if [[ $PROFILE == 1 ]]; then
-  kill -TERM "$GW"; for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
+  stop_gateway
   echo; echo "profile: $(ls "$OUT"/profile/*.cpuprofile)"
   node "$BENCH/lib/profile-windows.mjs" "$OUT"/profile/*.cpuprofile "$OUT/windows" "${TOP:-30}"
 fi

@@ -1,5 +1,6 @@
 # Sourced by paired.sh, profile.sh and stream-cost.sh: the processes of one measurement, stopped
-# together when the script exits. Uses BENCH, OUT, UPSTREAM_PORT, HARNESS_CPUS and TARGET_CPUS.
+# together when the script exits, and the median of its runs. Uses BENCH, OUT, UPSTREAM_PORT,
+# HARNESS_CPUS and TARGET_CPUS.
 PIDS=()
 stop_harness() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap stop_harness EXIT
@@ -27,3 +28,13 @@ start_gateway() {
   PIDS+=("$GW")
   for _ in $(seq 100); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 }
+
+# stop_gateway: SIGTERM to the gateway started last, and a wait (up to 10 s) until it has exited,
+# so a profile it writes as it exits is there.
+stop_gateway() {
+  kill -TERM "$GW"
+  for _ in $(seq 100); do kill -0 "$GW" 2>/dev/null || break; sleep 0.1; done
+}
+
+# median NUMBER...: the median of the numbers.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
